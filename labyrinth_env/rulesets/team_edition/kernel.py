@@ -1,0 +1,865 @@
+"""Team Edition kernel: the whole cooperative moving-maze game as numba functions over
+one state record (``STATE_DTYPE``). The env layers only call these functions.
+
+Kernel contract (see DESIGN.md): ``init``, ``to_act``, ``legal_mask``, ``step``,
+``observe``, ``returns``, ``determinize`` and the batched ``*_batch`` loops.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
+from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
+from labyrinth_env.core.rng import derive_seed, randint, seed_state, shuffle
+from labyrinth_env.rulesets.team_edition import components as C
+
+# --- tables (module-level constants, frozen into the compiled kernels) -----------------
+SIZE = C.SIZE
+NUM_CELLS = C.NUM_CELLS
+NUM_SEATS = C.NUM_SEATS
+NUM_TREASURES = C.NUM_TREASURES
+NUM_TILES = C.NUM_TILES
+NUM_LOOSE = C.NUM_LOOSE
+NEIGHBORS = square_neighbors(SIZE, SIZE)
+TILE_SHAPE = C.TILE_SHAPE.copy()
+TILE_TREASURE = C.TILE_TREASURE.astype(np.int64)
+HOME_CELLS = C.HOME_CELLS.copy()
+FIXED_CELLS = C.FIXED_CELLS.copy()
+LOOSE_CELLS = C.LOOSE_CELLS.copy()
+IS_FIXED_CELL = C.IS_FIXED_CELL.copy()
+ARROW_LINE = C.ARROW_LINE.copy()
+IS_EDGE_CELL = np.array([(NEIGHBORS[c] < 0).any() for c in range(NUM_CELLS)], dtype=np.bool_)
+PUSH_POOL = np.array(C.PUSH_POOL, dtype=np.int8)
+FLIP_POOL = np.array(C.FLIP_POOL, dtype=np.int8)
+TELEPORT_POOL = np.array(C.TELEPORT_POOL, dtype=np.int8)
+MAX_PAGES = C.MAX_PAGES
+# (cell, direction) -> the neighbour for Switch: direction 0 east, 1 south.
+SWITCH_NEIGHBOR = np.full((NUM_CELLS, 2), -1, dtype=np.int64)
+for _c in range(NUM_CELLS):
+    for _k, _d in enumerate((1, 2)):
+        _n = NEIGHBORS[_c, _d]
+        if _n >= 0 and not IS_FIXED_CELL[_c] and not IS_FIXED_CELL[_n]:
+            SWITCH_NEIGHBOR[_c, _k] = _n
+
+VARIANT_INTRODUCTORY, VARIANT_STANDARD, VARIANT_EXPERT = 0, 1, 2
+VARIANTS = ("introductory", "standard", "expert")
+
+# options vector (int32) handed to init and kept in the state for auto-reset
+OPT_PLAYERS, OPT_VARIANT, OPT_MEMORY, OPT_MAX_TURNS = 0, 1, 2, 3
+OPT_DECK = 4  # 4, 5, 6: push, flip, teleport page counts
+OPT_SPELLS = 7  # 7..10: spell per seat, -1 = dealt at random
+NUM_OPTIONS = 16
+
+# --- the flat action space --------------------------------------------------------------
+A_PUSH = 0  # arrow * 4 + orientation of the spare           (48)
+A_MOVE = A_PUSH + C.NUM_ARROWS * 4  # destination cell         (49)
+A_ROTATE = A_MOVE + NUM_CELLS  # cell * 3 + (steps - 1)        (147)
+A_SWITCH = A_ROTATE + NUM_CELLS * 3  # cell * 2 + (0 east, 1 south) (98)
+A_ORIENT = A_SWITCH + NUM_CELLS * 2  # orientation of the tile just flipped face up (4)
+A_END = A_ORIENT + 4  # end the turn                              (1)
+NUM_ACTIONS = A_END + 1
+
+# pending decision
+DECISION_MAIN, DECISION_ORIENT = 0, 1
+DECISIONS = ("spell, move or end turn", "orientation of the flipped tile")
+
+# outcome
+RUNNING, WON, LOST, TRUNCATED = 0, 1, 2, 3
+
+# events: (type, seat, a, b, c, d)
+EV_START_TURN = 1  # seat, turn, pages left after this one
+EV_PAGE = 2  # seat, kind, p1, p2, p3
+EV_DAEDALUS_PUSH = 3  # -1, arrow, tile pushed out, it was face down
+EV_DAEDALUS_FLIP = 4  # -1, tile, cell
+EV_SENT_HOME = 5  # piece owner, from cell, home cell, cause (0 pushed out, 1 flipped, 2 page)
+EV_PUSH = 6  # seat, arrow, orientation, tile pushed out
+EV_PIECE_WRAPS = 7  # piece owner, from cell, to cell
+EV_ROTATE = 8  # seat, cell, steps
+EV_SWITCH = 9  # seat, cell a, cell b
+EV_MOVE = 10  # seat, from, to, spell used
+EV_FLIP_UP = 11  # seat, cell, tile, orientation
+EV_COLLECT = 12  # seat, treasure, board owner, bonus move earned
+EV_DRAW = 13  # seat, treasure
+EV_END_TURN = 14  # seat, turn
+EV_GAME_END = 15  # -1, outcome, treasures collected
+MAX_EVENTS = 32
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (1,)),
+        ("options", np.int32, (NUM_OPTIONS,)),
+        ("num_players", np.int8),
+        ("variant", np.int8),
+        ("public_memory", np.int8),
+        ("max_turns", np.int32),
+        # the maze
+        ("cell_tile", np.int8, (NUM_CELLS,)),
+        ("tile_rot", np.int8, (NUM_TILES,)),
+        ("tile_down", np.int8, (NUM_TILES,)),
+        ("spare", np.int8),
+        ("piece", np.int8, (NUM_SEATS,)),
+        ("spell", np.int8, (NUM_SEATS,)),
+        # treasures
+        ("collected", np.int8, (NUM_TREASURES,)),
+        ("num_collected", np.int8),
+        ("slots", np.int8, (NUM_SEATS, 2)),
+        ("treasure_deck", np.int8, (NUM_TREASURES,)),
+        ("treasure_pos", np.int8),
+        # the Book of Daedalus
+        ("pages", np.int8, (MAX_PAGES, 4)),
+        ("num_pages", np.int8),
+        ("page_pos", np.int8),
+        # the turn
+        ("seat", np.int8),
+        ("turn", np.int32),
+        ("push_used", np.int8),
+        ("spell_used", np.int8),
+        ("moves_left", np.int8),
+        ("collected_this_turn", np.int8),
+        ("decision", np.int8),
+        ("flip_cell", np.int8),
+        ("outcome", np.int8),
+        # derived from the above, kept so mask and step share one search
+        ("open", np.uint8, (NUM_CELLS,)),
+        ("passage", np.uint8, (NUM_CELLS,)),
+        ("reach", np.int8, (NUM_CELLS,)),
+        ("queue", np.int16, (NUM_CELLS + 1,)),
+        ("queue2", np.int16, (NUM_CELLS + 1,)),
+        # what the last step resolved
+        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
+        ("num_events", np.int32),
+    ]
+)
+
+# --- observation layout (float32, all values in [0, 1]) ---------------------------------
+P_LOOSE_UP, P_DOWN, P_FIXED, P_OPEN = 0, 1, 2, 3  # P_OPEN..+3: open N, E, S, W
+P_PIECE = 7  # +k: piece of relative seat k
+P_HOME = 11  # +k: home corner of relative seat k (seats in play)
+P_WANTED = 15  # +k: shows a treasure on relative seat k's board
+P_UNCLAIMED = 19  # shows an uncollected treasure on nobody's board
+P_TREASURE = 20  # +t: shows treasure t
+NUM_PLANES = P_TREASURE + NUM_TREASURES
+OBS_SPARE = NUM_PLANES * NUM_CELLS  # open N,E,S,W; treasure one-hot; wanted by seat k
+SPARE_SIZE = 4 + NUM_TREASURES + NUM_SEATS
+OBS_SEATS = OBS_SPARE + SPARE_SIZE
+SEAT_SIZE = 1 + 1 + 2 * NUM_TREASURES + len(C.SPELLS)  # in play, to act, slots, spell
+OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_SIZE
+# decision (2), push used, spell used, move left, bonus earned, two collected, variant (3),
+# public memory, pages left, pages left by kind (3), treasure deck left, collected,
+# collected mask (24), last page kind (3), last page arrow (12)
+GLOBAL_SIZE = 2 + 5 + 3 + 1 + 1 + 3 + 1 + 1 + NUM_TREASURES + 3 + C.NUM_ARROWS
+OBS_SIZE = OBS_GLOBAL + GLOBAL_SIZE
+
+
+# --- board helpers -----------------------------------------------------------------------
+@njit(cache=True)
+def refresh_board(s) -> None:
+    """Recompute each cell's open edges and passage kind from tiles, turns and faces."""
+    for cell in range(NUM_CELLS):
+        t = s.cell_tile[cell]
+        if s.tile_down[t]:
+            s.open[cell] = 0
+            s.passage[cell] = ENTER_ONLY
+        else:
+            s.open[cell] = ROTATE_SQUARE[TILE_SHAPE[t], s.tile_rot[t]]
+            s.passage[cell] = WALK
+
+
+@njit(cache=True)
+def movement_spell(s, seat: int) -> bool:
+    """Traverse, Teleport and Escape act while moving; Rotate and Switch are actions."""
+    sp = s.spell[seat]
+    return sp == C.SPELL_TRAVERSE or sp == C.SPELL_TELEPORT or sp == C.SPELL_ESCAPE
+
+
+@njit(cache=True)
+def compute_reach(s) -> None:
+    """Where the active piece can move: ``reach`` 1 without a spell, 2 only by spending the
+    seat's movement spell (Traverse, Teleport or Escape), 0 out of reach."""
+    seat = s.seat
+    n0 = reach_from(NEIGHBORS, s.open, s.passage, s.piece[seat], s.reach, s.queue)
+    if s.spell_used or not movement_spell(s, seat):
+        return
+    sp = s.spell[seat]
+    seeds = 0
+    if sp == C.SPELL_TRAVERSE:
+        # through one face-down tile reached without the spell, off it to any face-up
+        # neighbour whose path runs up to the shared edge
+        for i in range(n0):
+            q = s.queue[i]
+            if s.passage[q] != ENTER_ONLY:
+                continue
+            for d in range(4):
+                nb = NEIGHBORS[q, d]
+                if nb < 0 or s.reach[nb] != 0 or s.passage[nb] != WALK:
+                    continue
+                if (s.open[nb] >> ((d + 2) % 4)) & 1:
+                    s.reach[nb] = 2
+                    s.queue2[seeds] = nb
+                    seeds += 1
+    elif sp == C.SPELL_TELEPORT:
+        reached_home = False
+        for k in range(NUM_SEATS):
+            if s.reach[HOME_CELLS[k]] == 1:
+                reached_home = True
+        if reached_home:
+            for k in range(NUM_SEATS):
+                h = HOME_CELLS[k]
+                if s.reach[h] == 0:
+                    s.reach[h] = 2
+                    s.queue2[seeds] = h
+                    seeds += 1
+    else:  # escape: off the edge along an open path, back in anywhere on the edge
+        can_leave = False
+        for i in range(n0):
+            q = s.queue[i]
+            if s.passage[q] != WALK or not IS_EDGE_CELL[q]:
+                continue
+            for d in range(4):
+                if NEIGHBORS[q, d] < 0 and (s.open[q] >> d) & 1:
+                    can_leave = True
+        if can_leave:
+            for q in range(NUM_CELLS):
+                if not IS_EDGE_CELL[q] or s.reach[q] != 0:
+                    continue
+                enter = s.passage[q] == ENTER_ONLY
+                if not enter:
+                    for d in range(4):
+                        if NEIGHBORS[q, d] < 0 and (s.open[q] >> d) & 1:
+                            enter = True
+                if enter:
+                    s.reach[q] = 2
+                    s.queue2[seeds] = q
+                    seeds += 1
+    if seeds > 0:
+        grid_reach(NEIGHBORS, s.open, s.passage, s.reach, 2, s.queue2, seeds)
+
+
+@njit(cache=True)
+def send_home(s, owner: int, cause: int) -> None:
+    emit(s, EV_SENT_HOME, owner, s.piece[owner], HOME_CELLS[owner], cause)
+    s.piece[owner] = HOME_CELLS[owner]
+
+
+@njit(cache=True)
+def insert_spare(s, arrow: int) -> int:
+    """Slide the spare in at ``arrow``; the tile pushed out becomes the spare (returned).
+    Pieces ride their tiles; the caller decides what happens to pieces pushed out."""
+    line = ARROW_LINE[arrow]
+    out_tile = s.cell_tile[line[SIZE - 1]]
+    for i in range(SIZE - 1, 0, -1):
+        s.cell_tile[line[i]] = s.cell_tile[line[i - 1]]
+    s.cell_tile[line[0]] = s.spare
+    s.spare = out_tile
+    return out_tile
+
+
+@njit(cache=True)
+def shift_pieces(s, arrow: int, wrap: bool) -> None:
+    """Move the pieces on a pushed line one cell along it. A piece pushed off the end
+    either comes in on the new tile (``wrap``, the Push spell) or goes home (Daedalus)."""
+    line = ARROW_LINE[arrow]
+    for p in range(s.num_players):
+        pos = s.piece[p]
+        for i in range(SIZE):
+            if line[i] == pos:
+                if i < SIZE - 1:
+                    s.piece[p] = line[i + 1]
+                elif wrap:
+                    s.piece[p] = line[0]
+                    emit(s, EV_PIECE_WRAPS, p, pos, line[0])
+                else:
+                    send_home(s, p, 0)
+                break
+
+
+@njit(cache=True)
+def cell_of_tile(s, tile: int) -> int:
+    for cell in range(NUM_CELLS):
+        if s.cell_tile[cell] == tile:
+            return cell
+    return -1
+
+
+# --- treasures ------------------------------------------------------------------------------
+@njit(cache=True)
+def treasure_deck_empty(s) -> bool:
+    return s.treasure_pos >= NUM_TREASURES
+
+
+@njit(cache=True)
+def claimable_from(s, seat: int, treasure: int) -> int:
+    """Whose board ``seat`` may take ``treasure`` from now (-1 if from none): its own
+    board, or, when its board is empty and the treasure deck has run out, any other
+    player's board. In the Expert game only the left-most space counts."""
+    if treasure < 0 or s.collected[treasure]:
+        return -1
+    last_slot = 0 if s.variant == VARIANT_EXPERT else 1
+    for k in range(last_slot + 1):
+        if s.slots[seat, k] == treasure:
+            return seat
+    if s.slots[seat, 0] >= 0 or not treasure_deck_empty(s):
+        return -1
+    for other in range(s.num_players):
+        if other == seat:
+            continue
+        for k in range(last_slot + 1):
+            if s.slots[other, k] == treasure:
+                return other
+    return -1
+
+
+@njit(cache=True)
+def finish(s, outcome: int) -> None:
+    s.outcome = outcome
+    emit(s, EV_GAME_END, -1, outcome, s.num_collected)
+
+
+@njit(cache=True)
+def try_collect(s, seat: int, cell: int) -> None:
+    """Stopping on ``cell``: collect its treasure if the rules let ``seat`` take it."""
+    treasure = TILE_TREASURE[s.cell_tile[cell]]
+    owner = claimable_from(s, seat, treasure)
+    if owner < 0:
+        return
+    if s.slots[owner, 0] == treasure:
+        s.slots[owner, 0] = s.slots[owner, 1]  # slide the second card to the first space
+    s.slots[owner, 1] = -1
+    s.collected[treasure] = 1
+    s.num_collected += 1
+    s.collected_this_turn += 1
+    bonus = s.collected_this_turn == 1
+    if bonus:
+        s.moves_left += 1
+    emit(s, EV_COLLECT, seat, treasure, owner, 1 if bonus else 0)
+    if s.num_collected == NUM_TREASURES:
+        finish(s, WON)
+
+
+@njit(cache=True)
+def draw_treasures(s, seat: int) -> None:
+    """Fill the empty spaces of a board left to right, one card at a time."""
+    for k in range(2):
+        if s.slots[seat, k] < 0 and not treasure_deck_empty(s):
+            t = s.treasure_deck[s.treasure_pos]
+            s.treasure_pos += 1
+            s.slots[seat, k] = t
+            emit(s, EV_DRAW, seat, t)
+
+
+# --- the Book of Daedalus ------------------------------------------------------------------
+@njit(cache=True)
+def read_page(s) -> None:
+    """Turn the next page and do what it says."""
+    page = s.pages[s.page_pos]
+    s.page_pos += 1
+    kind = page[0]
+    emit(s, EV_PAGE, s.seat, kind, page[1], page[2], page[3])
+    if kind == C.PAGE_PUSH:
+        arrow = page[1]
+        s.tile_down[s.spare] = 1
+        out_tile = insert_spare(s, arrow)
+        was_down = s.tile_down[out_tile]
+        s.tile_down[out_tile] = 0  # the new spare always lies face up
+        emit(s, EV_DAEDALUS_PUSH, -1, arrow, out_tile, was_down)
+        shift_pieces(s, arrow, False)
+    elif kind == C.PAGE_FLIP:
+        for k in range(1, 3):
+            tile = page[k]
+            cell = cell_of_tile(s, tile)
+            if cell < 0 or s.tile_down[tile]:
+                continue  # the spare, or already face down
+            s.tile_down[tile] = 1
+            emit(s, EV_DAEDALUS_FLIP, -1, tile, cell)
+            for p in range(s.num_players):
+                if s.piece[p] == cell:
+                    send_home(s, p, 1)
+    else:
+        corner = HOME_CELLS[page[3]]
+        for k in range(1, 3):
+            p = page[k]
+            if p < s.num_players:  # pieces not in play are ignored
+                emit(s, EV_SENT_HOME, p, s.piece[p], corner, 2)
+                s.piece[p] = corner
+    refresh_board(s)
+
+
+# --- turn flow ---------------------------------------------------------------------------------
+@njit(cache=True)
+def start_turn(s) -> None:
+    s.push_used = 0
+    s.spell_used = 0
+    s.moves_left = 1
+    s.collected_this_turn = 0
+    s.decision = DECISION_MAIN
+    s.flip_cell = -1
+    emit(s, EV_START_TURN, s.seat, s.turn, s.num_pages - s.page_pos - 1)
+    read_page(s)
+
+
+@njit(cache=True)
+def end_turn(s) -> None:
+    seat = s.seat
+    draw_treasures(s, seat)
+    emit(s, EV_END_TURN, seat, s.turn)
+    if s.page_pos >= s.num_pages:
+        finish(s, LOST)  # the Book ran out at the end of its final turn
+        return
+    s.turn += 1
+    if s.max_turns > 0 and s.turn >= s.max_turns:
+        finish(s, TRUNCATED)
+        return
+    s.seat = (seat + 1) % s.num_players
+    start_turn(s)
+
+
+@njit(cache=True)
+def turn_is_over(s) -> bool:
+    """Nothing left but ending: push used, no move left, and the other spell used (or a
+    movement spell, which cannot be used without moving)."""
+    if not s.push_used or s.moves_left > 0:
+        return False
+    return bool(s.spell_used) or movement_spell(s, s.seat)
+
+
+@njit(cache=True)
+def settle(s) -> None:
+    """After an action: end the turn if nothing is left, then prepare the next search."""
+    if s.outcome == RUNNING and s.decision == DECISION_MAIN and turn_is_over(s):
+        end_turn(s)
+    if s.outcome == RUNNING and s.decision == DECISION_MAIN:
+        compute_reach(s)
+
+
+# --- the kernel contract -------------------------------------------------------------------------
+@njit(cache=True)
+def init(s, seed, options) -> None:
+    """Set up a new game from a 64-bit seed and the options vector."""
+    opts = options.copy()  # ``options`` may be this state's own field
+    s.options[:] = opts
+    s.rng[0] = seed_state(np.uint64(seed))
+    n = opts[OPT_PLAYERS]
+    s.num_players = n
+    s.variant = opts[OPT_VARIANT]
+    s.public_memory = opts[OPT_MEMORY]
+    s.max_turns = opts[OPT_MAX_TURNS]
+    clear_events(s)
+    # the maze: printed spaces, then the 34 loose tiles mixed, turned at random
+    for k in range(FIXED_CELLS.shape[0]):
+        s.cell_tile[FIXED_CELLS[k]] = NUM_LOOSE + k
+    order = np.arange(NUM_LOOSE)
+    shuffle(s.rng, order, NUM_LOOSE)
+    for k in range(LOOSE_CELLS.shape[0]):
+        s.cell_tile[LOOSE_CELLS[k]] = order[k]
+    s.spare = order[NUM_LOOSE - 1]
+    for t in range(NUM_TILES):
+        s.tile_down[t] = 0
+        s.tile_rot[t] = randint(s.rng, 4) if t < NUM_LOOSE else 0
+    # pieces and spells
+    spells = np.arange(len(C.SPELLS))
+    shuffle(s.rng, spells, spells.shape[0])
+    for p in range(NUM_SEATS):
+        s.piece[p] = HOME_CELLS[p] if p < n else -1
+        if p >= n:
+            s.spell[p] = -1
+        elif s.variant == VARIANT_INTRODUCTORY:
+            s.spell[p] = C.SPELL_ROTATE
+        elif opts[OPT_SPELLS + p] >= 0:
+            s.spell[p] = opts[OPT_SPELLS + p]
+        else:
+            s.spell[p] = spells[p]
+    # treasures: shuffle the deck, two cards each
+    for t in range(NUM_TREASURES):
+        s.collected[t] = 0
+        s.treasure_deck[t] = t
+    s.num_collected = 0
+    shuffle(s.rng, s.treasure_deck, NUM_TREASURES)
+    s.treasure_pos = 0
+    s.slots[:, :] = -1
+    for p in range(n):
+        draw_treasures(s, p)
+    # the Book of Daedalus
+    num = 0
+    for kind in range(3):
+        pool = PUSH_POOL if kind == 0 else (FLIP_POOL if kind == 1 else TELEPORT_POOL)
+        for i in range(opts[OPT_DECK + kind]):
+            s.pages[num, :] = pool[i % pool.shape[0]]
+            num += 1
+    s.num_pages = num
+    order = np.arange(num)
+    shuffle(s.rng, order, num)
+    shuffled = s.pages[:num].copy()
+    for i in range(num):
+        s.pages[i, :] = shuffled[order[i]]
+    s.page_pos = 0
+    # the first turn
+    s.seat = 0
+    s.turn = 0
+    s.outcome = RUNNING
+    refresh_board(s)
+    start_turn(s)
+    settle(s)
+
+
+@njit(cache=True)
+def to_act(s) -> int:
+    """The seat whose decision is pending, -1 once the game is over."""
+    return -1 if s.outcome != RUNNING else s.seat
+
+
+@njit(cache=True)
+def push_legal(s, arrow: int) -> bool:
+    """The Push spell may not push a face-down tile out of the maze."""
+    return not s.tile_down[s.cell_tile[ARROW_LINE[arrow, SIZE - 1]]]
+
+
+@njit(cache=True)
+def is_legal(s, action: int) -> bool:
+    """Whether ``action`` is legal for the pending decision (cheap, no full mask)."""
+    if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
+        return False
+    if s.decision == DECISION_ORIENT:
+        return A_ORIENT <= action < A_END
+    if action < A_MOVE:
+        return not s.push_used and push_legal(s, (action - A_PUSH) // 4)
+    if action < A_ROTATE:
+        return s.moves_left > 0 and s.reach[action - A_MOVE] > 0
+    if action < A_SWITCH:
+        cell = (action - A_ROTATE) // 3
+        return (
+            not s.spell_used
+            and s.spell[s.seat] == C.SPELL_ROTATE
+            and not IS_FIXED_CELL[cell]
+            and not s.tile_down[s.cell_tile[cell]]
+        )
+    if action < A_ORIENT:
+        k = action - A_SWITCH
+        return not s.spell_used and s.spell[s.seat] == C.SPELL_SWITCH and SWITCH_NEIGHBOR[k // 2, k % 2] >= 0
+    return action == A_END
+
+
+@njit(cache=True)
+def legal_mask(s, out) -> None:
+    """Fill ``out`` (bool/uint8[NUM_ACTIONS]) with the legal actions of the pending decision."""
+    out[:] = 0
+    if s.outcome != RUNNING:
+        return
+    if s.decision == DECISION_ORIENT:
+        out[A_ORIENT : A_ORIENT + 4] = 1
+        return
+    out[A_END] = 1
+    if not s.push_used:
+        for a in range(C.NUM_ARROWS):
+            if push_legal(s, a):
+                out[A_PUSH + 4 * a : A_PUSH + 4 * a + 4] = 1
+    if s.moves_left > 0:
+        for cell in range(NUM_CELLS):
+            if s.reach[cell] > 0:
+                out[A_MOVE + cell] = 1
+    if not s.spell_used:
+        sp = s.spell[s.seat]
+        if sp == C.SPELL_ROTATE:
+            for cell in LOOSE_CELLS:
+                if not s.tile_down[s.cell_tile[cell]]:
+                    out[A_ROTATE + 3 * cell : A_ROTATE + 3 * cell + 3] = 1
+        elif sp == C.SPELL_SWITCH:
+            for k in range(NUM_CELLS * 2):
+                if SWITCH_NEIGHBOR[k // 2, k % 2] >= 0:
+                    out[A_SWITCH + k] = 1
+
+
+@njit(cache=True)
+def step(s, action: int) -> bool:
+    """Apply one action and everything automatic after it. Returns False, changing
+    nothing, if the action is not legal now."""
+    if not is_legal(s, action):
+        return False
+    clear_events(s)
+    seat = s.seat
+    if s.decision == DECISION_ORIENT:
+        cell = s.flip_cell
+        tile = s.cell_tile[cell]
+        orientation = action - A_ORIENT
+        s.tile_down[tile] = 0
+        s.tile_rot[tile] = orientation
+        s.decision = DECISION_MAIN
+        s.flip_cell = -1
+        refresh_board(s)
+        emit(s, EV_FLIP_UP, seat, cell, tile, orientation)
+        try_collect(s, seat, cell)
+    elif action < A_MOVE:
+        arrow = (action - A_PUSH) // 4
+        orientation = (action - A_PUSH) % 4
+        s.tile_rot[s.spare] = orientation
+        out_tile = insert_spare(s, arrow)
+        s.push_used = 1
+        emit(s, EV_PUSH, seat, arrow, orientation, out_tile)
+        shift_pieces(s, arrow, True)
+        refresh_board(s)
+    elif action < A_ROTATE:
+        dest = action - A_MOVE
+        used_spell = s.reach[dest] == 2
+        if used_spell:
+            s.spell_used = 1
+        emit(s, EV_MOVE, seat, s.piece[seat], dest, 1 if used_spell else 0)
+        s.piece[seat] = dest
+        s.moves_left -= 1
+        if s.passage[dest] == ENTER_ONLY:
+            s.decision = DECISION_ORIENT  # stop on the face-down tile and flip it
+            s.flip_cell = dest
+        else:
+            try_collect(s, seat, dest)
+    elif action < A_SWITCH:
+        k = action - A_ROTATE
+        cell, steps = k // 3, k % 3 + 1
+        tile = s.cell_tile[cell]
+        s.tile_rot[tile] = (s.tile_rot[tile] + steps) % 4
+        s.spell_used = 1
+        emit(s, EV_ROTATE, seat, cell, steps)
+        refresh_board(s)
+    elif action < A_ORIENT:
+        k = action - A_SWITCH
+        a, b = k // 2, SWITCH_NEIGHBOR[k // 2, k % 2]
+        t = s.cell_tile[a]
+        s.cell_tile[a] = s.cell_tile[b]
+        s.cell_tile[b] = t
+        for p in range(s.num_players):  # pieces move with their tiles
+            if s.piece[p] == a:
+                s.piece[p] = b
+            elif s.piece[p] == b:
+                s.piece[p] = a
+        s.spell_used = 1
+        emit(s, EV_SWITCH, seat, a, b)
+        refresh_board(s)
+    else:
+        end_turn(s)
+    settle(s)
+    return True
+
+
+@njit(cache=True)
+def returns(s, out) -> None:
+    """Final rewards per seat: all +1 on a win, all -1 on a loss, 0 while running or truncated."""
+    out[:] = 0.0
+    value = 1.0 if s.outcome == WON else (-1.0 if s.outcome == LOST else 0.0)
+    for p in range(s.num_players):
+        out[p] = value
+
+
+@njit(cache=True)
+def treasure_visible(s, tile: int) -> bool:
+    return not s.tile_down[tile] or s.public_memory != 0
+
+
+@njit(cache=True)
+def observe(s, seat: int, out) -> None:
+    """Fill ``out`` (float32[OBS_SIZE]) with what ``seat`` may know, egocentric: relative
+    seat 0 is ``seat``, then the others in turn order. Face-down tiles show no paths and,
+    unless public memory is on, no treasure; the decks' orders never appear."""
+    out[:] = 0.0
+    n = s.num_players
+    rel = np.empty(NUM_SEATS, dtype=np.int64)  # absolute seat -> relative seat
+    for p in range(NUM_SEATS):
+        rel[p] = (p - seat) % n if p < n else -1
+    wanted_by = np.full(NUM_TREASURES, -1, dtype=np.int64)
+    for p in range(n):
+        for k in range(2):
+            if s.slots[p, k] >= 0:
+                wanted_by[s.slots[p, k]] = rel[p]
+    for cell in range(NUM_CELLS):
+        tile = s.cell_tile[cell]
+        if IS_FIXED_CELL[cell]:
+            out[P_FIXED * NUM_CELLS + cell] = 1.0
+        elif s.tile_down[tile]:
+            out[P_DOWN * NUM_CELLS + cell] = 1.0
+        else:
+            out[P_LOOSE_UP * NUM_CELLS + cell] = 1.0
+        m = s.open[cell]
+        for d in range(4):
+            if (m >> d) & 1:
+                out[(P_OPEN + d) * NUM_CELLS + cell] = 1.0
+        tr = TILE_TREASURE[tile]
+        if tr >= 0 and not s.collected[tr] and treasure_visible(s, tile):
+            out[(P_TREASURE + tr) * NUM_CELLS + cell] = 1.0
+            if wanted_by[tr] >= 0:
+                out[(P_WANTED + wanted_by[tr]) * NUM_CELLS + cell] = 1.0
+            else:
+                out[P_UNCLAIMED * NUM_CELLS + cell] = 1.0
+    for p in range(n):
+        out[(P_PIECE + rel[p]) * NUM_CELLS + s.piece[p]] = 1.0
+        out[(P_HOME + rel[p]) * NUM_CELLS + HOME_CELLS[p]] = 1.0
+    # the spare lies face up beside the maze
+    spare_mask = ROTATE_SQUARE[TILE_SHAPE[s.spare], s.tile_rot[s.spare]]
+    for d in range(4):
+        if (spare_mask >> d) & 1:
+            out[OBS_SPARE + d] = 1.0
+    tr = TILE_TREASURE[s.spare]
+    if tr >= 0 and not s.collected[tr]:
+        out[OBS_SPARE + 4 + tr] = 1.0
+        if wanted_by[tr] >= 0:
+            out[OBS_SPARE + 4 + NUM_TREASURES + wanted_by[tr]] = 1.0
+    for p in range(n):
+        base = OBS_SEATS + rel[p] * SEAT_SIZE
+        out[base] = 1.0
+        if p == s.seat and s.outcome == RUNNING:
+            out[base + 1] = 1.0
+        for k in range(2):
+            if s.slots[p, k] >= 0:
+                out[base + 2 + k * NUM_TREASURES + s.slots[p, k]] = 1.0
+        out[base + 2 + 2 * NUM_TREASURES + s.spell[p]] = 1.0
+    g = OBS_GLOBAL
+    if s.outcome == RUNNING:
+        out[g + s.decision] = 1.0
+    out[g + 2] = s.push_used
+    out[g + 3] = s.spell_used
+    out[g + 4] = 1.0 if s.moves_left > 0 else 0.0
+    out[g + 5] = 1.0 if s.collected_this_turn >= 1 else 0.0
+    out[g + 6] = 1.0 if s.collected_this_turn >= 2 else 0.0
+    out[g + 7 + s.variant] = 1.0
+    out[g + 10] = s.public_memory
+    left = s.num_pages - s.page_pos
+    out[g + 11] = left / s.num_pages
+    for i in range(s.page_pos, s.num_pages):  # the remaining mix is public, its order is not
+        out[g + 12 + s.pages[i, 0]] += 1.0 / s.num_pages
+    out[g + 15] = (NUM_TREASURES - s.treasure_pos) / NUM_TREASURES
+    out[g + 16] = s.num_collected / NUM_TREASURES
+    for t in range(NUM_TREASURES):
+        out[g + 17 + t] = s.collected[t]
+    last = s.pages[s.page_pos - 1]
+    out[g + 17 + NUM_TREASURES + last[0]] = 1.0
+    if last[0] == C.PAGE_PUSH:
+        out[g + 20 + NUM_TREASURES + last[1]] = 1.0
+
+
+@njit(cache=True)
+def determinize(s, seat: int, seed) -> None:
+    """Resample, in place, everything ``seat`` cannot know: the order of the unread
+    Daedalus pages and of the treasure deck, and (without public memory) which tile lies
+    under each face-down tile in the maze. ``s`` should be a copy."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed_state(np.uint64(seed))
+    start = s.page_pos
+    rest = s.pages[start : s.num_pages].copy()
+    order = np.arange(rest.shape[0])
+    shuffle(rng, order, order.shape[0])
+    for i in range(order.shape[0]):
+        s.pages[start + i, :] = rest[order[i]]
+    remaining = NUM_TREASURES - s.treasure_pos
+    shuffle(rng, s.treasure_deck[s.treasure_pos :], remaining)
+    if not s.public_memory:
+        cells = np.empty(NUM_CELLS, dtype=np.int64)
+        count = 0
+        for cell in range(NUM_CELLS):
+            if s.tile_down[s.cell_tile[cell]]:
+                cells[count] = cell
+                count += 1
+        tiles = np.empty(count, dtype=np.int64)
+        for i in range(count):
+            tiles[i] = s.cell_tile[cells[i]]
+        shuffle(rng, tiles, count)
+        for i in range(count):
+            s.cell_tile[cells[i]] = tiles[i]
+    s.rng[0] = seed_state(derive_seed(rng))
+    refresh_board(s)
+    if s.outcome == RUNNING and s.decision == DECISION_MAIN:
+        compute_reach(s)
+
+
+# --- single-game entry points for Python (one call per env step) -------------------------------
+@njit(cache=True)
+def init_one(states, seed, options) -> None:
+    init(states[0], seed, options)
+
+
+@njit(cache=True)
+def step_one(states, action: int, mask, rewards) -> int:
+    """Step game 0 of ``states``; refresh its mask and rewards. Returns the next seat to
+    act (-1 when over) or -2 if the action was illegal (state unchanged)."""
+    s = states[0]
+    if not step(s, action):
+        return -2
+    legal_mask(s, mask)
+    returns(s, rewards)
+    return to_act(s)
+
+
+@njit(cache=True)
+def refresh_one(states, mask, rewards) -> int:
+    s = states[0]
+    legal_mask(s, mask)
+    returns(s, rewards)
+    return to_act(s)
+
+
+@njit(cache=True)
+def observe_one(states, seat: int, out) -> None:
+    observe(states[0], seat, out)
+
+
+# --- batched loops (prange over the same single-game functions) --------------------------------
+@njit(cache=True, parallel=True)
+def legal_mask_batch(states, masks) -> None:
+    for i in prange(states.shape[0]):
+        legal_mask(states[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_batch(states, seats, out) -> None:
+    for i in prange(states.shape[0]):
+        observe(states[i], seats[i], out[i])
+
+
+@njit(cache=True)
+def step_autoreset(s, action: int, rewards) -> bool:
+    """Step one game; when it ends, write its returns and start the next game from a seed
+    drawn from the finished game's RNG. Returns True when a game ended."""
+    step(s, action)
+    if s.outcome == RUNNING:
+        rewards[:] = 0.0
+        return False
+    returns(s, rewards)
+    init(s, derive_seed(s.rng), s.options)
+    return True
+
+
+@njit(cache=True, parallel=True)
+def step_batch(states, actions, rewards, dones) -> None:
+    for i in prange(states.shape[0]):
+        dones[i] = step_autoreset(states[i], actions[i], rewards[i])
+
+
+@njit(cache=True)
+def random_legal_action(s, mask, rng) -> int:
+    """A uniformly random legal action (for benchmarks and the kernel-side random agent)."""
+    legal_mask(s, mask)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += mask[a]
+    pick = randint(rng, count)
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return A_END
+
+
+@njit(cache=True, parallel=True)
+def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
+    """Play ``num_steps`` random legal steps in every game (masks computed each step),
+    auto-resetting finished games; counts finished games per env in ``games_done``."""
+    for i in prange(states.shape[0]):
+        s = states[i]
+        rewards = np.zeros(NUM_SEATS)
+        for _ in range(num_steps):
+            a = random_legal_action(s, masks[i], rngs[i])
+            if step_autoreset(s, a, rewards):
+                games_done[i] += 1
+
+
+def new_states(num: int = 1) -> np.ndarray:
+    """Zeroed state records, ready for ``init``."""
+    return np.zeros(num, dtype=STATE_DTYPE)
