@@ -1,0 +1,105 @@
+"""Typed, validated options shared by every ruleset.
+
+A ruleset declares its options as a frozen dataclass whose fields carry an ``Option``
+description in their metadata (allowed values, a custom check). ``parse_options``
+turns keyword arguments (from ``make()`` or a YAML config) into that dataclass, or
+raises ``ValueError`` naming the option and what is allowed. Nothing is half-applied:
+an env is built only from a fully validated options object.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Option:
+    """How one option is checked. ``choices`` lists allowed values; ``int_range`` bounds an
+    integer (inclusive); ``optional`` admits None; ``check`` normalises or raises ValueError
+    with a message of its own; ``help`` is shown in errors and docs."""
+
+    help: str
+    choices: tuple | None = None
+    int_range: tuple[int, int] | None = None
+    optional: bool = False
+    check: Callable[[Any], Any] | None = None
+
+
+def option(default: Any, help: str, **kwargs: Any) -> Any:
+    """A dataclass field with an ``Option`` description."""
+    spec = Option(help=help, **kwargs)
+    if isinstance(default, (dict, list)):
+        return field(default_factory=lambda: type(default)(default), metadata={"option": spec})
+    return field(default=default, metadata={"option": spec})
+
+
+def _allowed(spec: Option) -> str:
+    parts = []
+    if spec.choices is not None:
+        parts.append("one of " + ", ".join(repr(c) for c in spec.choices))
+    if spec.int_range is not None:
+        parts.append(f"an integer from {spec.int_range[0]} to {spec.int_range[1]}")
+    if spec.optional:
+        parts.append("None")
+    return " or ".join(parts) if parts else spec.help
+
+
+def _check_value(name: str, value: Any, spec: Option) -> Any:
+    if value is None and spec.optional:
+        return None
+    if spec.int_range is not None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValueError(f"option {name}={value!r} is not allowed: expected {_allowed(spec)}")
+        lo, hi = spec.int_range
+        if not lo <= value <= hi:
+            raise ValueError(f"option {name}={value!r} is not allowed: expected {_allowed(spec)}")
+    if spec.choices is not None and value not in spec.choices:
+        raise ValueError(f"option {name}={value!r} is not allowed: expected {_allowed(spec)}")
+    if spec.check is not None:
+        try:
+            value = spec.check(value)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"option {name}={value!r} is not allowed: {exc}") from None
+    return value
+
+
+def parse_options(cls: type[T], given: Mapping[str, Any], env_id: str) -> T:
+    """Build ``cls`` from ``given``: unknown names, bad values and bad combinations raise
+    ``ValueError`` naming the option and the allowed values."""
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    unknown = sorted(set(given) - set(fields))
+    if unknown:
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for {env_id}; allowed options: {', '.join(fields)}"
+        )
+    values = {}
+    for name, value in given.items():
+        values[name] = _check_value(name, value, fields[name].metadata["option"])
+    obj = cls(**values)
+    validate = getattr(obj, "validate", None)
+    if validate is not None:
+        validate()
+    return obj
+
+
+def describe_options(cls: type) -> list[tuple[str, Any, str]]:
+    """(name, default, allowed) rows for docs and ``--help``."""
+    rows = []
+    for f in dataclasses.fields(cls):
+        default = f.default if f.default is not dataclasses.MISSING else f.default_factory()  # type: ignore[misc]
+        rows.append((f.name, default, _allowed(f.metadata["option"])))
+    return rows
+
+
+def options_dict(obj: Any) -> dict[str, Any]:
+    """The options as plain JSON-able values (for replays and configs)."""
+    out = {}
+    for f in dataclasses.fields(obj):
+        v = getattr(obj, f.name)
+        out[f.name] = list(v) if isinstance(v, tuple) else (dict(v) if isinstance(v, Mapping) else v)
+    return out

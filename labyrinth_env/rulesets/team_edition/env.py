@@ -1,0 +1,214 @@
+"""Labyrinth: Team Edition (``team_edition_v0``), a cooperative moving maze for 1-4 players.
+
+The team pushes and turns path tiles of a 7x7 maze to reach the treasures on their
+boards, while the Book of Daedalus pushes face-down tiles in, flips tiles face down and
+teleports pieces home. Everyone wins when all 24 treasures are collected before the
+Book runs out; everyone loses otherwise. Rules: ``docs/rules/team_edition.md``.
+
+| Import | ``from labyrinth_env.rulesets.team_edition import env`` or ``labyrinth_env.make("team_edition_v0")`` |
+|---|---|
+| Actions | Discrete(347) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 1..4 |
+| Observation | dict: ``observation`` float32[2464] in [0, 1], ``action_mask`` int8[347] |
+
+Actions (one flat space; the mask allows only the pending decision's actions):
+
+| index | action |
+|---|---|
+| 0-47 | Push spell: ``arrow * 4 + orientation`` of the spare (arrows clockwise from top column 1) |
+| 48-96 | move the piece to cell ``row * 7 + col`` (its own cell = a move of length 0) |
+| 97-243 | Rotate spell: ``cell * 3 + steps - 1``, turn that tile 1-3 quarter turns clockwise |
+| 244-341 | Switch spell: ``cell * 2 + k``, swap with the east (k=0) or south (k=1) neighbour |
+| 342-345 | orientation for a face-down tile just stepped on and flipped face up |
+| 346 | end the turn |
+
+Traverse, Teleport and Escape are used while moving: a destination reachable only with
+the spell spends it; one reachable without does not.
+
+Observation (egocentric: relative seat 0 is the observer, then the others in turn order;
+seats not in play are zero): 44 planes over the 49 cells (face-up loose tile, face-down
+tile, printed space, open N/E/S/W, pieces x4, home corners x4, treasure wanted by seat
+x4, treasure on nobody's board, treasure one-hot x24), the spare tile (open edges,
+treasure, wanted by), per seat (in play, to act, two board spaces one-hot, spell), and
+the turn (decision, spells and moves used, variant, pages and treasures left, collected
+treasures, the last page). Treasures on face-down tiles appear only with
+``public_memory=True``; deck orders never appear.
+
+Rewards: every seat +1 when the team collects all 24 treasures, -1 when the Book runs
+out; 0 on truncation (``max_turns``).
+
+Options: ``num_players`` (1-4, default 2), ``variant`` ("introductory", "standard",
+"expert"), ``public_memory`` (bool), ``max_turns`` (None or >= 1), ``daedalus_deck``
+({"push", "flip", "teleport"} counts, 1-60 pages), ``spells`` (standard/expert: one
+spell name per seat, or None to deal at random).
+
+Version history: v0 (first release).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.options import option
+from labyrinth_env.rulesets.team_edition import components as C
+from labyrinth_env.rulesets.team_edition import kernel as K
+from labyrinth_env.rulesets.team_edition.render import render_text
+
+
+def _check_bool(value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError("expected True or False")
+    return bool(value)
+
+
+def _check_deck(value: Any) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise ValueError(f"expected a dict with keys {list(C.PAGE_KINDS)} and page counts")
+    unknown = sorted(set(value) - set(C.PAGE_KINDS))
+    if unknown:
+        raise ValueError(f"unknown page kind(s) {unknown}; kinds are {list(C.PAGE_KINDS)}")
+    deck = {k: value.get(k, 0) for k in C.PAGE_KINDS}
+    for k, n in deck.items():
+        if isinstance(n, bool) or not isinstance(n, int) or n < 0:
+            raise ValueError(f"page count for {k!r} must be an int >= 0, got {n!r}")
+    total = sum(deck.values())
+    if not 1 <= total <= C.MAX_PAGES:
+        raise ValueError(f"the Book must hold 1 to {C.MAX_PAGES} pages, got {total}")
+    return deck
+
+
+def _check_spells(value: Any) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (list, tuple)):
+        raise ValueError(f"expected a list of spell names, one per seat, from {list(C.SPELLS)}")
+    for v in value:
+        if v not in C.SPELLS:
+            raise ValueError(f"unknown spell {v!r}; spells are {list(C.SPELLS)}")
+    if len(set(value)) != len(value):
+        raise ValueError("each spell tile exists once: no two seats can hold the same spell")
+    return tuple(value)
+
+
+@dataclass(frozen=True)
+class TeamEditionOptions:
+    num_players: int = option(2, "number of players", int_range=(1, 4))
+    variant: str = option("introductory", "rules variant", choices=K.VARIANTS)
+    public_memory: bool = option(
+        False, "show treasures of face-down tiles (everyone saw them face up)", check=_check_bool
+    )
+    max_turns: int | None = option(None, "truncate after this many turns", int_range=(1, 1_000_000), optional=True)
+    daedalus_deck: dict = option(C.DEFAULT_DECK, "Daedalus page counts by kind", check=_check_deck)
+    spells: tuple | None = option(None, "standard/expert: spell per seat", optional=True, check=_check_spells)
+
+    def validate(self) -> None:
+        if self.spells is not None:
+            if self.variant == "introductory":
+                raise ValueError(
+                    "option spells is only for variant 'standard' or 'expert' "
+                    "(the introductory game gives every player Push and Rotate)"
+                )
+            if len(self.spells) != self.num_players:
+                raise ValueError(
+                    f"option spells must name one spell per player: {self.num_players} expected, "
+                    f"got {len(self.spells)}"
+                )
+
+
+def cell_name(cell: int) -> str:
+    return f"r{cell // C.SIZE}c{cell % C.SIZE}"
+
+
+_PAGE_CAUSE = ("pushed out", "tile flipped", "daedalus page")
+_OUTCOMES = {K.WON: "won", K.LOST: "lost", K.TRUNCATED: "truncated"}
+
+
+class raw_env(LabyrinthAECEnv):
+    """Team Edition AEC env (unwrapped: an illegal action raises ``ValueError``)."""
+
+    env_id = "team_edition_v0"
+    kernel = K
+    Options = TeamEditionOptions
+    max_seats = C.NUM_SEATS
+    metadata = {**LabyrinthAECEnv.metadata, "name": "team_edition_v0"}
+
+    def options_vector(self) -> np.ndarray:
+        o = self.options
+        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
+        vec[K.OPT_PLAYERS] = o.num_players
+        vec[K.OPT_VARIANT] = K.VARIANTS.index(o.variant)
+        vec[K.OPT_MEMORY] = int(o.public_memory)
+        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        for i, kind in enumerate(C.PAGE_KINDS):
+            vec[K.OPT_DECK + i] = o.daedalus_deck[kind]
+        vec[K.OPT_SPELLS : K.OPT_SPELLS + 4] = -1
+        if o.spells is not None:
+            for seat, name in enumerate(o.spells):
+                vec[K.OPT_SPELLS + seat] = C.SPELLS.index(name)
+        return vec
+
+    def action_names(self) -> list[str]:
+        names = []
+        for a in range(C.NUM_ARROWS):
+            names += [f"push {C.ARROW_NAMES[a]} turn {o}" for o in range(4)]
+        names += [f"move to {cell_name(c)}" for c in range(C.NUM_CELLS)]
+        for c in range(C.NUM_CELLS):
+            names += [f"rotate {cell_name(c)} by {k}" for k in (1, 2, 3)]
+        for c in range(C.NUM_CELLS):
+            names += [f"switch {cell_name(c)} with {d}" for d in ("east", "south")]
+        names += [f"flip face up turn {o}" for o in range(4)]
+        names.append("end turn")
+        assert len(names) == K.NUM_ACTIONS
+        return names
+
+    def decode_event(self, record: np.ndarray) -> dict[str, Any]:
+        kind, seat, a, b, c, d = (int(x) for x in record)
+        if kind == K.EV_START_TURN:
+            return {"type": "start_turn", "seat": seat, "turn": a, "pages_left": b}
+        if kind == K.EV_PAGE:
+            return {"type": "daedalus_page", "seat": seat, "kind": C.PAGE_KINDS[a], "text": C.describe_page((a, b, c, d))}
+        if kind == K.EV_DAEDALUS_PUSH:
+            return {"type": "daedalus_push", "arrow": C.ARROW_NAMES[a], "tile_out": C.tile_name(b), "was_face_down": bool(c)}
+        if kind == K.EV_DAEDALUS_FLIP:
+            return {"type": "daedalus_flip", "tile": C.tile_name(a), "cell": cell_name(b)}
+        if kind == K.EV_SENT_HOME:
+            return {"type": "sent_home", "seat": seat, "from": cell_name(a), "to": cell_name(b), "cause": _PAGE_CAUSE[c]}
+        if kind == K.EV_PUSH:
+            return {"type": "push", "seat": seat, "arrow": C.ARROW_NAMES[a], "orientation": b, "tile_out": C.tile_name(c)}
+        if kind == K.EV_PIECE_WRAPS:
+            return {"type": "piece_wraps", "seat": seat, "from": cell_name(a), "to": cell_name(b)}
+        if kind == K.EV_ROTATE:
+            return {"type": "rotate", "seat": seat, "cell": cell_name(a), "steps": b}
+        if kind == K.EV_SWITCH:
+            return {"type": "switch", "seat": seat, "cells": [cell_name(a), cell_name(b)]}
+        if kind == K.EV_MOVE:
+            return {"type": "move", "seat": seat, "from": cell_name(a), "to": cell_name(b), "spell_used": bool(c)}
+        if kind == K.EV_FLIP_UP:
+            return {"type": "flip_up", "seat": seat, "cell": cell_name(a), "tile": C.tile_name(b), "orientation": c}
+        if kind == K.EV_COLLECT:
+            return {
+                "type": "collect",
+                "seat": seat,
+                "treasure": C.TREASURES[a],
+                "from_board_of": b,
+                "bonus_move": bool(c),
+            }
+        if kind == K.EV_DRAW:
+            return {"type": "draw", "seat": seat, "treasure": C.TREASURES[a]}
+        if kind == K.EV_END_TURN:
+            return {"type": "end_turn", "seat": seat, "turn": a}
+        if kind == K.EV_GAME_END:
+            return {"type": "game_end", "outcome": _OUTCOMES[a], "collected": b}
+        raise ValueError(f"unknown event record {record.tolist()}")
+
+    def render_text(self) -> str:
+        return render_text(self.state)
+
+
+def env(**options: Any) -> raw_env:
+    """The Team Edition env as PettingZoo's wrapped envs behave (see ``labyrinth_env.aec``)."""
+    e = raw_env(**options)
+    e.checked = True
+    return e
