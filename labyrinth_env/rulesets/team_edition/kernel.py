@@ -847,17 +847,31 @@ def random_legal_action(s, mask, rng) -> int:
     return A_END
 
 
+@njit(cache=True)
+def random_steps(s, mask, rng, num_steps: int) -> int:
+    """Play ``num_steps`` random legal steps in one game (its mask computed every step),
+    starting a new game whenever one ends. Returns the number of games finished."""
+    rewards = np.zeros(NUM_SEATS)
+    done = 0
+    for _ in range(num_steps):
+        a = random_legal_action(s, mask, rng)
+        if step_autoreset(s, a, rewards):
+            done += 1
+    return done
+
+
+@njit(cache=True)
+def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
+    """``random_steps`` over a batch on one thread."""
+    for i in range(states.shape[0]):
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
 @njit(cache=True, parallel=True)
 def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
-    """Play ``num_steps`` random legal steps in every game (masks computed each step),
-    auto-resetting finished games; counts finished games per env in ``games_done``."""
+    """``random_steps`` over a batch, games spread over threads (prange)."""
     for i in prange(states.shape[0]):
-        s = states[i]
-        rewards = np.zeros(NUM_SEATS)
-        for _ in range(num_steps):
-            a = random_legal_action(s, masks[i], rngs[i])
-            if step_autoreset(s, a, rewards):
-                games_done[i] += 1
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
 
 
 def new_states(num: int = 1) -> np.ndarray:
