@@ -1,0 +1,435 @@
+"""Team Edition through the AEC env: PettingZoo API and seeding, long random runs with
+invariants, determinism, replays, hidden information and bad input."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from numba import njit
+from pettingzoo.test import api_test, seed_test
+
+import labyrinth_env
+from labyrinth_env.rulesets.team_edition import components as C
+from labyrinth_env.rulesets.team_edition import kernel as K
+
+ENV_ID = "team_edition_v0"
+VARIANTS = ("introductory", "standard", "expert")
+CASES = [(n, v) for n in (1, 2, 3, 4) for v in VARIANTS]
+
+
+def play_random(env, seed: int, max_steps: int = 10_000) -> list[int]:
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in range(max_steps):
+        agent = env.agent_selection
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                break
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return list(env.unwrapped.actions_taken)
+
+
+@pytest.mark.parametrize(("num_players", "variant"), CASES)
+def test_pettingzoo_api_test(num_players, variant):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(labyrinth_env.make(ENV_ID, num_players=num_players, variant=variant), num_cycles=200)
+
+
+@pytest.mark.parametrize(("num_players", "variant"), CASES)
+def test_pettingzoo_seed_test(num_players, variant):
+    seed_test(lambda: labyrinth_env.make(ENV_ID, num_players=num_players, variant=variant), num_cycles=200)
+
+
+def test_api_test_raw_env_and_public_memory():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(labyrinth_env.raw_env(ENV_ID, num_players=3, public_memory=True), num_cycles=200)
+
+
+@njit(cache=True)
+def _invariant_error(s) -> int:
+    """0 if the state is sound, else a code naming the broken invariant."""
+    n = s.num_players
+    where = np.zeros(K.NUM_TREASURES, dtype=np.int64)
+    for t in range(K.NUM_TREASURES):
+        if s.collected[t]:
+            where[t] += 1
+    for p in range(n):
+        if s.slots[p, 1] >= 0 and s.slots[p, 0] < 0:
+            return 1  # boards fill from the left
+        for k in range(2):
+            if s.slots[p, k] >= 0:
+                where[s.slots[p, k]] += 1
+    for p in range(n, K.NUM_SEATS):
+        if s.slots[p, 0] >= 0 or s.slots[p, 1] >= 0 or s.piece[p] != -1:
+            return 2  # seats not in play hold nothing
+    for i in range(s.treasure_pos, K.NUM_TREASURES):
+        where[s.treasure_deck[i]] += 1
+    for t in range(K.NUM_TREASURES):
+        if where[t] != 1:
+            return 3  # each treasure collected, on one board, or in the deck: exactly once
+    total = 0
+    for t in range(K.NUM_TREASURES):
+        total += s.collected[t]
+    if total != s.num_collected:
+        return 4
+    seen = np.zeros(K.NUM_TILES, dtype=np.int64)
+    for cell in range(K.NUM_CELLS):
+        seen[s.cell_tile[cell]] += 1
+    seen[s.spare] += 1
+    for t in range(K.NUM_TILES):
+        if seen[t] != 1:
+            return 5  # every tile in exactly one place (each uncollected treasure on one tile)
+    if s.spare >= K.NUM_LOOSE or s.tile_down[s.spare]:
+        return 6  # the spare is a loose tile lying face up
+    for k in range(K.FIXED_CELLS.shape[0]):
+        tile = s.cell_tile[K.FIXED_CELLS[k]]
+        if tile != K.NUM_LOOSE + k or s.tile_rot[tile] != 0 or s.tile_down[tile]:
+            return 7  # printed spaces never move, turn or flip
+    for p in range(n):
+        cell = s.piece[p]
+        if cell < 0 or cell >= K.NUM_CELLS:
+            return 8  # every piece stands on the board
+        if s.tile_down[s.cell_tile[cell]] and not (s.decision == K.DECISION_ORIENT and s.flip_cell == cell):
+            return 9  # ... and never on a face-down tile (except while choosing its orientation)
+    if s.collected_this_turn > 2:
+        return 10
+    if s.outcome == K.RUNNING and s.turn >= s.num_pages:
+        return 11
+    return 0
+
+
+@njit(cache=True)
+def _random_games(states, options, num_games: int, seed: int, out) -> None:
+    """Play random games in the kernel, checking invariants after every step.
+    out: [games ended, steps, first error code, wins, total collected]."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed * 7919 + 1)
+    for g in range(num_games):
+        K.init(s, seed * 100_003 + g, options)
+        err = _invariant_error(s)
+        steps = 0
+        while s.outcome == K.RUNNING and err == 0:
+            K.legal_mask(s, mask)
+            if mask.sum() == 0:
+                err = 20  # never all-false while the game runs
+                break
+            a = K.random_legal_action(s, mask, rng)
+            if not K.step(s, a):
+                err = 21
+                break
+            steps += 1
+            err = _invariant_error(s)
+            if steps > 5000:
+                err = 22  # a game must end
+        if err != 0:
+            out[2] = err
+            return
+        out[0] += 1
+        out[1] += steps
+        out[3] += 1 if s.outcome == K.WON else 0
+        out[4] += s.num_collected
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_2000_random_games_end_with_invariants(variant):
+    out = np.zeros(5, dtype=np.int64)
+    for n in (1, 2, 3, 4):
+        opts = labyrinth_env.raw_env(ENV_ID, num_players=n, variant=variant).options_vector()
+        _random_games(K.new_states(1), opts, 500, n, out)
+        assert out[2] == 0, f"invariant {out[2]} broken with {n} players ({variant})"
+    assert out[0] == 2000
+    assert out[4] > 0  # random play does collect treasures
+
+
+def test_random_games_small_deck_and_public_memory_end():
+    out = np.zeros(5, dtype=np.int64)
+    env = labyrinth_env.raw_env(
+        ENV_ID, num_players=2, variant="standard", public_memory=True, daedalus_deck={"push": 1, "flip": 0, "teleport": 0}
+    )
+    _random_games(K.new_states(1), env.options_vector(), 300, 9, out)
+    assert out[2] == 0 and out[0] == 300
+
+
+def test_same_seed_same_game_different_seed_different_game():
+    def run(seed: int):
+        env = labyrinth_env.make(ENV_ID, num_players=3, variant="standard")
+        actions = play_random(env, seed)
+        return actions, env.unwrapped.game_log
+
+    a1, log1 = run(5)
+    a2, log2 = run(5)
+    a3, log3 = run(6)
+    assert a1 == a2 and log1 == log2
+    assert log1 != log3
+    starts = set()
+    for seed in range(20):
+        env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+        env.reset(seed=seed)
+        starts.add(env.state["cell_tile"].tobytes() + env.state["pages"].tobytes())
+    assert len(starts) == 20
+
+
+def test_replay_reproduces_log(tmp_path):
+    env = labyrinth_env.make(ENV_ID, num_players=4, variant="expert", max_turns=10)
+    play_random(env, 11)
+    path = tmp_path / "game.json"
+    env.unwrapped.save_replay(path)
+    data = json.loads(path.read_text())
+    assert data["env_id"] == ENV_ID and data["options"]["max_turns"] == 10
+    replayed = labyrinth_env.load_replay(path)
+    assert replayed.game_log == env.unwrapped.game_log
+    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
+
+
+def test_replay_of_unfinished_game_can_continue(tmp_path):
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env.reset(seed=3)
+    for _ in range(5):
+        env.step(env.legal_actions()[0])
+    env.save_replay(tmp_path / "r.json")
+    again = labyrinth_env.load_replay(tmp_path / "r.json")
+    assert again.game_log == env.game_log
+    again.step(again.legal_actions()[-1])
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "not JSON"),
+        ("[]", "JSON object"),
+        ('{"format": "x"}', "format"),
+        ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {}}', "missing key"),
+        (
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "nope_v0", "options": {}, "seed": 1, "actions": []}',
+            "unknown env id",
+        ),
+        (
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {"num_players": 9},'
+            ' "seed": 1, "actions": []}',
+            "num_players",
+        ),
+        (
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            ' "seed": 1, "actions": ["a"]}',
+            "not an int",
+        ),
+        (
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            ' "seed": 1, "actions": [342]}',
+            "action #0",
+        ),
+        (
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            ' "seed": 1, "actions": [], "log_sha256": "00"}',
+            "log differs",
+        ),
+    ],
+)
+def test_malformed_replay_gets_clear_error(tmp_path, content, message):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    with pytest.raises(ValueError, match=message):
+        labyrinth_env.load_replay(path)
+
+
+def test_missing_replay_file():
+    with pytest.raises(ValueError, match="does not exist"):
+        labyrinth_env.load_replay("/nonexistent/replay.json")
+
+
+def test_unknown_env_id():
+    with pytest.raises(ValueError, match="unknown env id 'team_edition_v9'.*team_edition_v0"):
+        labyrinth_env.make("team_edition_v9")
+    assert ENV_ID in labyrinth_env.list_envs()
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"num_players": 0}, "num_players=0.*1 to 4"),
+        ({"num_players": 5}, "num_players=5"),
+        ({"num_players": "2"}, "num_players"),
+        ({"players": 2}, "unknown option.*players.*allowed options"),
+        ({"variant": "hard"}, "variant='hard'.*introductory"),
+        ({"public_memory": "yes"}, "public_memory"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"daedalus_deck": {"push": 100}}, "1 to 60 pages"),
+        ({"daedalus_deck": {"push": 0}}, "1 to 60 pages"),
+        ({"daedalus_deck": {"shuffle": 3}}, "unknown page kind"),
+        ({"daedalus_deck": [1, 2]}, "daedalus_deck"),
+        ({"spells": ["switch", "escape"]}, "only for variant"),
+        ({"variant": "standard", "spells": ["switch"]}, "one spell per player"),
+        ({"variant": "standard", "spells": ["switch", "switch"]}, "same spell"),
+        ({"variant": "standard", "spells": ["switch", "fly"]}, "unknown spell 'fly'"),
+    ],
+)
+def test_bad_options_get_clear_errors(options, message):
+    with pytest.raises(ValueError, match=message):
+        labyrinth_env.make(ENV_ID, **options)
+
+
+def test_bad_render_mode():
+    with pytest.raises(ValueError, match="render_mode"):
+        labyrinth_env.make(ENV_ID, render_mode="video")
+
+
+def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env.reset(seed=0)
+    before = env.state.tobytes()
+    log_before = list(env.game_log)
+    illegal = K.A_ORIENT  # no tile is waiting for an orientation
+    with pytest.raises(ValueError, match=r"illegal action 342 \(flip face up turn 0\).*pending decision: spell, move"):
+        env.step(illegal)
+    assert env.state.tobytes() == before
+    assert env.game_log == log_before and env.actions_taken == []
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(K.NUM_ACTIONS)
+    with pytest.raises(ValueError, match="must be an int"):
+        env.step("push")
+    assert env.state.tobytes() == before
+
+
+def test_illegal_action_wrapped_env_terminates_with_penalty():
+    env = labyrinth_env.make(ENV_ID, num_players=2)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    with pytest.warns(UserWarning, match="illegal action"):
+        env.step(K.A_ORIENT)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[agent] == -1.0
+    assert env.infos[agent]["illegal_move"] is True
+
+
+def test_step_before_reset_is_an_error():
+    env = labyrinth_env.make(ENV_ID)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+
+
+def test_action_names_round_trip():
+    env = labyrinth_env.raw_env(ENV_ID)
+    names = [env.action_to_str(a) for a in range(K.NUM_ACTIONS)]
+    assert len(set(names)) == K.NUM_ACTIONS
+    for a in (0, 47, K.A_MOVE + 24, K.A_ROTATE + 5, K.A_SWITCH + 3, K.A_ORIENT + 2, K.A_END):
+        assert env.str_to_action(env.action_to_str(a)) == a
+    assert env.str_to_action("  End   Turn ") == K.A_END
+    with pytest.raises(ValueError, match="no action is named"):
+        env.str_to_action("dance")
+
+
+def test_truncation_by_max_turns():
+    env = labyrinth_env.make(ENV_ID, num_players=2, max_turns=3)
+    env.reset(seed=1)
+    while not any(env.truncations.values()):
+        env.step(K.A_END)
+    assert int(env.unwrapped.state["turn"]) == 3
+    assert not any(env.terminations.values())
+    assert all(r == 0 for r in env._cumulative_rewards.values())
+
+
+def test_cooperative_rewards_all_equal():
+    env = labyrinth_env.make(ENV_ID, num_players=3)
+    env.reset(seed=2)
+    while not any(env.terminations.values()):
+        env.step(K.A_END)
+    assert env.unwrapped.game_log[-1] == {"type": "game_end", "outcome": "lost", "collected": 0}
+    assert set(env._cumulative_rewards.values()) == {-1.0}
+
+
+def test_observation_fixed_shape_for_every_player_count():
+    shapes = set()
+    for n in (1, 2, 3, 4):
+        env = labyrinth_env.make(ENV_ID, num_players=n)
+        env.reset(seed=0)
+        obs = env.observe(env.agent_selection)
+        shapes.add((obs["observation"].shape, obs["action_mask"].shape, obs["observation"].dtype))
+        assert env.observation_space(env.agent_selection).contains(obs)
+    assert len(shapes) == 1
+
+
+def test_observation_is_egocentric():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env.reset(seed=4)
+    s = env.state
+    for seat in range(3):
+        obs = env.observe(f"player_{seat}")["observation"]
+        own = obs[K.P_PIECE * K.NUM_CELLS : (K.P_PIECE + 1) * K.NUM_CELLS]
+        assert own[s["piece"][seat]] == 1.0  # relative seat 0 is the observer
+        nxt = obs[(K.P_PIECE + 1) * K.NUM_CELLS : (K.P_PIECE + 2) * K.NUM_CELLS]
+        assert nxt[s["piece"][(seat + 1) % 3]] == 1.0
+        padding = obs[(K.P_PIECE + 3) * K.NUM_CELLS : (K.P_PIECE + 4) * K.NUM_CELLS]
+        assert padding.sum() == 0.0  # the fourth seat is not in play
+    # only the acting agent sees a mask
+    others = [a for a in env.agents if a != env.agent_selection]
+    assert all(env.observe(a)["action_mask"].sum() == 0 for a in others)
+
+
+def _face_down_cell(env) -> int:
+    s = env.state
+    for cell in C.LOOSE_CELLS:
+        tile = s["cell_tile"][cell]
+        if C.TILE_TREASURE[tile] >= 0 and not (s["piece"] == cell).any():
+            return int(cell)
+    raise AssertionError("no loose treasure tile in the maze")
+
+
+@pytest.mark.parametrize("memory", [False, True])
+def test_face_down_treasures_hidden_unless_public_memory(memory):
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2, public_memory=memory)
+    env.reset(seed=8)
+    cell = _face_down_cell(env)
+    tile = env.state["cell_tile"][cell]
+    treasure = int(C.TILE_TREASURE[tile])
+    env._states[0]["tile_down"][tile] = 1
+    K.refresh_board(env._states[0])
+    obs = env.observe("player_0")["observation"]
+    planes = obs[: K.NUM_PLANES * K.NUM_CELLS].reshape(K.NUM_PLANES, K.NUM_CELLS)
+    assert planes[K.P_DOWN, cell] == 1.0
+    assert planes[K.P_OPEN : K.P_OPEN + 4, cell].sum() == 0.0  # no paths of a face-down tile
+    assert planes[K.P_TREASURE + treasure, cell] == (1.0 if memory else 0.0)
+
+
+def test_deck_orders_never_reach_the_observation():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env.reset(seed=9)
+    obs = env.observe("player_0")["observation"].copy()
+    s = env._states[0]
+    pos = int(s["page_pos"])
+    s["pages"][pos:24] = s["pages"][pos:24][::-1].copy()
+    tpos = int(s["treasure_pos"])
+    s["treasure_deck"][tpos:] = s["treasure_deck"][tpos:][::-1].copy()
+    assert np.array_equal(env.observe("player_0")["observation"], obs)
+
+
+def test_determinize_keeps_what_the_seat_knows():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env.reset(seed=10)
+    s = env.state
+    copy = env._states.copy()
+    K.determinize(copy[0], 0, 123)
+    obs = env.observe("player_0")["observation"]
+    other = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    K.observe(copy[0], 0, other)
+    assert np.array_equal(obs, other)
+    assert copy[0]["pages"].tobytes() != s["pages"].tobytes()
+
+
+def test_render_ansi_shows_board_and_panel():
+    env = labyrinth_env.make(ENV_ID, num_players=2, render_mode="ansi")
+    env.reset(seed=0)
+    text = env.render()
+    assert "to act: yellow" in text and "Daedalus pages left" in text
+    assert len(text.splitlines()) >= 23
