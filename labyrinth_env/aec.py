@@ -75,6 +75,7 @@ class LabyrinthAECEnv(AECEnv):
         self.checked = False
         n = self.options.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.agents = list(self.possible_agents)
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         k = self.kernel
         obs_space = spaces.Dict(

@@ -1,0 +1,69 @@
+"""Configs load into envs; malformed ones get clear errors; the CLI runs."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from labyrinth_env import cli
+from labyrinth_env.config import load_config, make_from_config
+
+CONFIGS = sorted((Path(__file__).parent.parent / "configs").rglob("*.yaml"))
+ENV_CONFIGS = [p for p in CONFIGS if "env_id" in p.read_text()]
+
+
+@pytest.mark.parametrize("path", ENV_CONFIGS, ids=lambda p: p.name)
+def test_every_config_makes_an_env(path):
+    env = make_from_config(path)
+    env.reset(seed=0)
+    assert env.agent_selection in env.agents
+
+
+def test_config_overrides():
+    env = make_from_config(ENV_CONFIGS[0], num_players=3)
+    assert env.num_agents == 3
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("env_id: [", "not YAML"),
+        ("- 1", "expected a mapping"),
+        ("env_id: team_edition_v0\nextra: 1", "unknown key"),
+        ("env_id: chess_v1", "env_id 'chess_v1'"),
+        ("env_id: team_edition_v0\noptions: 3", "'options' must be a mapping"),
+        ("env_id: team_edition_v0\noptions: {num_players: 7}", "num_players=7"),
+    ],
+)
+def test_malformed_config(tmp_path, text, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        make_from_config(path)
+
+
+def test_missing_config():
+    with pytest.raises(ValueError, match="does not exist"):
+        load_config("/no/such/config.yaml")
+
+
+def test_cli_envs_and_replay(tmp_path, capsys):
+    assert cli.main(["envs"]) == 0
+    assert "team_edition_v0" in capsys.readouterr().out
+    end, steps, _ = cli.play_random_game("team_edition_v0", seed=1, num_players=2)
+    assert end["type"] == "game_end" and steps > 0
+    import labyrinth_env
+
+    env = labyrinth_env.raw_env("team_edition_v0")
+    env.reset(seed=2)
+    env.step(env.legal_actions()[0])
+    env.save_replay(tmp_path / "g.json")
+    assert cli.main(["replay", str(tmp_path / "g.json")]) == 0
+    assert "turn 1" in capsys.readouterr().out
+
+
+def test_cli_bad_input_exit_code(tmp_path, capsys):
+    (tmp_path / "bad.json").write_text("{}")
+    assert cli.main(["replay", str(tmp_path / "bad.json")]) == 2
+    assert "malformed replay" in capsys.readouterr().out
