@@ -96,7 +96,8 @@ class LabyrinthAECEnv(AECEnv):
         self._has_reset = False
         self.seed_used: int | None = None
         self.actions_taken: list[int] = []
-        self.game_log: list[dict[str, Any]] = []
+        self._decoded_log: list[dict[str, Any]] = []
+        self._pending_events: list[np.ndarray] = []
 
     # spaces -----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.Space:
@@ -124,7 +125,8 @@ class LabyrinthAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.actions_taken = []
-        self.game_log = []
+        self._decoded_log = []
+        self._pending_events = []
         self._has_reset = True
         self._skip_agent_selection = None
         self._log_events()
@@ -217,12 +219,23 @@ class LabyrinthAECEnv(AECEnv):
 
     # log, names, render -----------------------------------------------------------------------
     def _log_events(self) -> None:
+        # Keep the raw records; decoding into dicts happens when game_log is read, which
+        # keeps the per-step cost of the env low.
         s = self.state
         n = int(s["num_events"])
         if n > s["events"].shape[0]:
             raise RuntimeError(f"{self.env_id}: event buffer overflow ({n} events in one step)")
-        for record in s["events"][:n]:
-            self.game_log.append(self.decode_event(record))
+        if n:
+            self._pending_events.append(s["events"][:n].copy())
+
+    @property
+    def game_log(self) -> list[dict[str, Any]]:
+        """Every event of the game so far, decoded (``{"type": ..., ...}``)."""
+        if self._pending_events:
+            for block in self._pending_events:
+                self._decoded_log.extend(self.decode_event(record) for record in block)
+            self._pending_events = []
+        return self._decoded_log
 
     def action_to_str(self, action: int) -> str:
         if self._names is None:
