@@ -608,6 +608,10 @@ def step(s, action: int) -> bool:
         s.piece[seat] = dest
         s.moves_left -= 1
         if s.passage[dest] == ENTER_ONLY:
+            # Flipped face up at once: the seat sees the tile (observe, determinize) while
+            # it chooses the orientation, as the rulebook's "flip it, then turn it" implies.
+            s.tile_down[s.cell_tile[dest]] = 0
+            refresh_board(s)
             s.decision = DECISION_ORIENT  # stop on the face-down tile and flip it
             s.flip_cell = dest
         else:
