@@ -261,9 +261,7 @@ class LabyrinthAECEnv(AECEnv):
 
     def render(self) -> str | None:
         if self.render_mode is None:
-            gymnasium.logger.warn(
-                f"You are calling render method without specifying any render mode ({self.env_id})."
-            )
+            gymnasium.logger.warn(f"You are calling render method without specifying any render mode ({self.env_id}).")
             return None
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before render()")

@@ -74,9 +74,7 @@ def parse_options(cls: type[T], given: Mapping[str, Any], env_id: str) -> T:
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(given) - set(fields))
     if unknown:
-        raise ValueError(
-            f"unknown option(s) {', '.join(unknown)} for {env_id}; allowed options: {', '.join(fields)}"
-        )
+        raise ValueError(f"unknown option(s) {', '.join(unknown)} for {env_id}; allowed options: {', '.join(fields)}")
     values = {}
     for name, value in given.items():
         values[name] = _check_value(name, value, fields[name].metadata["option"])

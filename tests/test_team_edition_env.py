@@ -24,7 +24,6 @@ def play_random(env, seed: int, max_steps: int = 10_000) -> list[int]:
     rng = np.random.default_rng(seed)
     env.reset(seed=seed)
     for _ in range(max_steps):
-        agent = env.agent_selection
         obs, _, term, trunc, _ = env.last()
         if term or trunc:
             env.step(None)
@@ -154,7 +153,11 @@ def test_2000_random_games_end_with_invariants(variant):
 def test_random_games_small_deck_and_public_memory_end():
     out = np.zeros(5, dtype=np.int64)
     env = labyrinth_env.raw_env(
-        ENV_ID, num_players=2, variant="standard", public_memory=True, daedalus_deck={"push": 1, "flip": 0, "teleport": 0}
+        ENV_ID,
+        num_players=2,
+        variant="standard",
+        public_memory=True,
+        daedalus_deck={"push": 1, "flip": 0, "teleport": 0},
     )
     _random_games(K.new_states(1), env.options_vector(), 300, 9, out)
     assert out[2] == 0 and out[0] == 300
@@ -168,7 +171,7 @@ def test_same_seed_same_game_different_seed_different_game():
 
     a1, log1 = run(5)
     a2, log2 = run(5)
-    a3, log3 = run(6)
+    _, log3 = run(6)
     assert a1 == a2 and log1 == log2
     assert log1 != log3
     starts = set()
@@ -210,12 +213,13 @@ def test_replay_of_unfinished_game_can_continue(tmp_path):
         ('{"format": "x"}', "format"),
         ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {}}', "missing key"),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "nope_v0", "options": {}, "seed": 1, "actions": []}',
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "nope_v0", "options": {},'
+            ' "seed": 1, "actions": []}',
             "unknown env id",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {"num_players": 9},'
-            ' "seed": 1, "actions": []}',
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options":'
+            ' {"num_players": 9}, "seed": 1, "actions": []}',
             "num_players",
         ),
         (
@@ -248,7 +252,7 @@ def test_missing_replay_file():
 
 
 def test_unknown_env_id():
-    with pytest.raises(ValueError, match="unknown env id 'team_edition_v9'.*team_edition_v0"):
+    with pytest.raises(ValueError, match=r"unknown env id 'team_edition_v9'.*team_edition_v0"):
         labyrinth_env.make("team_edition_v9")
     assert ENV_ID in labyrinth_env.list_envs()
 

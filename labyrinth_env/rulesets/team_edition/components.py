@@ -114,8 +114,8 @@ IS_FIXED_CELL = np.zeros(NUM_CELLS, dtype=np.bool_)
 IS_FIXED_CELL[FIXED_CELLS] = True
 LOOSE_CELLS = np.array([c for c in range(NUM_CELLS) if not IS_FIXED_CELL[c]], dtype=np.int64)
 # The tile (by id) that treasure t is printed on.
-TREASURE_TILE = np.array([int(np.nonzero(TILE_TREASURE == t)[0][0]) for t in range(NUM_TREASURES)])
-MARK_TILE = np.array([int(np.nonzero(TILE_MARK == k)[0][0]) for k in range(MAX_MARK)])
+TREASURE_TILE = np.array([int(np.nonzero(t == TILE_TREASURE)[0][0]) for t in range(NUM_TREASURES)])
+MARK_TILE = np.array([int(np.nonzero(k == TILE_MARK)[0][0]) for k in range(MAX_MARK)])
 
 
 def tile_name(tile: int) -> str:
@@ -124,7 +124,7 @@ def tile_name(tile: int) -> str:
         return TREASURES[TILE_TREASURE[tile]]
     if TILE_MARK[tile] >= 0:
         return f"mark {TILE_MARK[tile] + 1}"
-    return f"{COLORS[int(np.nonzero(HOME_CELLS == FIXED_CELLS[tile - NUM_LOOSE])[0][0])]} home"
+    return f"{COLORS[int(np.nonzero(FIXED_CELLS[tile - NUM_LOOSE] == HOME_CELLS)[0][0])]} home"
 
 
 # --- the 12 push arrows (rulebook: 12 arrows around the edge) --------------------------

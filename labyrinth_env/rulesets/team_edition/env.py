@@ -112,8 +112,7 @@ class TeamEditionOptions:
                 )
             if len(self.spells) != self.num_players:
                 raise ValueError(
-                    f"option spells must name one spell per player: {self.num_players} expected, "
-                    f"got {len(self.spells)}"
+                    f"option spells must name one spell per player: {self.num_players} expected, got {len(self.spells)}"
                 )
 
 
@@ -168,15 +167,37 @@ class raw_env(LabyrinthAECEnv):
         if kind == K.EV_START_TURN:
             return {"type": "start_turn", "seat": seat, "turn": a, "pages_left": b}
         if kind == K.EV_PAGE:
-            return {"type": "daedalus_page", "seat": seat, "kind": C.PAGE_KINDS[a], "text": C.describe_page((a, b, c, d))}
+            return {
+                "type": "daedalus_page",
+                "seat": seat,
+                "kind": C.PAGE_KINDS[a],
+                "text": C.describe_page((a, b, c, d)),
+            }
         if kind == K.EV_DAEDALUS_PUSH:
-            return {"type": "daedalus_push", "arrow": C.ARROW_NAMES[a], "tile_out": C.tile_name(b), "was_face_down": bool(c)}
+            return {
+                "type": "daedalus_push",
+                "arrow": C.ARROW_NAMES[a],
+                "tile_out": C.tile_name(b),
+                "was_face_down": bool(c),
+            }
         if kind == K.EV_DAEDALUS_FLIP:
             return {"type": "daedalus_flip", "tile": C.tile_name(a), "cell": cell_name(b)}
         if kind == K.EV_SENT_HOME:
-            return {"type": "sent_home", "seat": seat, "from": cell_name(a), "to": cell_name(b), "cause": _PAGE_CAUSE[c]}
+            return {
+                "type": "sent_home",
+                "seat": seat,
+                "from": cell_name(a),
+                "to": cell_name(b),
+                "cause": _PAGE_CAUSE[c],
+            }
         if kind == K.EV_PUSH:
-            return {"type": "push", "seat": seat, "arrow": C.ARROW_NAMES[a], "orientation": b, "tile_out": C.tile_name(c)}
+            return {
+                "type": "push",
+                "seat": seat,
+                "arrow": C.ARROW_NAMES[a],
+                "orientation": b,
+                "tile_out": C.tile_name(c),
+            }
         if kind == K.EV_PIECE_WRAPS:
             return {"type": "piece_wraps", "seat": seat, "from": cell_name(a), "to": cell_name(b)}
         if kind == K.EV_ROTATE:
