@@ -49,6 +49,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
     labyrinth_env.make(env_ids[0]).reset(seed=0)
     console.print(f"kernel load/compile: {time.perf_counter() - t0:.1f} s")
 
+    for env_id in env_ids:  # warm up each env once so the throughput line measures steps only
+        play_random_game(env_id, seed=args.seed)
     table = Table(title=f"{args.games} random games per ruleset")
     for col in ("env", "seed", "players", "outcome", "steps", "steps/s"):
         table.add_column(col)
@@ -78,14 +80,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
         for spec in ("random", "heuristic"):
             res = evaluate(env_ids[0], spec, games=args.agent_games, seed=args.seed, num_players=2)
             lo, hi = res["win_rate_ci95"]
-            agent_table.add_row(spec, f"{res['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{res['mean_collected']:.2f}")
+            agent_table.add_row(spec, f"{res['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{res['mean_treasures']:.2f}")
         console.print(agent_table)
 
     if not args.no_bench:
         from benchmarks.throughput import print_table, run
 
         result = run(env_ids, seconds=args.bench_seconds, repeats=1, quick=True)
-        print_table(result)
+        # The table has many columns: let it be wider than a non-terminal's 80 columns.
+        print_table(result, console=Console(width=max(console.width, 150)))
     return 0
 
 
