@@ -23,8 +23,6 @@ _S27 = np.uint64(27)
 _S30 = np.uint64(30)
 _S31 = np.uint64(31)
 _S32 = np.uint64(32)
-_S27B = np.uint64(27)
-_MASK32 = np.uint64(0xFFFFFFFF)
 
 
 @njit(cache=True)
@@ -32,7 +30,7 @@ def splitmix64(x: np.uint64) -> np.uint64:
     """One splitmix64 output for input ``x``: turns any seed into a well-mixed word."""
     z = x + _GOLDEN
     z = (z ^ (z >> _S30)) * _MIX1
-    z = (z ^ (z >> _S27B)) * _MIX2
+    z = (z ^ (z >> _S27)) * _MIX2
     return z ^ (z >> _S31)
 
 
