@@ -66,19 +66,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
     console.print(table)
     console.print(f"throughput through env(): {total_steps / total_time:,.0f} AEC steps/s over {total_steps} steps")
 
-    env = labyrinth_env.make(env_ids[0], num_players=2, render_mode="ansi")
-    env.reset(seed=args.seed)
-    console.print(f"\n{env_ids[0]} at the start of a game:")
-    print(env.render())
+    for env_id in env_ids:
+        env = labyrinth_env.make(env_id, num_players=2, render_mode="ansi")
+        env.reset(seed=args.seed)
+        console.print(f"\n{env_id} at the start of a game:")
+        print(env.render())
 
     if not args.no_agents:
         from agents.evaluate import evaluate
 
-        agent_table = Table(title=f"agents on {env_ids[0]} (2 players, {args.agent_games} games each)")
+        agent_env = "team_edition_v0"
+        agent_table = Table(title=f"agents on {agent_env} (2 players, {args.agent_games} games each)")
         for col in ("agent", "win rate", "95% CI", "mean collected"):
             agent_table.add_column(col)
         for spec in ("random", "heuristic"):
-            res = evaluate(env_ids[0], spec, games=args.agent_games, seed=args.seed, num_players=2)
+            res = evaluate(agent_env, spec, games=args.agent_games, seed=args.seed, num_players=2)
             lo, hi = res["win_rate_ci95"]
             agent_table.add_row(spec, f"{res['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{res['mean_treasures']:.2f}")
         console.print(agent_table)

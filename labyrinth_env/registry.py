@@ -12,9 +12,10 @@ from labyrinth_env.aec import REPLAY_FORMAT, REPLAY_VERSION, LabyrinthAECEnv
 # env id -> module that defines ``raw_env`` (the class) and ``env()``
 _ENVS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.env",
+    "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.env",
 }
 # rulesets whose issues are open: known ids that are not built yet
-_PLANNED = ("paths_of_destiny_3e_v0", "paths_of_destiny_2011_v0", "labyrinx_v0", "labyrinthos_v0")
+_PLANNED = ("paths_of_destiny_2011_v0", "labyrinx_v0", "labyrinthos_v0")
 
 
 def list_envs() -> list[str]:

@@ -144,7 +144,7 @@ def duplicate_push(s, action: int) -> bool:
     """Whether an earlier orientation of the spare gives the same open edges (straights)."""
     o = (action - K.A_PUSH) % 4
     shape = TILE_SHAPE[s.spare]
-    for prev in range(o):  # noqa: SIM110 - numba compiles no any() over a generator
+    for prev in range(o):
         if ROTATE_SQUARE[shape, prev] == ROTATE_SQUARE[shape, o]:
             return True
     return False

@@ -1,0 +1,287 @@
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v0``), 2-6 players.
+
+Build the labyrinth tile by tile on a hexagonal board, take a key from another player's
+key space and be the only character on the central space, key in hand, during your own
+turn. Traps, the Golem, items, events, bridges, jumps and combat stand in the way.
+Rules: ``docs/rules/paths_of_destiny_3e.md``.
+
+| Import | ``labyrinth_env.make("paths_of_destiny_3e_v0", num_players=4)`` |
+|---|---|
+| Actions | Discrete(``kernel.NUM_ACTIONS``) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
+| Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
+
+Actions (the mask allows only the pending decision's actions; seat offsets count
+clockwise from the deciding seat):
+
+| decision | actions |
+|---|---|
+| activity (active player) | build, move in direction 0-5, risky jump, safe jump, rest, attack (offset 1-5) |
+| | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
+| | use the Healing Potion (free), end turn |
+| place the drawn tile | cell x rotation |
+| Golem direction | direction 0-5 |
+| reroll? (owner of the Crystal) | keep / reroll |
+| Scepter of Control? | no / yes |
+| per failed roll of Poisoned Spears | lose 1 Life / take 1 stun |
+| free attack (the character entering) | attack offset 1-5 / decline |
+| occupant's free attack | attack the one who entered / decline |
+| push out of the central space (winner) | direction 0-5 |
+| pick up | key k, item i, exchange item i for carried slot j, done |
+| event target | offset 0-5 (0 = yourself) |
+| item to drop on death | carried slot 0/1 |
+
+Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
+3 corridors, the last 6 cells are the starting spaces) whether it exists, its level and
+edges, its kind (central, key, start), a face-down trap (only that one is there) or the
+revealed trap's type, items, keys, the Golem, the characters by relative seat; per seat
+life, stun, crystal, keys, items, starting space; the decision and who makes it, actions
+left, the drawn tile while it is being placed, pool and deck sizes, the current event, the
+check being resolved.
+
+Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
+
+Version history: v0 (first release; characters and their abilities not yet included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core.grid import HEX_CELLS
+from labyrinth_env.options import option
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+
+def _check_bool(value: Any) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise ValueError("expected True or False")
+    return bool(value)
+
+
+@dataclass(frozen=True)
+class PathsOfDestiny3eOptions:
+    num_players: int = option(2, "number of players", int_range=(2, 6))
+    two_player_variant: bool = option(False, "the 2-player board (central space moved)", check=_check_bool)
+    max_turns: int | None = option(
+        400, "truncate after this many turns (None: never)", int_range=(1, 1_000_000), optional=True
+    )
+    ask_crystal: bool = option(
+        True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=_check_bool
+    )
+
+    def validate(self) -> None:
+        if self.two_player_variant and self.num_players != 2:
+            raise ValueError(f"option two_player_variant needs num_players=2, got num_players={self.num_players}")
+
+
+def node_name(node: int) -> str:
+    cell, k = divmod(int(node), K.MC)
+    if cell >= K.START_CELL:
+        return f"start {cell - K.START_CELL}"
+    q, r = HEX_CELLS[cell]
+    return f"({q},{r})" + ("" if k == 0 else f"/{k}")
+
+
+_CHECKS = ("none", "jump", "golem", "trap", "combat")
+_DROP = ("key", "item")
+
+
+class raw_env(LabyrinthAECEnv):
+    """Paths of Destiny 3e AEC env (unwrapped: an illegal action raises ``ValueError``)."""
+
+    env_id = "paths_of_destiny_3e_v0"
+    kernel = K
+    Options = PathsOfDestiny3eOptions
+    max_seats = K.NUM_SEATS
+    metadata = {**LabyrinthAECEnv.metadata, "name": "paths_of_destiny_3e_v0"}
+
+    def options_vector(self) -> np.ndarray:
+        o = self.options
+        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
+        vec[K.OPT_PLAYERS] = o.num_players
+        vec[K.OPT_VARIANT] = int(o.two_player_variant)
+        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
+        return vec
+
+    def action_names(self) -> list[str]:
+        names = ["build"]
+        names += [f"move direction {d}" for d in range(6)]
+        names += ["risky jump", "safe jump", "rest"]
+        names += [f"attack player +{k}" for k in range(1, 6)]
+        names += [f"set a trap on {node_name(n)}" for n in range(K.NUM_BOARD_NODES)]
+        names += ["move the golem", "trigger an event", "activate crystal of fate", "use healing potion", "end turn"]
+        for cell in range(K.NUM_BOARD):
+            q, r = HEX_CELLS[cell]
+            names += [f"build tile at ({q},{r}) rotation {rot}" for rot in range(6)]
+        names += [f"golem direction {d}" for d in range(6)]
+        names += ["keep the roll", "reroll with crystal of fate", "scepter: no", "scepter: spend a life"]
+        names += ["lose 1 life", "take 1 stun token"]
+        names += [f"free attack player +{k}" for k in range(1, 6)]
+        names += ["decline the attack", "attack the newcomer"]
+        names += [f"push direction {d}" for d in range(6)]
+        names += [f"pick up key {k}" for k in range(K.NUM_KEYS)]
+        names += [f"pick up {C.ITEM_NAMES[i].lower()}" for i in range(K.NUM_ITEMS)]
+        for i in range(K.NUM_ITEMS):
+            names += [f"exchange slot {j} for {C.ITEM_NAMES[i].lower()}" for j in range(2)]
+        names.append("done picking up")
+        names += ["event on yourself"] + [f"event on player +{k}" for k in range(1, 6)]
+        names += ["drop item in slot 0", "drop item in slot 1"]
+        assert len(names) == K.NUM_ACTIONS, len(names)
+        return names
+
+    def decode_event(self, record: np.ndarray) -> dict[str, Any]:
+        kind, seat, a, b, c, d = (int(x) for x in record)
+        t = {
+            K.EV_FIRST_PLAYER: lambda: {"type": "first_player_roll", "seat": seat, "roll": a},
+            K.EV_START_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
+            K.EV_BUILD: lambda: {
+                "type": "build",
+                "seat": seat,
+                "tile": C.TILE_NAMES[a],
+                "at": node_name(b * K.MC),
+                "rotation": c,
+            },
+            K.EV_BUILD_NOWHERE: lambda: {"type": "build_nowhere", "seat": seat, "tile": C.TILE_NAMES[a]},
+            K.EV_TRAP_PLACED: lambda: {"type": "trap_placed", "seat": seat, "node": node_name(a)},
+            K.EV_ITEM_PLACED: lambda: {
+                "type": "item_placed",
+                "seat": seat,
+                "item": C.ITEM_NAMES[a],
+                "node": node_name(b),
+            },
+            K.EV_MOVE: lambda: {"type": "move", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_JUMP: lambda: {
+                "type": "jump_check" if c else "safe_jump",
+                "seat": seat,
+                "roll": a,
+                "success": bool(b),
+            },
+            K.EV_REST: lambda: {"type": "rest", "seat": seat, "stun_left": a},
+            K.EV_TRAP_REVEALED: lambda: {
+                "type": "trap_revealed",
+                "seat": seat,
+                "node": node_name(a),
+                "trap": C.TRAP_NAMES[b],
+            },
+            K.EV_TRAP_CHECK: lambda: {
+                "type": "trap_check",
+                "seat": seat,
+                "trap": C.TRAP_NAMES[a],
+                "failed_rolls": b,
+                "rolls": c,
+            },
+            K.EV_GOLEM_CHECK: lambda: {"type": "golem_check", "seat": seat, "roll": a, "success": bool(b)},
+            K.EV_COMBAT: lambda: {"type": "combat", "attacker": seat, "defender": a, "attack": b, "defence": c},
+            K.EV_LIFE: lambda: {"type": "life", "seat": seat, "change": a, "life": b},
+            K.EV_STUN: lambda: {"type": "stun", "seat": seat, "change": a, "stun": b},
+            K.EV_DEATH: lambda: {"type": "death", "seat": seat, "node": node_name(a)},
+            K.EV_DROP: lambda: {
+                "type": "drop",
+                "seat": seat,
+                "token": _DROP[a],
+                "id": b if a == 0 else C.ITEM_NAMES[b],
+                "node": node_name(c),
+            },
+            K.EV_TO_START: lambda: {"type": "to_start", "seat": seat, "from": node_name(a)},
+            K.EV_PICK_UP: lambda: {
+                "type": "pick_up",
+                "seat": seat,
+                "token": _DROP[a],
+                "id": b if a == 0 else C.ITEM_NAMES[b],
+            },
+            K.EV_EXCHANGE: lambda: {"type": "exchange", "seat": seat, "took": C.ITEM_NAMES[a], "left": C.ITEM_NAMES[b]},
+            K.EV_GOLEM_CARD: lambda: {"type": "golem_card", "seat": seat, "card": C.GOLEM_KIND_NAMES[a], "steps": b},
+            K.EV_GOLEM_MOVE: lambda: {"type": "golem_move", "from": node_name(a), "to": node_name(b)},
+            K.EV_EVENT: lambda: {"type": "event", "seat": seat, "event": C.EVENT_NAMES[a]},
+            K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": _CHECKS[a]},
+            K.EV_CRYSTAL: lambda: {"type": "crystal", "seat": seat, "active": bool(a)},
+            K.EV_PUSHED_OUT: lambda: {"type": "pushed_out", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_WIN: lambda: {"type": "win", "seat": seat},
+            K.EV_TRUNCATED: lambda: {"type": "truncated"},
+            K.EV_SCEPTER: lambda: {"type": "scepter", "seat": seat},
+            K.EV_HEART: lambda: {"type": "heart_of_the_abyss", "seat": seat},
+            K.EV_POTION: lambda: {"type": "potion", "seat": seat},
+        }.get(kind)
+        if t is None:
+            raise ValueError(f"unknown event record {record.tolist()}")
+        del d
+        return t()
+
+    def render_text(self) -> str:
+        return render_text(self.state)
+
+
+def render_text(s: np.void) -> str:
+    """A hex map (one glyph per space) and a side panel. Glyphs: ``.`` buildable space not
+    yet built, ``C`` central space, ``K`` key space, ``#`` built tile, a digit a character
+    (its seat), ``G`` the Golem, ``^`` a trap, ``k`` a key lying there, ``$`` an item."""
+    n = int(s["num_players"])
+    glyph = {}
+    for cell in range(K.NUM_BOARD):
+        if not s["cell_built"][cell]:
+            g = "."
+        elif cell == s["center_cell"]:
+            g = "C"
+        elif cell in K.KEY_CELLS:
+            g = "K"
+        else:
+            g = "#"
+        nodes = range(cell * K.MC, cell * K.MC + K.MC)
+        if any(s["node_trap"][x] >= 0 for x in nodes):
+            g = "^"
+        if any(s["key_node"][k] in nodes and s["key_node"][k] != K.key_node(k) for k in range(K.NUM_KEYS)):
+            g = "k"
+        if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)):
+            g = "$"
+        if s["golem_node"] in nodes:
+            g = "G"
+        here = [str(p) for p in range(n) if s["position"][p] in nodes]
+        if here:
+            g = here[0] if len(here) == 1 else "*"
+        glyph[cell] = g
+    lines = []
+    for r in range(-3, 4):
+        row = " " * abs(r)
+        for q in range(-3, 4):
+            if max(abs(q), abs(r), abs(q + r)) <= 3:
+                cell = int(np.nonzero((HEX_CELLS[:, 0] == q) & (HEX_CELLS[:, 1] == r))[0][0])
+                row += glyph[cell] + " "
+        lines.append(row)
+    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    panel = [
+        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}",
+        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        f"event: {C.EVENT_NAMES[int(s['current_event'])] if s['current_event'] >= 0 else '-'}",
+        f"pools: tiles {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, items {int(s['item_pool_len'])}",
+    ]
+    if s["drawn_tile"] >= 0:
+        panel.append(f"drawn tile: {C.TILE_NAMES[int(s['drawn_tile'])]}")
+    for p in range(n):
+        keys = [str(k) for k in range(K.NUM_KEYS) if s["key_holder"][k] == p]
+        items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
+        panel.append(
+            f"player {p} at {node_name(int(s['position'][p]))}: life {int(s['life'][p])}, stun {int(s['stun'][p])}, "
+            f"crystal {'on' if s['crystal'][p] else 'off'}, keys [{','.join(keys)}], items [{', '.join(items)}]"
+        )
+    width = max(len(x) for x in lines)
+    out = []
+    for i in range(max(len(lines), len(panel))):
+        left = lines[i] if i < len(lines) else ""
+        right = panel[i] if i < len(panel) else ""
+        out.append(f"{left:<{width}}   {right}")
+    return "\n".join(out)
+
+
+def env(**options: Any) -> raw_env:
+    """The env as PettingZoo's wrapped envs behave (see ``labyrinth_env.aec``)."""
+    e = raw_env(**options)
+    e.checked = True
+    return e

@@ -1,0 +1,1793 @@
+"""Paths of Destiny (3rd edition) kernel: the base game as numba functions over one state
+record (``STATE_DTYPE``). Kernel contract: see DESIGN.md.
+
+The turn is a sequence of decisions. Resolving an activity can stop for a decision of
+any seat (a reroll with the Crystal of Fate, the victim's choice of Poisoned Spears, a
+free attack, the winner's push direction, ...). What is being resolved lives in the state
+(the exploration stack, the check in progress, the Golem steps left, queued Golem checks
+and deaths), and ``advance`` carries on from there once the decision is made, so every
+step is a pure function of the record and the action.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from labyrinth_env.core.corridors import corridor_across, open_reach
+from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
+from labyrinth_env.core.rng import derive_seed, randint, roll_2d6, seed_state, shuffle
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+
+# --- geometry: 37 board cells, then the 6 starting spaces of the frame -----------------
+MC = C.MAX_CORRIDORS
+NUM_BOARD = 37
+NUM_SEATS = 6
+START_CELL = NUM_BOARD  # starting space i is cell START_CELL + i
+NUM_CELLS = NUM_BOARD + NUM_SEATS
+NUM_NODES = NUM_CELLS * MC
+NUM_BOARD_NODES = NUM_BOARD * MC
+KEY_CELLS = HEX_CORNERS.copy()  # key space i: the corner in direction i from the centre
+
+
+def _neighbors() -> np.ndarray:
+    nb = np.full((NUM_CELLS, 6), -1, dtype=np.int16)
+    nb[:NUM_BOARD] = HEX_NEIGHBORS
+    for i in range(NUM_SEATS):
+        # the starting space lies beyond key space i, outwards in direction i
+        nb[KEY_CELLS[i], i] = START_CELL + i
+        nb[START_CELL + i, (i + 3) % 6] = KEY_CELLS[i]
+    return nb
+
+
+NEIGHBORS = _neighbors()
+# 2-player variant (reconstructed): the central space one step from the middle in
+# direction 1, between the two players' key spaces 0 and 2.
+VARIANT_CENTER = HEX_INDEX[(int(HEX_DELTAS[1, 0]), int(HEX_DELTAS[1, 1]))]
+VARIANT_SEATS = np.array([0, 2], dtype=np.int64)
+
+TILE_MASK = C.TILE_CORRIDOR_MASK.copy()
+TILE_LEVEL = C.TILE_CORRIDOR_LEVEL.copy()
+TILE_ICON = C.TILE_CORRIDOR_ICON.copy()
+TILE_PAIR = C.TILE_BRIDGE_PAIR.copy()
+NUM_NORMAL_TILES = 30
+NUM_TILES = C.NUM_TILES
+NUM_TRAPS = C.NUM_TRAPS
+NUM_TRAP_TYPES = C.NUM_TRAP_TYPES
+NUM_ITEMS = C.NUM_ITEMS
+NUM_EVENTS = C.NUM_EVENTS
+NUM_GOLEM_CARDS = C.NUM_GOLEM_CARDS
+NUM_KEYS = C.NUM_KEYS
+LIFE = C.LIFE
+TRAP_TOKENS = C.TRAP_TOKENS.astype(np.int64)
+TRAP_ROLLS = C.TRAP_ROLLS.astype(np.int64)
+TRAP_DIFFICULTY = C.TRAP_DIFFICULTY.astype(np.int64)
+TRAP_EFFECT = C.TRAP_EFFECT.astype(np.int64)
+TRAP_PARAM = C.TRAP_PARAM.astype(np.int64)
+ITEM_ATTACK = C.ITEM_ATTACK_BONUS.astype(np.int64)
+ITEM_DEFEND = C.ITEM_DEFEND_BONUS.astype(np.int64)
+ITEM_JUMP = C.ITEM_JUMP_BONUS.astype(np.int64)
+ITEM_TRAP = C.ITEM_TRAP_BONUS.astype(np.int64)
+ITEM_GOLEM = C.ITEM_GOLEM_BONUS.astype(np.int64)
+ITEM_SPECIAL = C.ITEM_SPECIAL.astype(np.int64)
+EVENT_ONCE = C.EVENT_ONCE.astype(np.int64)
+EVENT_ONCE_PARAM = C.EVENT_ONCE_PARAM.astype(np.int64)
+EVENT_LONG = C.EVENT_LONG.astype(np.int64)
+EVENT_LONG_PARAM = C.EVENT_LONG_PARAM.astype(np.int64)
+GOLEM_KIND = C.GOLEM_CARD_KIND.astype(np.int64)
+GOLEM_STEPS = C.GOLEM_CARD_STEPS.astype(np.int64)
+SEATINGS = np.full((7, NUM_SEATS), -1, dtype=np.int64)
+for _n, _seats in C.START_SEATS.items():
+    SEATINGS[_n, : len(_seats)] = _seats
+
+# options vector
+OPT_PLAYERS, OPT_VARIANT, OPT_MAX_TURNS, OPT_CRYSTAL = 0, 1, 2, 3
+NUM_OPTIONS = 8
+
+# --- actions ------------------------------------------------------------------------------
+A_BUILD = 0
+A_MOVE = 1  # + direction (6)
+A_RISKY_JUMP = 7
+A_SAFE_JUMP = 8
+A_REST = 9
+A_ATTACK = 10  # + (offset - 1): the character `offset` seats after you (5)
+A_SET_TRAP = 15  # + board corridor node (111)
+A_MOVE_GOLEM = A_SET_TRAP + NUM_BOARD_NODES
+A_EVENT = A_MOVE_GOLEM + 1
+A_ACTIVATE_CRYSTAL = A_EVENT + 1
+A_USE_POTION = A_ACTIVATE_CRYSTAL + 1
+A_END_TURN = A_USE_POTION + 1
+A_PLACE = A_END_TURN + 1  # + cell * 6 + rotation (222)
+A_GOLEM_DIR = A_PLACE + NUM_BOARD * 6  # + direction (6)
+A_KEEP = A_GOLEM_DIR + 6  # keep the roll
+A_REROLL = A_KEEP + 1  # reroll with the Crystal of Fate
+A_SCEPTER_NO = A_REROLL + 1
+A_SCEPTER_YES = A_SCEPTER_NO + 1
+A_LOSE_LIFE = A_SCEPTER_YES + 1  # Poisoned Spears and the like: per failed roll
+A_TAKE_STUN = A_LOSE_LIFE + 1
+A_FREE_ATTACK = A_TAKE_STUN + 1  # + (offset - 1) (5)
+A_DECLINE = A_FREE_ATTACK + 5  # forgo a free attack
+A_COUNTER = A_DECLINE + 1  # an occupant attacks the character that entered
+A_PUSH_DIR = A_COUNTER + 1  # + direction (6)
+A_PICK_KEY = A_PUSH_DIR + 6  # + key (6)
+A_PICK_ITEM = A_PICK_KEY + NUM_KEYS  # + item (15)
+A_EXCHANGE = A_PICK_ITEM + NUM_ITEMS  # + item * 2 + carried slot (30)
+A_PICKUP_DONE = A_EXCHANGE + NUM_ITEMS * 2
+A_EVENT_TARGET = A_PICKUP_DONE + 1  # + offset 0..5 (yourself = 0)
+A_DROP_ITEM = A_EVENT_TARGET + NUM_SEATS  # + carried slot (2)
+NUM_ACTIONS = A_DROP_ITEM + 2
+
+# --- decisions -------------------------------------------------------------------------------
+D_MAIN, D_PLACE, D_GOLEM_DIR, D_REROLL, D_SCEPTER, D_LIFE_OR_STUN = 0, 1, 2, 3, 4, 5
+D_FREE_ATTACK, D_COUNTER, D_PUSH_DIR, D_PICKUP, D_EVENT_TARGET, D_DROP_ITEM = 6, 7, 8, 9, 10, 11
+NUM_DECISIONS = 12
+DECISIONS = (
+    "activity",
+    "place the drawn tile",
+    "Golem direction",
+    "reroll with the Crystal of Fate?",
+    "use the Scepter of Control?",
+    "lose 1 Life or take 1 stun token",
+    "free attack or decline",
+    "attack the character that entered?",
+    "push the loser out of the central space",
+    "pick up keys and items",
+    "choose a character for the event",
+    "item to drop",
+)
+
+# checks in progress
+CK_NONE, CK_JUMP, CK_GOLEM, CK_TRAP, CK_COMBAT = 0, 1, 2, 3, 4
+RUNNING, WON, TRUNCATED = 0, 1, 2
+MAX_DEPTH = 6
+
+# events: (type, seat, a, b, c, d)
+EV_FIRST_PLAYER = 1  # seat, roll
+EV_START_TURN = 2  # seat, turn
+EV_BUILD = 3  # seat, tile, cell, rotation
+EV_BUILD_NOWHERE = 4  # seat, tile (no legal place: back to the bottom of the pool)
+EV_TRAP_PLACED = 5  # seat, node (face down)
+EV_ITEM_PLACED = 6  # seat, item, node
+EV_MOVE = 7  # seat, from node, to node
+EV_JUMP = 8  # seat, roll, success, risky (1) / safe (0)
+EV_REST = 9  # seat, stun left
+EV_TRAP_REVEALED = 10  # seat, node, trap type
+EV_TRAP_CHECK = 11  # seat, trap type, failed rolls, rolls
+EV_GOLEM_CHECK = 12  # seat, roll, success
+EV_COMBAT = 13  # attacker, defender, attacker total, defender total
+EV_LIFE = 14  # seat, change, life after
+EV_STUN = 15  # seat, change, stun after
+EV_DEATH = 16  # seat, node
+EV_DROP = 17  # seat, kind (0 key, 1 item), id, node
+EV_TO_START = 18  # seat, from node
+EV_PICK_UP = 19  # seat, kind (0 key, 1 item), id
+EV_EXCHANGE = 20  # seat, item taken, item left
+EV_GOLEM_CARD = 21  # seat, kind, steps
+EV_GOLEM_MOVE = 22  # -1, from, to
+EV_EVENT = 23  # seat, event
+EV_REROLL = 24  # seat, check kind
+EV_CRYSTAL = 25  # seat, active after
+EV_PUSHED_OUT = 26  # seat, from, to
+EV_WIN = 27  # seat
+EV_TRUNCATED = 28
+EV_SCEPTER = 29  # seat
+EV_HEART = 30  # seat
+EV_POTION = 31  # seat
+MAX_EVENTS = 64
+
+STATE_DTYPE = np.dtype(
+    [
+        ("rng", np.uint64, (1,)),
+        ("options", np.int32, (NUM_OPTIONS,)),
+        ("num_players", np.int8),
+        ("variant", np.int8),
+        ("max_turns", np.int32),
+        ("ask_crystal", np.int8),
+        ("center_cell", np.int8),
+        ("seat_start", np.int8, (NUM_SEATS,)),
+        # board
+        ("cell_tile", np.int8, (NUM_CELLS,)),
+        ("cell_rot", np.int8, (NUM_CELLS,)),
+        ("cell_built", np.uint8, (NUM_CELLS,)),
+        ("node_mask", np.uint8, (NUM_NODES,)),
+        ("node_level", np.int8, (NUM_NODES,)),
+        ("node_pair", np.int16, (NUM_NODES,)),
+        ("node_trap", np.int8, (NUM_NODES,)),
+        ("trap_up", np.uint8, (NUM_NODES,)),
+        # pools and decks
+        ("tile_pool", np.int8, (NUM_NORMAL_TILES,)),
+        ("tile_pool_len", np.int8),
+        ("drawn_tile", np.int8),
+        ("trap_pool", np.int8, (NUM_TRAPS,)),
+        ("trap_pool_len", np.int16),
+        ("item_pool", np.int8, (NUM_ITEMS,)),
+        ("item_pool_len", np.int8),
+        ("item_node", np.int16, (NUM_ITEMS,)),
+        ("golem_deck", np.int8, (NUM_GOLEM_CARDS,)),
+        ("golem_pos", np.int8),
+        ("event_deck", np.int8, (NUM_EVENTS,)),
+        ("event_pos", np.int8),
+        ("current_event", np.int8),
+        # tokens and pieces
+        ("key_node", np.int16, (NUM_KEYS,)),
+        ("key_holder", np.int8, (NUM_KEYS,)),
+        ("key_dropped_by", np.int8, (NUM_KEYS,)),
+        ("golem_node", np.int16),
+        ("golem_from", np.int16),
+        ("golem_from_turn", np.int32),
+        ("position", np.int16, (NUM_SEATS,)),
+        ("life", np.int8, (NUM_SEATS,)),
+        ("stun", np.int8, (NUM_SEATS,)),
+        ("crystal", np.int8, (NUM_SEATS,)),
+        ("character", np.int8, (NUM_SEATS,)),
+        ("items", np.int8, (NUM_SEATS, 2)),
+        # the turn
+        ("seat", np.int8),
+        ("turn", np.int32),
+        ("actions_left", np.int8),
+        ("golem_used", np.int8),
+        ("event_used", np.int8),
+        ("exchanged", np.uint16),
+        ("decision", np.int8),
+        ("decider", np.int8),
+        ("outcome", np.int8),
+        ("winner", np.int8),
+        # what is being resolved
+        ("depth", np.int8),
+        ("ex_seat", np.int8, (MAX_DEPTH,)),
+        ("ex_node", np.int16, (MAX_DEPTH,)),
+        ("ex_step", np.int8, (MAX_DEPTH,)),
+        ("ex_pickup", np.int8, (MAX_DEPTH,)),
+        ("ex_ignore_trap", np.int8, (MAX_DEPTH,)),
+        ("ex_done", np.uint8, (MAX_DEPTH,)),  # seats already fought or passed
+        ("ex_phase", np.int8, (MAX_DEPTH,)),
+        ("ex_order", np.int8, (MAX_DEPTH, NUM_SEATS)),
+        ("ck_kind", np.int8),
+        ("ck_seat", np.int8),
+        ("ck_opp", np.int8),
+        ("ck_a", np.int16),
+        ("ck_b", np.int16),
+        ("golem_steps", np.int8),
+        ("golem_checks", np.uint8),
+        ("dying", np.uint8),
+        ("choices_left", np.int8),
+        ("push_from", np.int16),
+        # events of the last step
+        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
+        ("num_events", np.int32),
+        # scratch for searches
+        ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
+        ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),
+        ("place_ok", np.uint8, (NUM_BOARD * 6,)),
+        ("scratch_mask", np.uint8, (NUM_ACTIONS,)),
+    ]
+)
+
+
+# --- small queries ----------------------------------------------------------------------------
+@njit(cache=True)
+def start_node(s, seat: int) -> int:
+    return (START_CELL + s.seat_start[seat]) * MC
+
+
+@njit(cache=True)
+def center_node(s) -> int:
+    return s.center_cell * MC
+
+
+@njit(cache=True)
+def key_node(key: int) -> int:
+    return KEY_CELLS[key] * MC
+
+
+@njit(cache=True)
+def at_start(s, seat: int) -> bool:
+    return s.position[seat] >= START_CELL * MC
+
+
+@njit(cache=True)
+def keys_held(s, seat: int) -> int:
+    n = 0
+    for k in range(NUM_KEYS):
+        if s.key_holder[k] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def max_life(s) -> int:
+    e = s.current_event
+    if e >= 0 and EVENT_LONG[e] == C.LONG_MAX_LIFE:
+        return min(LIFE, EVENT_LONG_PARAM[e])
+    return LIFE
+
+
+@njit(cache=True)
+def event_mod(s, long_kind: int) -> int:
+    e = s.current_event
+    if e >= 0 and EVENT_LONG[e] == long_kind:
+        return EVENT_LONG_PARAM[e]
+    return 0
+
+
+@njit(cache=True)
+def item_sum(s, seat: int, table) -> int:
+    total = 0
+    for j in range(2):
+        it = s.items[seat, j]
+        if it >= 0:
+            total += table[it]
+    return total
+
+
+@njit(cache=True)
+def holds_special(s, seat: int, special: int) -> int:
+    """The slot holding an item with ``special``, or -1."""
+    for j in range(2):
+        it = s.items[seat, j]
+        if it >= 0 and ITEM_SPECIAL[it] == special:
+            return j
+    return -1
+
+
+@njit(cache=True)
+def occupant_mask(s, node: int, exclude: int) -> int:
+    m = 0
+    for p in range(s.num_players):
+        if p != exclude and s.position[p] == node:
+            m |= 1 << p
+    return m
+
+
+@njit(cache=True)
+def can_crystal(s, seat: int) -> bool:
+    return s.ask_crystal != 0 and s.crystal[seat] != 0
+
+
+@njit(cache=True)
+def rotated_mask(tile: int, k: int, rot: int) -> int:
+    return ROTATE_HEX[TILE_MASK[tile, k], rot]
+
+
+# --- board building -----------------------------------------------------------------------------
+@njit(cache=True)
+def set_tile(s, cell: int, tile: int, rot: int) -> None:
+    s.cell_tile[cell] = tile
+    s.cell_rot[cell] = rot
+    s.cell_built[cell] = 1
+    for k in range(MC):
+        node = cell * MC + k
+        s.node_mask[node] = rotated_mask(tile, k, rot)
+        s.node_level[node] = TILE_LEVEL[tile, k]
+        pair = TILE_PAIR[tile, k]
+        s.node_pair[node] = cell * MC + pair if pair >= 0 else -1
+
+
+@njit(cache=True)
+def clear_cell(s, cell: int) -> None:
+    s.cell_tile[cell] = -1
+    s.cell_built[cell] = 0
+    for k in range(MC):
+        node = cell * MC + k
+        s.node_mask[node] = 0
+        s.node_level[node] = -1
+        s.node_pair[node] = -1
+
+
+@njit(cache=True)
+def targets_connected(s, skip_cell: int) -> bool:
+    """The central space and all six key spaces still connect (through corridors,
+    bridges and empty cells that a future tile may fill)."""
+    open_reach(s.node_mask, s.node_pair, s.cell_built, NEIGHBORS, MC, center_node(s), skip_cell, s.reach, s.queue)
+    for k in range(NUM_KEYS):
+        if not s.reach[key_node(k)]:
+            return False
+    return True
+
+
+@njit(cache=True)
+def buildable_cell(s, cell: int) -> bool:
+    if s.cell_built[cell]:
+        return False
+    for d in range(6):
+        nb = NEIGHBORS[cell, d]
+        if nb >= 0 and nb < NUM_BOARD and s.cell_built[nb]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def compute_placements(s, tile: int) -> int:
+    """Fill ``place_ok`` for the drawn tile; returns how many placements are legal.
+    A cell whose loss as an empty wildcard keeps everything connected takes the tile in
+    any rotation (a tile only adds connections); otherwise each rotation is tried."""
+    s.place_ok[:] = 0
+    count = 0
+    for cell in range(NUM_BOARD):
+        if not buildable_cell(s, cell):
+            continue
+        if targets_connected(s, cell):
+            for r in range(6):
+                s.place_ok[cell * 6 + r] = 1
+            count += 6
+            continue
+        for r in range(6):
+            set_tile(s, cell, tile, r)
+            if targets_connected(s, -1):
+                s.place_ok[cell * 6 + r] = 1
+                count += 1
+            clear_cell(s, cell)
+    return count
+
+
+@njit(cache=True)
+def any_buildable(s) -> bool:
+    if s.tile_pool_len <= 0:
+        return False
+    for cell in range(NUM_BOARD):
+        if buildable_cell(s, cell):
+            return True
+    return False
+
+
+@njit(cache=True)
+def draw_trap(s) -> int:
+    if s.trap_pool_len <= 0:
+        return -1
+    s.trap_pool_len -= 1
+    return s.trap_pool[s.trap_pool_len]
+
+
+@njit(cache=True)
+def return_item(s, item: int) -> None:
+    """An item leaves the game board or a character: back into the pool, shuffled in."""
+    s.item_node[item] = -1
+    n = s.item_pool_len
+    s.item_pool[n] = item
+    j = randint(s.rng, n + 1)
+    s.item_pool[n], s.item_pool[j] = s.item_pool[j], s.item_pool[n]
+    s.item_pool_len = n + 1
+
+
+@njit(cache=True)
+def place_tile(s, cell: int, rot: int) -> None:
+    seat = s.seat
+    tile = s.drawn_tile
+    s.drawn_tile = -1
+    set_tile(s, cell, tile, rot)
+    emit(s, EV_BUILD, seat, tile, cell, rot)
+    for k in range(MC):
+        node = cell * MC + k
+        icon = TILE_ICON[tile, k]
+        if icon == C.ICON_TRAP:
+            t = draw_trap(s)
+            if t >= 0:
+                s.node_trap[node] = t
+                s.trap_up[node] = 0
+                emit(s, EV_TRAP_PLACED, seat, node)
+        elif icon == C.ICON_CHEST and s.item_pool_len > 0:
+            s.item_pool_len -= 1
+            item = s.item_pool[s.item_pool_len]
+            s.item_node[item] = node
+            emit(s, EV_ITEM_PLACED, seat, item, node)
+
+
+# --- life, stun, death -----------------------------------------------------------------------------
+@njit(cache=True)
+def gain_life(s, seat: int, n: int) -> None:
+    before = s.life[seat]
+    s.life[seat] = min(max_life(s), before + n)
+    if s.life[seat] != before:
+        emit(s, EV_LIFE, seat, s.life[seat] - before, s.life[seat])
+
+
+@njit(cache=True)
+def lose_life(s, seat: int, n: int) -> None:
+    """Lose ``n`` Life; at 0 the Heart of the Abyss counts as one more, else death is queued."""
+    if s.dying & (1 << seat):
+        return
+    life = s.life[seat] - n
+    if life <= 0:
+        slot = holds_special(s, seat, C.SPECIAL_HEART)
+        if slot >= 0:
+            item = s.items[seat, slot]
+            s.items[seat, slot] = -1
+            return_item(s, item)
+            emit(s, EV_HEART, seat)
+            life += 1
+    s.life[seat] = max(life, 0)
+    emit(s, EV_LIFE, seat, -n, s.life[seat])
+    if life <= 0:
+        s.dying |= 1 << seat
+
+
+@njit(cache=True)
+def add_stun(s, seat: int, n: int) -> None:
+    s.stun[seat] += n
+    emit(s, EV_STUN, seat, n, s.stun[seat])
+
+
+@njit(cache=True)
+def to_start(s, seat: int) -> None:
+    emit(s, EV_TO_START, seat, s.position[seat])
+    s.position[seat] = start_node(s, seat)
+
+
+@njit(cache=True)
+def drop_item(s, seat: int, slot: int) -> None:
+    item = s.items[seat, slot]
+    s.items[seat, slot] = -1
+    if slot == 0:
+        s.items[seat, 0] = s.items[seat, 1]
+        s.items[seat, 1] = -1
+    s.item_node[item] = s.position[seat]
+    emit(s, EV_DROP, seat, 1, item, s.position[seat])
+
+
+@njit(cache=True)
+def finish_death(s, seat: int) -> None:
+    """Back on the starting space with all Life; the Crystal of Fate stays as it was."""
+    s.dying &= ~np.uint8(1 << seat)
+    to_start(s, seat)
+    s.life[seat] = max_life(s)
+    s.stun[seat] = 0
+
+
+@njit(cache=True)
+def begin_death(s, seat: int) -> bool:
+    """Drop a key, else an item; True if the dying seat must choose which item."""
+    node = s.position[seat]
+    emit(s, EV_DEATH, seat, node)
+    for k in range(NUM_KEYS):
+        if s.key_holder[k] == seat:
+            s.key_holder[k] = -1
+            s.key_node[k] = node
+            s.key_dropped_by[k] = seat
+            emit(s, EV_DROP, seat, 0, k, node)
+            finish_death(s, seat)
+            return False
+    if s.items[seat, 1] >= 0:
+        return True
+    if s.items[seat, 0] >= 0:
+        drop_item(s, seat, 0)
+    finish_death(s, seat)
+    return False
+
+
+# --- exploration -------------------------------------------------------------------------------------
+@njit(cache=True)
+def push_exploration(s, seat: int, node: int, pickup: bool, ignore_trap: bool = False) -> None:
+    d = s.depth
+    if d >= MAX_DEPTH:
+        return  # cannot happen with 6 seats; guards the arrays
+    s.ex_seat[d] = seat
+    s.ex_node[d] = node
+    s.ex_step[d] = 1
+    s.ex_pickup[d] = 1 if pickup else 0
+    s.ex_ignore_trap[d] = 1 if ignore_trap else 0
+    s.ex_done[d] = 0
+    s.ex_phase[d] = 0
+    s.depth = d + 1
+
+
+@njit(cache=True)
+def enter(s, seat: int, node: int, pickup: bool, ignore_trap: bool = False) -> None:
+    """Move a character onto ``node`` and explore it."""
+    emit(s, EV_MOVE, seat, s.position[seat], node)
+    s.position[seat] = node
+    push_exploration(s, seat, node, pickup, ignore_trap)
+
+
+@njit(cache=True)
+def pickable_key(s, seat: int, k: int, node: int) -> bool:
+    if s.key_holder[k] >= 0 or s.key_node[k] != node:
+        return False
+    own = key_node(s.seat_start[seat]) == node
+    # your own key stays put unless another character dropped it there
+    return not (own and (s.key_dropped_by[k] < 0 or s.key_dropped_by[k] == seat))
+
+
+@njit(cache=True)
+def items_allowed(s) -> bool:
+    e = s.current_event
+    return not (e >= 0 and EVENT_LONG[e] == C.LONG_NO_PICKUP_ITEMS)
+
+
+@njit(cache=True)
+def anything_to_pick(s, seat: int, node: int) -> bool:
+    for k in range(NUM_KEYS):
+        if pickable_key(s, seat, k, node):
+            return True
+    if items_allowed(s):
+        for i in range(NUM_ITEMS):
+            if s.item_node[i] == node and not (s.exchanged >> i) & 1:
+                return True
+    return False
+
+
+@njit(cache=True)
+def can_fight(s, seat: int) -> bool:
+    """Stunned characters may do nothing but rest, not even a free attack."""
+    return s.stun[seat] == 0 and not (s.dying >> seat) & 1
+
+
+@njit(cache=True)
+def set_decision(s, decision: int, decider: int) -> None:
+    s.decision = decision
+    s.decider = decider
+
+
+@njit(cache=True)
+def explore_step(s) -> None:
+    """Carry the top exploration on by one step (or until it stops for a decision)."""
+    f = s.depth - 1
+    seat = s.ex_seat[f]
+    node = s.ex_node[f]
+    if s.position[seat] != node or (s.dying >> seat) & 1:
+        s.depth = f  # sent away (Golem, death, push): nothing more here
+        return
+    step = s.ex_step[f]
+    if step == 1:  # character ability tokens: none in the base game
+        s.ex_step[f] = 2
+    elif step == 2:  # the Golem
+        s.ex_step[f] = 3
+        if s.golem_node == node:
+            s.golem_checks |= np.uint8(1 << seat)
+    elif step == 3:  # a trap
+        s.ex_step[f] = 4
+        t = s.node_trap[node]
+        if t >= 0 and not s.ex_ignore_trap[f]:
+            if not s.trap_up[node]:
+                s.trap_up[node] = 1
+                emit(s, EV_TRAP_REVEALED, seat, node, TRAP_TOKENS[t])
+            begin_trap_check(s, seat, TRAP_TOKENS[t])
+    elif step == 4:  # other characters: free attacks
+        others = occupant_mask(s, node, seat) & ~np.int64(s.ex_done[f])
+        if s.ex_phase[f] == 0:
+            if others != 0 and can_fight(s, seat):
+                set_decision(s, D_FREE_ATTACK, seat)
+                return
+            s.ex_phase[f] = 1
+            explore_counter_order(s, f)
+        for i in range(NUM_SEATS):
+            p = s.ex_order[f, i]
+            if p < 0:
+                break
+            if (s.ex_done[f] >> p) & 1 or s.position[p] != node or not can_fight(s, p):
+                continue
+            set_decision(s, D_COUNTER, p)
+            return
+        s.ex_step[f] = 5
+    else:  # keys and items
+        if s.ex_pickup[f] and seat == s.seat and s.stun[seat] == 0 and anything_to_pick(s, seat, node):
+            set_decision(s, D_PICKUP, seat)
+            return
+        s.depth = f
+
+
+# --- checks (2d6 and the Crystal of Fate) -------------------------------------------------------------
+@njit(cache=True)
+def jump_total(s, seat: int) -> int:
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_JUMP) + event_mod(s, C.LONG_JUMP_MOD)
+
+
+@njit(cache=True)
+def golem_total(s, seat: int) -> int:
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_GOLEM) + event_mod(s, C.LONG_GOLEM_MOD)
+
+
+@njit(cache=True)
+def trap_failures(s, seat: int, trap_type: int) -> int:
+    fails = 0
+    bonus = item_sum(s, seat, ITEM_TRAP) + event_mod(s, C.LONG_TRAP_MOD)
+    for _ in range(TRAP_ROLLS[trap_type]):
+        if roll_2d6(s.rng) + bonus < TRAP_DIFFICULTY[trap_type]:
+            fails += 1
+    return fails
+
+
+@njit(cache=True)
+def combat_total(s, seat: int, attacking: bool) -> int:
+    # the event's combat modifier goes to the attacker only: on both sides it would cancel
+    if attacking:
+        return roll_2d6(s.rng) + item_sum(s, seat, ITEM_ATTACK) + event_mod(s, C.LONG_COMBAT_MOD)
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_DEFEND)
+
+
+@njit(cache=True)
+def check_failed(s) -> bool:
+    kind = s.ck_kind
+    if kind == CK_JUMP:
+        return s.ck_a < C.JUMP_DIFFICULTY
+    if kind == CK_GOLEM:
+        return s.ck_a < C.GOLEM_DIFFICULTY
+    if kind == CK_TRAP:
+        return s.ck_a > 0
+    return False
+
+
+@njit(cache=True)
+def offer_reroll(s) -> bool:
+    """After a failed check (or a lost combat), the owner of an active Crystal decides."""
+    if s.ck_kind == CK_COMBAT:
+        loser = combat_loser(s)
+        if s.stun[loser] == 0 and can_crystal(s, loser):
+            set_decision(s, D_REROLL, loser)
+            return True
+        return False
+    if check_failed(s) and can_crystal(s, s.ck_seat):
+        set_decision(s, D_REROLL, s.ck_seat)
+        return True
+    return False
+
+
+@njit(cache=True)
+def begin_jump(s, seat: int, risky: bool) -> None:
+    if not risky:
+        finish_jump(s, seat, True, False)
+        return
+    s.ck_kind = CK_JUMP
+    s.ck_seat = seat
+    s.ck_a = jump_total(s, seat)
+    emit(s, EV_JUMP, seat, s.ck_a, 1 if s.ck_a >= C.JUMP_DIFFICULTY else 0, 1)
+    if not offer_reroll(s):
+        resolve_check(s)
+
+
+@njit(cache=True)
+def finish_jump(s, seat: int, success: bool, risky: bool) -> None:
+    node = s.position[seat]
+    pair = s.node_pair[node]
+    from_bridge = s.node_level[node] == C.BRIDGE
+    if not risky:
+        emit(s, EV_JUMP, seat, 0, 1, 0)
+    if success:
+        enter(s, seat, pair, True)
+        return
+    if from_bridge:  # falls to the corridor below, hurt and stunned
+        emit(s, EV_MOVE, seat, node, pair)
+        s.position[seat] = pair
+    lose_life(s, seat, 2)
+    add_stun(s, seat, 1)
+    if from_bridge and not (s.dying >> seat) & 1:
+        push_exploration(s, seat, pair, True)
+
+
+@njit(cache=True)
+def begin_golem_check(s, seat: int) -> None:
+    if holds_special(s, seat, C.SPECIAL_SCEPTER) >= 0 and s.life[seat] > 0:
+        s.ck_kind = CK_GOLEM
+        s.ck_seat = seat
+        set_decision(s, D_SCEPTER, seat)
+        return
+    roll_golem_check(s, seat)
+
+
+@njit(cache=True)
+def roll_golem_check(s, seat: int) -> None:
+    s.ck_kind = CK_GOLEM
+    s.ck_seat = seat
+    s.ck_a = golem_total(s, seat)
+    emit(s, EV_GOLEM_CHECK, seat, s.ck_a, 1 if s.ck_a >= C.GOLEM_DIFFICULTY else 0)
+    if not offer_reroll(s):
+        resolve_check(s)
+
+
+@njit(cache=True)
+def begin_trap_check(s, seat: int, trap_type: int) -> None:
+    s.ck_kind = CK_TRAP
+    s.ck_seat = seat
+    s.ck_b = trap_type
+    s.ck_a = trap_failures(s, seat, trap_type)
+    emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
+    if not offer_reroll(s):
+        resolve_check(s)
+
+
+@njit(cache=True)
+def combat_loser(s) -> int:
+    return s.ck_opp if s.ck_a > s.ck_b else s.ck_seat
+
+
+@njit(cache=True)
+def roll_combat(s, reroll_seat: int) -> None:
+    """Roll (or reroll one side of) a combat; ties repeat both checks."""
+    att, dfn = s.ck_seat, s.ck_opp
+    if s.stun[dfn] > 0:  # a stunned character loses without rolling
+        s.ck_a, s.ck_b = 1, 0
+    else:
+        if reroll_seat < 0 or reroll_seat == att:
+            s.ck_a = combat_total(s, att, True)
+        if reroll_seat < 0 or reroll_seat == dfn:
+            s.ck_b = combat_total(s, dfn, False)
+        while s.ck_a == s.ck_b:
+            s.ck_a = combat_total(s, att, True)
+            s.ck_b = combat_total(s, dfn, False)
+    emit(s, EV_COMBAT, att, dfn, s.ck_a, s.ck_b)
+
+
+@njit(cache=True)
+def begin_combat(s, attacker: int, defender: int) -> None:
+    s.ck_kind = CK_COMBAT
+    s.ck_seat = attacker
+    s.ck_opp = defender
+    roll_combat(s, -1)
+    if not offer_reroll(s):
+        resolve_check(s)
+
+
+@njit(cache=True)
+def push_options(s, node: int) -> int:
+    m = 0
+    cell = node // MC
+    for d in range(6):
+        if (s.node_mask[node] >> d) & 1:
+            other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+            if other >= 0 and other < NUM_BOARD_NODES:
+                m |= 1 << d
+    return m
+
+
+@njit(cache=True)
+def resolve_check(s) -> None:
+    """Apply the outcome of the check in progress."""
+    kind = s.ck_kind
+    seat = s.ck_seat
+    s.ck_kind = CK_NONE
+    if kind == CK_JUMP:
+        finish_jump(s, seat, s.ck_a >= C.JUMP_DIFFICULTY, True)
+    elif kind == CK_GOLEM:
+        if s.ck_a < C.GOLEM_DIFFICULTY:
+            to_start(s, seat)
+    elif kind == CK_TRAP:
+        fails = s.ck_a
+        t = s.ck_b
+        effect = TRAP_EFFECT[t]
+        if fails == 0:
+            return
+        if effect == C.TRAP_LOSE_LIFE:
+            lose_life(s, seat, fails * TRAP_PARAM[t])
+        elif effect == C.TRAP_TAKE_STUN:
+            add_stun(s, seat, fails * TRAP_PARAM[t])
+        elif effect == C.TRAP_LIFE_OR_STUN:
+            s.choices_left = fails
+            s.ck_seat = seat
+        elif effect == C.TRAP_BACK_TO_START:
+            to_start(s, seat)
+        elif effect == C.TRAP_CRYSTAL_INACTIVE:
+            if s.crystal[seat]:
+                s.crystal[seat] = 0
+                emit(s, EV_CRYSTAL, seat, 0)
+        else:
+            lose_life(s, seat, fails * TRAP_PARAM[t])
+            add_stun(s, seat, fails)
+    elif kind == CK_COMBAT:
+        loser = combat_loser(s)
+        winner = s.ck_opp if loser == s.ck_seat else s.ck_seat
+        node = s.position[loser]
+        lose_life(s, loser, 1)
+        if node == center_node(s) and not (s.dying >> loser) & 1 and push_options(s, node) != 0:
+            s.push_from = node
+            s.ck_seat = loser
+            set_decision(s, D_PUSH_DIR, winner)
+
+
+# --- the Golem ------------------------------------------------------------------------------------------
+@njit(cache=True)
+def golem_options(s) -> int:
+    """Directions the Golem may step in: along corridors (never a bridge jump), never
+    onto a starting space, never back where it came from last (unless that is all)."""
+    node = s.golem_node
+    cell = node // MC
+    forbidden = -1
+    if s.golem_from_turn >= s.turn - 1:
+        forbidden = s.golem_from
+    m = 0
+    back = 0
+    for d in range(6):
+        if not (s.node_mask[node] >> d) & 1:
+            continue
+        other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+        if other < 0 or other >= NUM_BOARD_NODES:
+            continue
+        if other == forbidden:
+            back |= 1 << d
+        else:
+            m |= 1 << d
+    return m if m != 0 else back  # a dead end: it bounces back
+
+
+@njit(cache=True)
+def golem_to(s, node: int) -> None:
+    emit(s, EV_GOLEM_MOVE, -1, s.golem_node, node)
+    s.golem_from = s.golem_node
+    s.golem_from_turn = s.turn
+    s.golem_node = node
+    for p in range(s.num_players):
+        if s.position[p] == node:
+            s.golem_checks |= np.uint8(1 << p)
+
+
+@njit(cache=True)
+def golem_step(s, d: int) -> None:
+    cell = s.golem_node // MC
+    other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+    s.golem_steps -= 1
+    golem_to(s, other)
+
+
+@njit(cache=True)
+def draw_golem_card(s) -> None:
+    if s.golem_pos >= NUM_GOLEM_CARDS:  # the deck is used up: reshuffle the discards
+        shuffle(s.rng, s.golem_deck, NUM_GOLEM_CARDS)
+        s.golem_pos = 0
+    card = s.golem_deck[s.golem_pos]
+    s.golem_pos += 1
+    kind = GOLEM_KIND[card]
+    emit(s, EV_GOLEM_CARD, s.seat, kind, GOLEM_STEPS[card])
+    if kind == C.GOLEM_MOVE:
+        s.golem_steps = GOLEM_STEPS[card]
+    elif kind == C.GOLEM_CENTER and s.golem_node != center_node(s):
+        golem_to(s, center_node(s))
+
+
+# --- events ----------------------------------------------------------------------------------------------
+@njit(cache=True)
+def trigger_event(s) -> None:
+    e = s.event_deck[s.event_pos]
+    s.event_pos += 1
+    s.current_event = e
+    emit(s, EV_EVENT, s.seat, e)
+    if EVENT_LONG[e] == C.LONG_MAX_LIFE:
+        for p in range(s.num_players):
+            if s.life[p] > max_life(s):
+                s.life[p] = max_life(s)
+                emit(s, EV_LIFE, p, 0, s.life[p])
+    once = EVENT_ONCE[e]
+    n = EVENT_ONCE_PARAM[e]
+    if (
+        once == C.ONCE_CHOOSE_LOSE_LIFE
+        or once == C.ONCE_CHOOSE_CRYSTAL_INACTIVE
+        or once == C.ONCE_CHOOSE_STUN
+        or once == C.ONCE_CHOOSE_TO_START
+    ):
+        set_decision(s, D_EVENT_TARGET, s.seat)
+    elif once == C.ONCE_ALL_LOSE_LIFE:
+        for p in range(s.num_players):
+            lose_life(s, p, n)
+    elif once == C.ONCE_ALL_GAIN_LIFE:
+        for p in range(s.num_players):
+            gain_life(s, p, n)
+    elif once == C.ONCE_GOLEM_TO_CENTER:
+        if s.golem_node != center_node(s):
+            golem_to(s, center_node(s))
+            s.golem_from_turn = -10  # not a Move the Golem activity: no restriction follows
+    elif once == C.ONCE_ACTIVE_GAIN_LIFE:
+        gain_life(s, s.seat, n)
+
+
+@njit(cache=True)
+def event_on_target(s, target: int) -> None:
+    e = s.current_event
+    once = EVENT_ONCE[e]
+    n = EVENT_ONCE_PARAM[e]
+    if once == C.ONCE_CHOOSE_LOSE_LIFE:
+        lose_life(s, target, n)
+    elif once == C.ONCE_CHOOSE_CRYSTAL_INACTIVE:
+        if s.crystal[target]:
+            s.crystal[target] = 0
+            emit(s, EV_CRYSTAL, target, 0)
+    elif once == C.ONCE_CHOOSE_STUN:
+        add_stun(s, target, n)
+    elif not at_start(s, target):
+        to_start(s, target)
+
+
+# --- the turn ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def check_win(s) -> bool:
+    seat = s.seat
+    c = center_node(s)
+    if s.position[seat] == c and keys_held(s, seat) > 0 and occupant_mask(s, c, seat) == 0:
+        s.outcome = WON
+        s.winner = seat
+        emit(s, EV_WIN, seat)
+        return True
+    return False
+
+
+@njit(cache=True)
+def start_turn(s) -> None:
+    s.actions_left = C.ACTIONS_PER_TURN
+    s.golem_used = 0
+    s.event_used = 0
+    s.exchanged = 0
+    emit(s, EV_START_TURN, s.seat, s.turn)
+
+
+@njit(cache=True)
+def end_turn(s) -> None:
+    s.turn += 1
+    if s.max_turns > 0 and s.turn >= s.max_turns:
+        s.outcome = TRUNCATED
+        emit(s, EV_TRUNCATED, -1)
+        return
+    s.seat = (s.seat + 1) % s.num_players
+    start_turn(s)
+
+
+@njit(cache=True)
+def golem_blocks_start(s) -> bool:
+    """On the starting space with the Golem on its key space: the Golem must be moved off."""
+    seat = s.seat
+    return at_start(s, seat) and s.golem_node == key_node(s.seat_start[seat])
+
+
+@njit(cache=True)
+def any_main_action(s) -> bool:
+    mask = s.scratch_mask
+    mask[:] = 0
+    main_mask(s, mask)
+    for a in range(A_END_TURN):
+        if mask[a]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def advance(s) -> None:
+    """Resolve everything automatic until a decision is pending or the game is over."""
+    while s.outcome == RUNNING:
+        if s.decision != D_MAIN:
+            return
+        if s.dying != 0:
+            for p in range(s.num_players):
+                if (s.dying >> p) & 1:
+                    if begin_death(s, p):
+                        set_decision(s, D_DROP_ITEM, p)
+                        return
+                    break
+            continue
+        if s.choices_left > 0:
+            set_decision(s, D_LIFE_OR_STUN, s.ck_seat)
+            return
+        if s.golem_checks != 0:
+            for p in range(s.num_players):
+                if (s.golem_checks >> p) & 1:
+                    s.golem_checks &= ~np.uint8(1 << p)
+                    if s.position[p] == s.golem_node:
+                        begin_golem_check(s, p)
+                    break
+            continue
+        if s.golem_steps > 0:
+            opts = golem_options(s)
+            if opts == 0:
+                s.golem_steps = 0
+            elif opts & (opts - 1) == 0:  # one way only: no choice to make
+                d = 0
+                while not (opts >> d) & 1:
+                    d += 1
+                golem_step(s, d)
+            else:
+                set_decision(s, D_GOLEM_DIR, s.seat)
+                return
+            continue
+        if s.depth > 0:
+            explore_step(s)
+            continue
+        if check_win(s):
+            return
+        if s.actions_left <= 0 or not any_main_action(s):
+            end_turn(s)
+            if s.outcome != RUNNING:
+                return
+            continue
+        set_decision(s, D_MAIN, s.seat)
+        return
+
+
+# --- legality ------------------------------------------------------------------------------------------------
+@njit(cache=True)
+def move_target(s, seat: int, d: int) -> int:
+    node = s.position[seat]
+    if not (s.node_mask[node] >> d) & 1:
+        return -1
+    other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+    if other < 0:
+        return -1
+    if other >= START_CELL * MC and other != start_node(s, seat):
+        return -1  # nobody enters another character's starting space
+    return other
+
+
+@njit(cache=True)
+def trap_settable(s, node: int) -> bool:
+    cell = node // MC
+    if cell >= NUM_BOARD or cell == s.center_cell or s.node_mask[node] == 0 or s.node_trap[node] >= 0:
+        return False
+    return occupant_mask(s, node, s.seat) == 0
+
+
+@njit(cache=True)
+def main_mask(s, out) -> None:
+    seat = s.seat
+    acts = s.actions_left
+    out[A_END_TURN] = 1
+    if acts <= 0:
+        return
+    if s.stun[seat] > 0:  # only Rest until every stun token is gone
+        out[A_REST] = 1
+        return
+    if at_start(s, seat):
+        if golem_blocks_start(s):
+            out[A_MOVE_GOLEM] = 1
+            return
+        for d in range(6):  # the first activity: onto the key space
+            if move_target(s, seat, d) >= 0:
+                out[A_MOVE + d] = 1
+        return
+    if any_buildable(s):
+        out[A_BUILD] = 1
+    for d in range(6):
+        if move_target(s, seat, d) >= 0:
+            out[A_MOVE + d] = 1
+    node = s.position[seat]
+    if s.node_pair[node] >= 0:
+        out[A_RISKY_JUMP] = 1
+        if acts >= 2:
+            out[A_SAFE_JUMP] = 1
+    n = s.num_players
+    for off in range(1, n):
+        if s.position[(seat + off) % n] == node:
+            out[A_ATTACK + off - 1] = 1
+    if s.trap_pool_len > 0:
+        for nd in range(NUM_BOARD_NODES):
+            if trap_settable(s, nd):
+                out[A_SET_TRAP + nd] = 1
+    if not s.golem_used:
+        out[A_MOVE_GOLEM] = 1
+    if not s.event_used and s.event_pos < NUM_EVENTS:
+        out[A_EVENT] = 1
+    if not s.crystal[seat] and acts >= 2:
+        out[A_ACTIVATE_CRYSTAL] = 1
+    if holds_special(s, seat, C.SPECIAL_POTION) >= 0:
+        out[A_USE_POTION] = 1
+
+
+@njit(cache=True)
+def legal_mask(s, out) -> None:
+    """Fill ``out`` with the legal actions of the pending decision."""
+    out[:] = 0
+    if s.outcome != RUNNING:
+        return
+    dec = s.decision
+    who = s.decider
+    if dec == D_MAIN:
+        main_mask(s, out)
+    elif dec == D_PLACE:
+        for i in range(NUM_BOARD * 6):
+            out[A_PLACE + i] = s.place_ok[i]
+    elif dec == D_GOLEM_DIR:
+        opts = golem_options(s)
+        for d in range(6):
+            if (opts >> d) & 1:
+                out[A_GOLEM_DIR + d] = 1
+    elif dec == D_REROLL:
+        out[A_KEEP] = 1
+        out[A_REROLL] = 1
+    elif dec == D_SCEPTER:
+        out[A_SCEPTER_NO] = 1
+        out[A_SCEPTER_YES] = 1
+    elif dec == D_LIFE_OR_STUN:
+        out[A_LOSE_LIFE] = 1
+        out[A_TAKE_STUN] = 1
+    elif dec == D_FREE_ATTACK:
+        f = s.depth - 1
+        node = s.ex_node[f]
+        n = s.num_players
+        out[A_DECLINE] = 1
+        for off in range(1, n):
+            p = (who + off) % n
+            if s.position[p] == node and not (s.ex_done[f] >> p) & 1:
+                out[A_FREE_ATTACK + off - 1] = 1
+    elif dec == D_COUNTER:
+        out[A_DECLINE] = 1
+        out[A_COUNTER] = 1
+    elif dec == D_PUSH_DIR:
+        opts = push_options(s, s.push_from)
+        for d in range(6):
+            if (opts >> d) & 1:
+                out[A_PUSH_DIR + d] = 1
+    elif dec == D_PICKUP:
+        node = s.position[who]
+        out[A_PICKUP_DONE] = 1
+        for k in range(NUM_KEYS):
+            if pickable_key(s, who, k, node):
+                out[A_PICK_KEY + k] = 1
+        if items_allowed(s):
+            for i in range(NUM_ITEMS):
+                if s.item_node[i] != node or (s.exchanged >> i) & 1:
+                    continue
+                if s.items[who, 1] < 0:
+                    out[A_PICK_ITEM + i] = 1
+                else:
+                    for j in range(2):
+                        if not (s.exchanged >> s.items[who, j]) & 1:
+                            out[A_EXCHANGE + 2 * i + j] = 1
+    elif dec == D_EVENT_TARGET:
+        for off in range(s.num_players):
+            out[A_EVENT_TARGET + off] = 1
+    elif dec == D_DROP_ITEM:
+        out[A_DROP_ITEM] = 1
+        out[A_DROP_ITEM + 1] = 1
+
+
+@njit(cache=True)
+def is_legal(s, action: int) -> bool:
+    if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
+        return False
+    legal_mask(s, s.scratch_mask)
+    return s.scratch_mask[action] != 0
+
+
+# --- applying actions ----------------------------------------------------------------------------------------
+@njit(cache=True)
+def do_main(s, action: int) -> None:
+    seat = s.seat
+    if action == A_END_TURN:
+        s.actions_left = 0
+        end_turn(s)
+        return
+    if action == A_USE_POTION:
+        slot = holds_special(s, seat, C.SPECIAL_POTION)
+        item = s.items[seat, slot]
+        s.items[seat, slot] = -1
+        if slot == 0:
+            s.items[seat, 0] = s.items[seat, 1]
+            s.items[seat, 1] = -1
+        return_item(s, item)
+        emit(s, EV_POTION, seat)
+        gain_life(s, seat, 2)
+        return
+    if action in (A_SAFE_JUMP, A_ACTIVATE_CRYSTAL):  # the activities that cost 2 actions
+        s.actions_left -= 2
+    else:
+        s.actions_left -= 1
+    if action == A_BUILD:
+        s.tile_pool_len -= 1
+        tile = s.tile_pool[s.tile_pool_len]
+        if compute_placements(s, tile) > 0:
+            s.drawn_tile = tile
+            set_decision(s, D_PLACE, seat)
+        else:  # nowhere to put it: to the bottom of the pool
+            for i in range(s.tile_pool_len, 0, -1):
+                s.tile_pool[i] = s.tile_pool[i - 1]
+            s.tile_pool[0] = tile
+            s.tile_pool_len += 1
+            emit(s, EV_BUILD_NOWHERE, seat, tile)
+    elif action < A_RISKY_JUMP:
+        node = move_target(s, seat, action - A_MOVE)
+        # leaving the starting space, a trap on the key space is ignored
+        enter(s, seat, node, True, at_start(s, seat))
+    elif action == A_RISKY_JUMP:
+        begin_jump(s, seat, True)
+    elif action == A_SAFE_JUMP:
+        begin_jump(s, seat, False)
+    elif action == A_REST:
+        if holds_special(s, seat, C.SPECIAL_SALTS) >= 0:
+            s.stun[seat] = 0
+        else:
+            s.stun[seat] -= 1
+        emit(s, EV_REST, seat, s.stun[seat])
+    elif action < A_SET_TRAP:
+        target = (seat + action - A_ATTACK + 1) % s.num_players
+        begin_combat(s, seat, target)
+    elif action < A_MOVE_GOLEM:
+        node = action - A_SET_TRAP
+        s.node_trap[node] = draw_trap(s)
+        s.trap_up[node] = 0
+        emit(s, EV_TRAP_PLACED, seat, node)
+    elif action == A_MOVE_GOLEM:
+        s.golem_used = 1
+        draw_golem_card(s)
+    elif action == A_EVENT:
+        s.event_used = 1
+        trigger_event(s)
+    elif action == A_ACTIVATE_CRYSTAL:
+        s.crystal[seat] = 1
+        emit(s, EV_CRYSTAL, seat, 1)
+
+
+@njit(cache=True)
+def do_pickup(s, action: int) -> None:
+    seat = s.decider
+    node = s.position[seat]
+    if action == A_PICKUP_DONE:
+        s.depth -= 1
+        return
+    if action < A_PICK_ITEM:
+        k = action - A_PICK_KEY
+        s.key_holder[k] = seat
+        s.key_node[k] = -1
+        emit(s, EV_PICK_UP, seat, 0, k)
+    elif action < A_EXCHANGE:
+        i = action - A_PICK_ITEM
+        s.item_node[i] = -1
+        slot = 0 if s.items[seat, 0] < 0 else 1
+        s.items[seat, slot] = i
+        emit(s, EV_PICK_UP, seat, 1, i)
+    else:
+        i = (action - A_EXCHANGE) // 2
+        j = (action - A_EXCHANGE) % 2
+        old = s.items[seat, j]
+        s.items[seat, j] = i
+        s.item_node[i] = -1
+        s.item_node[old] = node
+        s.exchanged |= np.uint16((1 << i) | (1 << old))  # each item once per turn
+        emit(s, EV_EXCHANGE, seat, i, old)
+    if not anything_to_pick(s, seat, node):
+        s.depth -= 1
+
+
+@njit(cache=True)
+def step(s, action: int) -> bool:
+    """Apply one legal action and everything automatic after it. Returns False, changing
+    nothing, if the action is not legal now."""
+    if not is_legal(s, action):
+        return False
+    clear_events(s)
+    dec = s.decision
+    who = s.decider
+    s.decision = D_MAIN  # the decision is made; advance() sets the next one
+    if dec == D_MAIN:
+        do_main(s, action)
+    elif dec == D_PLACE:
+        k = action - A_PLACE
+        place_tile(s, k // 6, k % 6)
+    elif dec == D_GOLEM_DIR:
+        golem_step(s, action - A_GOLEM_DIR)
+    elif dec == D_REROLL:
+        if action == A_REROLL:
+            s.crystal[who] = 0
+            emit(s, EV_REROLL, who, s.ck_kind)
+            kind = s.ck_kind
+            if kind == CK_JUMP:
+                s.ck_a = jump_total(s, who)
+                emit(s, EV_JUMP, who, s.ck_a, 1 if s.ck_a >= C.JUMP_DIFFICULTY else 0, 1)
+            elif kind == CK_GOLEM:
+                s.ck_a = golem_total(s, who)
+                emit(s, EV_GOLEM_CHECK, who, s.ck_a, 1 if s.ck_a >= C.GOLEM_DIFFICULTY else 0)
+            elif kind == CK_TRAP:  # every roll of the trap again
+                s.ck_a = trap_failures(s, who, s.ck_b)
+                emit(s, EV_TRAP_CHECK, who, s.ck_b, s.ck_a, TRAP_ROLLS[s.ck_b])
+            else:
+                roll_combat(s, who)
+            if kind == CK_COMBAT and offer_reroll(s):
+                return finish_step(s)
+        resolve_check(s)
+    elif dec == D_SCEPTER:
+        if action == A_SCEPTER_YES:
+            emit(s, EV_SCEPTER, who)
+            s.ck_kind = CK_NONE
+            lose_life(s, who, 1)
+        else:
+            roll_golem_check(s, who)
+    elif dec == D_LIFE_OR_STUN:
+        s.choices_left -= 1
+        if action == A_LOSE_LIFE:
+            lose_life(s, who, 1)
+        else:
+            add_stun(s, who, 1)
+    elif dec == D_FREE_ATTACK:
+        f = s.depth - 1
+        if action == A_DECLINE:  # the occupants it did not fight may now attack it
+            s.ex_phase[f] = 1
+            explore_counter_order(s, f)
+        else:
+            target = (who + action - A_FREE_ATTACK + 1) % s.num_players
+            s.ex_done[f] |= np.uint8(1 << target)
+            begin_combat(s, who, target)
+    elif dec == D_COUNTER:
+        f = s.depth - 1
+        s.ex_done[f] |= np.uint8(1 << who)
+        if action == A_COUNTER:
+            begin_combat(s, who, s.ex_seat[f])
+    elif dec == D_PUSH_DIR:
+        loser = s.ck_seat
+        d = action - A_PUSH_DIR
+        target = corridor_across(s.node_mask, NEIGHBORS, s.push_from // MC, d, MC)
+        emit(s, EV_PUSHED_OUT, loser, s.push_from, target)
+        enter(s, loser, target, False)
+    elif dec == D_PICKUP:
+        do_pickup(s, action)
+    elif dec == D_EVENT_TARGET:
+        event_on_target(s, (who + action - A_EVENT_TARGET) % s.num_players)
+    elif dec == D_DROP_ITEM:
+        drop_item(s, who, action - A_DROP_ITEM)
+        finish_death(s, who)
+    return finish_step(s)
+
+
+@njit(cache=True)
+def explore_counter_order(s, f: int) -> None:
+    """The mover forgoes its free attacks: the occupants it has not fought may attack it,
+    in random order."""
+    node = s.ex_node[f]
+    others = occupant_mask(s, node, s.ex_seat[f]) & ~np.int64(s.ex_done[f])
+    n = 0
+    for p in range(s.num_players):
+        if (others >> p) & 1:
+            s.ex_order[f, n] = p
+            n += 1
+    for p in range(n, NUM_SEATS):
+        s.ex_order[f, p] = -1
+    shuffle(s.rng, s.ex_order[f], n)
+
+
+@njit(cache=True)
+def finish_step(s) -> bool:
+    if s.decision == D_MAIN:
+        advance(s)
+    return True
+
+
+# --- the kernel contract ------------------------------------------------------------------------------------
+@njit(cache=True)
+def init(s, seed, options) -> None:
+    opts = options.copy()
+    s.options[:] = 0
+    s.options[: opts.shape[0]] = opts
+    s.rng[0] = seed_state(np.uint64(seed))
+    n = opts[OPT_PLAYERS]
+    s.num_players = n
+    s.variant = opts[OPT_VARIANT]
+    s.max_turns = opts[OPT_MAX_TURNS]
+    s.ask_crystal = opts[OPT_CRYSTAL]
+    clear_events(s)
+    # the board: the central space, six key spaces, the frame's starting spaces
+    for cell in range(NUM_CELLS):
+        clear_cell(s, cell)
+    s.node_trap[:] = -1
+    s.trap_up[:] = 0
+    s.center_cell = VARIANT_CENTER if s.variant else HEX_CENTER
+    set_tile(s, s.center_cell, C.CENTRAL_TILE_ID, 0)
+    for i in range(NUM_SEATS):
+        set_tile(s, KEY_CELLS[i], C.KEY_TILE_ID, i)
+        cell = START_CELL + i
+        s.cell_built[cell] = 1
+        s.cell_tile[cell] = -1
+        s.node_mask[cell * MC] = 1 << ((i + 3) % 6)
+        s.node_level[cell * MC] = C.GROUND
+    for i in range(NUM_KEYS):
+        s.key_node[i] = key_node(i)
+        s.key_holder[i] = -1
+        s.key_dropped_by[i] = -1
+    # pools and decks
+    for i in range(NUM_NORMAL_TILES):
+        s.tile_pool[i] = i
+    shuffle(s.rng, s.tile_pool, NUM_NORMAL_TILES)
+    s.tile_pool_len = NUM_NORMAL_TILES
+    s.drawn_tile = -1
+    for i in range(NUM_TRAPS):
+        s.trap_pool[i] = i
+    shuffle(s.rng, s.trap_pool, NUM_TRAPS)
+    s.trap_pool_len = NUM_TRAPS
+    for i in range(NUM_ITEMS):
+        s.item_pool[i] = i
+        s.item_node[i] = -1
+    shuffle(s.rng, s.item_pool, NUM_ITEMS)
+    s.item_pool_len = NUM_ITEMS
+    for i in range(NUM_GOLEM_CARDS):
+        s.golem_deck[i] = i
+    shuffle(s.rng, s.golem_deck, NUM_GOLEM_CARDS)
+    s.golem_pos = 0
+    for i in range(NUM_EVENTS):
+        s.event_deck[i] = i
+    shuffle(s.rng, s.event_deck, NUM_EVENTS - 1)  # Annihilation stays at the bottom
+    s.event_pos = 0
+    s.current_event = -1
+    s.golem_node = center_node(s)
+    s.golem_from = -1
+    s.golem_from_turn = -10
+    # characters
+    for p in range(NUM_SEATS):
+        s.items[p, 0] = -1
+        s.items[p, 1] = -1
+        s.character[p] = -1
+        if p < n:
+            s.seat_start[p] = VARIANT_SEATS[p] if s.variant else SEATINGS[n, p]
+            s.position[p] = start_node(s, p)
+            s.life[p] = LIFE
+            s.crystal[p] = 1
+        else:
+            s.seat_start[p] = -1
+            s.position[p] = -1
+            s.life[p] = 0
+            s.crystal[p] = 0
+        s.stun[p] = 0
+    # resolution state
+    s.depth = 0
+    s.ck_kind = CK_NONE
+    s.golem_steps = 0
+    s.golem_checks = 0
+    s.dying = 0
+    s.choices_left = 0
+    s.outcome = RUNNING
+    s.winner = -1
+    s.turn = 0
+    # the first player: highest 2d6, ties roll again
+    best, first = -1, 0
+    rolls = np.zeros(NUM_SEATS, dtype=np.int64)
+    tied = (1 << n) - 1
+    while True:
+        best = -1
+        for p in range(n):
+            if (tied >> p) & 1:
+                rolls[p] = roll_2d6(s.rng)
+                emit(s, EV_FIRST_PLAYER, p, rolls[p])
+                if rolls[p] > best:
+                    best = rolls[p]
+        count = 0
+        new_tied = 0
+        for p in range(n):
+            if (tied >> p) & 1 and rolls[p] == best:
+                count += 1
+                new_tied |= 1 << p
+                first = p
+        if count == 1:
+            break
+        tied = new_tied
+    s.seat = first
+    start_turn(s)
+    s.decision = D_MAIN
+    s.decider = first
+    advance(s)
+
+
+@njit(cache=True)
+def to_act(s) -> int:
+    return -1 if s.outcome != RUNNING else s.decider
+
+
+@njit(cache=True)
+def returns(s, out) -> None:
+    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
+    out[:] = 0.0
+    if s.outcome == WON:
+        n = s.num_players
+        for p in range(n):
+            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+
+
+# --- observation ----------------------------------------------------------------------------------------------
+NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS
+F_EXISTS, F_LEVEL, F_EDGE, F_KIND, F_TRAP_DOWN = 0, 1, 4, 10, 13
+F_TRAP_TYPE = 14
+F_ITEM = F_TRAP_TYPE + NUM_TRAP_TYPES
+F_KEY = F_ITEM + NUM_ITEMS
+F_GOLEM = F_KEY + NUM_KEYS
+F_CHAR = F_GOLEM + 1
+OBS_SEATS = NUM_NODES * NODE_FEATURES
+SEAT_FEATURES = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 * NUM_ITEMS + NUM_SEATS
+OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
+GLOBAL_FEATURES = NUM_DECISIONS + NUM_SEATS + 3 + NUM_TILES + 5 + NUM_EVENTS + 5 + 2
+OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
+
+
+@njit(cache=True)
+def observe(s, seat: int, out) -> None:
+    """What ``seat`` may know, egocentric (relative seat 0 is ``seat``): the board, face-down
+    traps only as "a trap is here", pool and deck sizes but never their order, the drawn
+    tile while it is being placed."""
+    out[:] = 0.0
+    n = s.num_players
+    for node in range(NUM_NODES):
+        base = node * NODE_FEATURES
+        if s.node_mask[node] == 0:
+            continue
+        out[base + F_EXISTS] = 1.0
+        lvl = s.node_level[node]
+        if lvl >= 0:
+            out[base + F_LEVEL + lvl] = 1.0
+        for d in range(6):
+            if (s.node_mask[node] >> d) & 1:
+                out[base + F_EDGE + d] = 1.0
+        cell = node // MC
+        if cell == s.center_cell:
+            out[base + F_KIND] = 1.0
+        elif cell >= START_CELL:
+            out[base + F_KIND + 2] = 1.0
+        else:
+            for k in range(NUM_KEYS):
+                if KEY_CELLS[k] == cell:
+                    out[base + F_KIND + 1] = 1.0
+        t = s.node_trap[node]
+        if t >= 0:
+            if s.trap_up[node]:
+                out[base + F_TRAP_TYPE + TRAP_TOKENS[t]] = 1.0
+            else:
+                out[base + F_TRAP_DOWN] = 1.0
+    for i in range(NUM_ITEMS):
+        if s.item_node[i] >= 0:
+            out[s.item_node[i] * NODE_FEATURES + F_ITEM + i] = 1.0
+    for k in range(NUM_KEYS):
+        if s.key_node[k] >= 0:
+            out[s.key_node[k] * NODE_FEATURES + F_KEY + k] = 1.0
+    out[s.golem_node * NODE_FEATURES + F_GOLEM] = 1.0
+    for p in range(n):
+        rel = (p - seat) % n
+        out[s.position[p] * NODE_FEATURES + F_CHAR + rel] = 1.0
+        b = OBS_SEATS + rel * SEAT_FEATURES
+        out[b] = 1.0
+        out[b + 1] = s.life[p] / LIFE
+        out[b + 2] = min(s.stun[p], 4) / 4.0
+        out[b + 3] = s.crystal[p]
+        out[b + 4] = keys_held(s, p) / NUM_KEYS
+        out[b + 5] = 1.0 if p == s.seat else 0.0
+        out[b + 6] = 1.0 if at_start(s, p) else 0.0
+        for j in range(2):
+            if s.items[p, j] >= 0:
+                out[b + 7 + j * NUM_ITEMS + s.items[p, j]] = 1.0
+        out[b + 7 + 2 * NUM_ITEMS + s.seat_start[p]] = 1.0
+    g = OBS_GLOBAL
+    if s.outcome == RUNNING:
+        out[g + s.decision] = 1.0
+        out[g + NUM_DECISIONS + (s.decider - seat) % n] = 1.0
+    g += NUM_DECISIONS + NUM_SEATS
+    out[g] = s.actions_left / C.ACTIONS_PER_TURN
+    out[g + 1] = s.golem_used
+    out[g + 2] = s.event_used
+    g += 3
+    if s.drawn_tile >= 0:
+        out[g + s.drawn_tile] = 1.0
+    g += NUM_TILES
+    out[g] = s.tile_pool_len / NUM_NORMAL_TILES
+    out[g + 1] = s.trap_pool_len / NUM_TRAPS
+    out[g + 2] = s.item_pool_len / NUM_ITEMS
+    out[g + 3] = (NUM_GOLEM_CARDS - s.golem_pos) / NUM_GOLEM_CARDS
+    out[g + 4] = (NUM_EVENTS - s.event_pos) / NUM_EVENTS
+    g += 5
+    if s.current_event >= 0:
+        out[g + s.current_event] = 1.0
+    g += NUM_EVENTS
+    out[g + s.ck_kind] = 1.0
+    g += 5
+    out[g] = s.ck_a / 12.0 if s.ck_kind != CK_TRAP else s.ck_a / 3.0
+    out[g + 1] = s.ck_b / 12.0 if s.ck_kind == CK_COMBAT else 0.0
+
+
+@njit(cache=True)
+def determinize(s, seat: int, seed) -> None:
+    """Resample what ``seat`` cannot know: the order of the tile, trap and item pools and of
+    the Golem and event decks (Annihilation stays last), and which trap lies under each
+    face-down trap token (with the pool)."""
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed_state(np.uint64(seed))
+    shuffle(rng, s.tile_pool, s.tile_pool_len)
+    shuffle(rng, s.item_pool, s.item_pool_len)
+    rest = NUM_GOLEM_CARDS - s.golem_pos
+    shuffle(rng, s.golem_deck[s.golem_pos :], rest)
+    left = NUM_EVENTS - 1 - s.event_pos
+    if left > 0:
+        shuffle(rng, s.event_deck[s.event_pos :], left)
+    # hidden traps: the face-down tokens on the board and the pool are one unknown set
+    hidden = np.empty(NUM_TRAPS, dtype=np.int64)
+    count = 0
+    for node in range(NUM_NODES):
+        if s.node_trap[node] >= 0 and not s.trap_up[node]:
+            hidden[count] = s.node_trap[node]
+            count += 1
+    for i in range(s.trap_pool_len):
+        hidden[count] = s.trap_pool[i]
+        count += 1
+    shuffle(rng, hidden, count)
+    count = 0
+    for node in range(NUM_NODES):
+        if s.node_trap[node] >= 0 and not s.trap_up[node]:
+            s.node_trap[node] = hidden[count]
+            count += 1
+    for i in range(s.trap_pool_len):
+        s.trap_pool[i] = hidden[count]
+        count += 1
+    s.rng[0] = seed_state(derive_seed(rng))
+
+
+# --- single-game entry points and batched loops ----------------------------------------------------------------
+@njit(cache=True)
+def init_one(states, seed, options) -> None:
+    init(states[0], seed, options)
+
+
+@njit(cache=True)
+def step_one(states, action: int, mask, rewards) -> int:
+    s = states[0]
+    if not step(s, action):
+        return -2
+    legal_mask(s, mask)
+    returns(s, rewards)
+    return to_act(s)
+
+
+@njit(cache=True)
+def refresh_one(states, mask, rewards) -> int:
+    s = states[0]
+    legal_mask(s, mask)
+    returns(s, rewards)
+    return to_act(s)
+
+
+@njit(cache=True)
+def observe_one(states, seat: int, out) -> None:
+    observe(states[0], seat, out)
+
+
+@njit(cache=True, parallel=True)
+def legal_mask_batch(states, masks) -> None:
+    for i in prange(states.shape[0]):
+        legal_mask(states[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_batch(states, seats, out) -> None:
+    for i in prange(states.shape[0]):
+        observe(states[i], seats[i], out[i])
+
+
+@njit(cache=True)
+def step_autoreset(s, action: int, rewards) -> bool:
+    step(s, action)
+    if s.outcome == RUNNING:
+        rewards[:] = 0.0
+        return False
+    returns(s, rewards)
+    init(s, derive_seed(s.rng), s.options)
+    return True
+
+
+@njit(cache=True, parallel=True)
+def step_batch(states, actions, rewards, dones) -> None:
+    for i in prange(states.shape[0]):
+        dones[i] = step_autoreset(states[i], actions[i], rewards[i])
+
+
+@njit(cache=True)
+def random_legal_action(s, mask, rng) -> int:
+    legal_mask(s, mask)
+    count = 0
+    for a in range(NUM_ACTIONS):
+        count += mask[a]
+    pick = randint(rng, count)
+    for a in range(NUM_ACTIONS):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return A_END_TURN
+
+
+@njit(cache=True)
+def random_steps(s, mask, rng, num_steps: int) -> int:
+    rewards = np.zeros(NUM_SEATS)
+    done = 0
+    for _ in range(num_steps):
+        a = random_legal_action(s, mask, rng)
+        if step_autoreset(s, a, rewards):
+            done += 1
+    return done
+
+
+@njit(cache=True)
+def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
+    for i in range(states.shape[0]):
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
+@njit(cache=True, parallel=True)
+def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
+    for i in prange(states.shape[0]):
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
+def new_states(num: int = 1) -> np.ndarray:
+    return np.zeros(num, dtype=STATE_DTYPE)
