@@ -247,7 +247,9 @@ def render_text(s: np.void) -> str:
             g = here[0] if len(here) == 1 else "*"
         glyph[cell] = g
     lines = []
-    for r in range(-3, 4):
+    # rows from r = 3 at the top: the direction numbers (and so the seats, which sit in
+    # increasing direction order) then run clockwise, as the rulebook's turn order does
+    for r in range(3, -4, -1):
         row = " " * abs(r)
         for q in range(-3, 4):
             if max(abs(q), abs(r), abs(q + r)) <= 3:

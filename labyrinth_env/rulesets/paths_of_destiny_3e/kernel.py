@@ -493,6 +493,9 @@ def lose_life(s, seat: int, n: int) -> None:
         if slot >= 0:
             item = s.items[seat, slot]
             s.items[seat, slot] = -1
+            if slot == 0:  # keep the carried items packed in slot 0 first
+                s.items[seat, 0] = s.items[seat, 1]
+                s.items[seat, 1] = -1
             return_item(s, item)
             emit(s, EV_HEART, seat)
             life += 1
@@ -532,6 +535,8 @@ def finish_death(s, seat: int) -> None:
     to_start(s, seat)
     s.life[seat] = max_life(s)
     s.stun[seat] = 0
+    if s.choices_left > 0 and s.ck_seat == seat:  # the trap's other failed rolls die with it
+        s.choices_left = 0
 
 
 @njit(cache=True)
@@ -716,7 +721,8 @@ def offer_reroll(s) -> bool:
             set_decision(s, D_REROLL, loser)
             return True
         return False
-    if check_failed(s) and can_crystal(s, s.ck_seat):
+    # a stunned character may do nothing but rest, not even use its Crystal (a free activity)
+    if check_failed(s) and s.stun[s.ck_seat] == 0 and can_crystal(s, s.ck_seat):
         set_decision(s, D_REROLL, s.ck_seat)
         return True
     return False
@@ -942,8 +948,8 @@ def trigger_event(s) -> None:
     if EVENT_LONG[e] == C.LONG_MAX_LIFE:
         for p in range(s.num_players):
             if s.life[p] > max_life(s):
+                emit(s, EV_LIFE, p, max_life(s) - s.life[p], max_life(s))
                 s.life[p] = max_life(s)
-                emit(s, EV_LIFE, p, 0, s.life[p])
     once = EVENT_ONCE[e]
     n = EVENT_ONCE_PARAM[e]
     if (
