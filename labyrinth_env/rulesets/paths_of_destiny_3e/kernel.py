@@ -14,7 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from labyrinth_env.core.corridors import corridor_across, open_reach
+from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
 from labyrinth_env.core.rng import derive_seed, randint, roll_2d6, seed_state, shuffle
@@ -29,6 +29,7 @@ NUM_CELLS = NUM_BOARD + NUM_SEATS
 NUM_NODES = NUM_CELLS * MC
 NUM_BOARD_NODES = NUM_BOARD * MC
 KEY_CELLS = HEX_CORNERS.copy()  # key space i: the corner in direction i from the centre
+KEY_NODES = KEY_CELLS * MC  # the key space's one corridor (corridor 0 of its cell)
 
 
 def _neighbors() -> np.ndarray:
@@ -400,14 +401,20 @@ def buildable_cell(s, cell: int) -> bool:
 @njit(cache=True)
 def compute_placements(s, tile: int) -> int:
     """Fill ``place_ok`` for the drawn tile; returns how many placements are legal.
-    A cell whose loss as an empty wildcard keeps everything connected takes the tile in
-    any rotation (a tile only adds connections); otherwise each rotation is tried."""
+    Only a cell that is critical (its loss as an open space would cut the central space
+    off from a key space) needs each rotation tried; elsewhere a tile can only add ways,
+    so every rotation is legal."""
     s.place_ok[:] = 0
+    adj = np.empty((NUM_NODES + NUM_CELLS, 7), dtype=np.int16)
+    deg = np.empty(NUM_NODES + NUM_CELLS, dtype=np.int16)
+    critical = np.empty(NUM_CELLS, dtype=np.bool_)
+    open_graph(s.node_mask, s.node_pair, s.cell_built, NEIGHBORS, MC, adj, deg)
+    critical_empty_cells(adj, deg, center_node(s), KEY_NODES, NUM_NODES, critical)
     count = 0
     for cell in range(NUM_BOARD):
         if not buildable_cell(s, cell):
             continue
-        if targets_connected(s, cell):
+        if not critical[cell]:
             for r in range(6):
                 s.place_ok[cell * 6 + r] = 1
             count += 6
@@ -1032,11 +1039,9 @@ def golem_blocks_start(s) -> bool:
 
 @njit(cache=True)
 def any_main_action(s) -> bool:
-    mask = s.scratch_mask
-    mask[:] = 0
-    main_mask(s, mask)
+    """Anything to do besides ending the turn (usually found within the first actions)."""
     for a in range(A_END_TURN):
-        if mask[a]:
+        if main_legal(s, a):
             return True
     return False
 
@@ -1116,49 +1121,52 @@ def trap_settable(s, node: int) -> bool:
 
 
 @njit(cache=True)
-def main_mask(s, out) -> None:
+def main_legal(s, a: int) -> bool:
+    """Whether activity action ``a`` is allowed now: the one place the activity rules
+    live (``main_mask`` and ``is_legal`` both ask it)."""
+    if a == A_END_TURN:
+        return True
     seat = s.seat
     acts = s.actions_left
-    out[A_END_TURN] = 1
     if acts <= 0:
-        return
+        return False
     if s.stun[seat] > 0:  # only Rest until every stun token is gone
-        out[A_REST] = 1
-        return
+        return a == A_REST
     if at_start(s, seat):
         if golem_blocks_start(s):
-            out[A_MOVE_GOLEM] = 1
-            return
-        for d in range(6):  # the first activity: onto the key space
-            if move_target(s, seat, d) >= 0:
-                out[A_MOVE + d] = 1
-        return
-    if any_buildable(s):
-        out[A_BUILD] = 1
-    for d in range(6):
-        if move_target(s, seat, d) >= 0:
-            out[A_MOVE + d] = 1
-    node = s.position[seat]
-    if s.node_pair[node] >= 0:
-        out[A_RISKY_JUMP] = 1
-        if acts >= 2:
-            out[A_SAFE_JUMP] = 1
-    n = s.num_players
-    for off in range(1, n):
-        if s.position[(seat + off) % n] == node:
-            out[A_ATTACK + off - 1] = 1
-    if s.trap_pool_len > 0:
-        for nd in range(NUM_BOARD_NODES):
-            if trap_settable(s, nd):
-                out[A_SET_TRAP + nd] = 1
-    if not s.golem_used:
-        out[A_MOVE_GOLEM] = 1
-    if not s.event_used and s.event_pos < NUM_EVENTS:
-        out[A_EVENT] = 1
-    if not s.crystal[seat] and acts >= 2:
-        out[A_ACTIVATE_CRYSTAL] = 1
-    if holds_special(s, seat, C.SPECIAL_POTION) >= 0:
-        out[A_USE_POTION] = 1
+            return a == A_MOVE_GOLEM
+        # the first activity: onto the key space
+        return A_MOVE <= a < A_RISKY_JUMP and move_target(s, seat, a - A_MOVE) >= 0
+    if a == A_BUILD:
+        return any_buildable(s)
+    if a < A_RISKY_JUMP:
+        return move_target(s, seat, a - A_MOVE) >= 0
+    if a == A_RISKY_JUMP:
+        return s.node_pair[s.position[seat]] >= 0
+    if a == A_SAFE_JUMP:
+        return acts >= 2 and s.node_pair[s.position[seat]] >= 0
+    if a == A_REST:
+        return False
+    if a < A_SET_TRAP:
+        off = a - A_ATTACK + 1
+        return off < s.num_players and s.position[(seat + off) % s.num_players] == s.position[seat]
+    if a < A_MOVE_GOLEM:
+        return s.trap_pool_len > 0 and trap_settable(s, a - A_SET_TRAP)
+    if a == A_MOVE_GOLEM:
+        return not s.golem_used
+    if a == A_EVENT:
+        return not s.event_used and s.event_pos < NUM_EVENTS
+    if a == A_ACTIVATE_CRYSTAL:
+        return not s.crystal[seat] and acts >= 2
+    if a == A_USE_POTION:
+        return holds_special(s, seat, C.SPECIAL_POTION) >= 0
+    return False
+
+
+@njit(cache=True)
+def main_mask(s, out) -> None:
+    for a in range(A_PLACE):
+        out[a] = 1 if main_legal(s, a) else 0
 
 
 @njit(cache=True)
@@ -1233,6 +1241,8 @@ def legal_mask(s, out) -> None:
 def is_legal(s, action: int) -> bool:
     if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False
+    if s.decision == D_MAIN:
+        return action < A_PLACE and main_legal(s, action)
     legal_mask(s, s.scratch_mask)
     return s.scratch_mask[action] != 0
 
