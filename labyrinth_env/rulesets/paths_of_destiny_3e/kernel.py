@@ -261,7 +261,6 @@ STATE_DTYPE = np.dtype(
         ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
         ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),
         ("place_ok", np.uint8, (NUM_BOARD * 6,)),
-        ("scratch_mask", np.uint8, (NUM_ACTIONS,)),
     ]
 )
 
@@ -368,6 +367,7 @@ def set_tile(s, cell: int, tile: int, rot: int) -> None:
 @njit(cache=True)
 def clear_cell(s, cell: int) -> None:
     s.cell_tile[cell] = -1
+    s.cell_rot[cell] = 0
     s.cell_built[cell] = 0
     for k in range(MC):
         node = cell * MC + k
@@ -1243,8 +1243,10 @@ def is_legal(s, action: int) -> bool:
         return False
     if s.decision == D_MAIN:
         return action < A_PLACE and main_legal(s, action)
-    legal_mask(s, s.scratch_mask)
-    return s.scratch_mask[action] != 0
+    # a local mask: a rejected action must leave every byte of the state as it was
+    mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
+    legal_mask(s, mask)
+    return mask[action] != 0
 
 
 # --- applying actions ----------------------------------------------------------------------------------------
@@ -1522,9 +1524,30 @@ def init(s, seed, options) -> None:
             s.life[p] = 0
             s.crystal[p] = 0
         s.stun[p] = 0
-    # resolution state
+    # resolution state (every field, so a reused record starts byte-identical to a new one)
     s.depth = 0
+    s.ex_seat[:] = 0
+    s.ex_node[:] = 0
+    s.ex_step[:] = 0
+    s.ex_pickup[:] = 0
+    s.ex_ignore_trap[:] = 0
+    s.ex_done[:] = 0
+    s.ex_phase[:] = 0
+    s.ex_order[:, :] = 0
     s.ck_kind = CK_NONE
+    s.ck_seat = 0
+    s.ck_opp = 0
+    s.ck_a = 0
+    s.ck_b = 0
+    s.push_from = 0
+    s.events[:, :] = 0
+    s.reach[:] = 0
+    s.queue[:] = 0
+    s.place_ok[:] = 0
+    s.actions_left = 0
+    s.golem_used = 0
+    s.event_used = 0
+    s.exchanged = 0
     s.golem_steps = 0
     s.golem_checks = 0
     s.dying = 0
