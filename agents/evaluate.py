@@ -1,10 +1,15 @@
-"""Play many games with one agent in every seat and report how the team does.
+"""Play many games with one agent in every seat and report how the team does, or seat
+different agents against each other (``--agents``, competitive rulesets).
 
     python -m agents.evaluate --env team_edition_v0 --agent heuristic --games 300 \\
         --players 2 --variant introductory --seed 0 [--json out.json]
+    python -m agents.evaluate --env paths_of_destiny_3e_v0 --agents heuristic,random \\
+        --games 300 --players 2
 
 Game ``i`` uses env seed ``seed + i`` (and reseeds the agent with it), so a run is
-reproducible and two agents evaluated with the same seed meet the same shuffles.
+reproducible and two agents evaluated with the same seed meet the same shuffles. In a
+match (``evaluate_match``) the seating turns by one seat every game, so each agent plays
+every seat equally often.
 """
 
 from __future__ import annotations
@@ -14,6 +19,7 @@ import json
 import math
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,23 +42,44 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def _game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:
+    """(outcome, winning seat) from a decoded log: a ``game_end`` event (cooperative
+    rulesets), or a ``win`` / ``truncated`` event (competitive ones)."""
+    for e in reversed(log):
+        if e["type"] == "game_end":
+            return e["outcome"], None
+        if e["type"] == "win":
+            return "won", int(e["seat"])
+        if e["type"] == "truncated":
+            return "truncated", None
+    return "unknown", None
+
+
 def play_game(env: Any, agent: Any, seed: int) -> dict[str, Any]:
-    """One game with ``agent`` in every seat; its outcome read from the decoded log."""
+    """One game with ``agent`` in every seat, or ``agent`` a sequence of agents, one per
+    seat; its outcome (and the winning seat, if any) read from the decoded log."""
+    seats = list(agent) if isinstance(agent, Sequence) else None
     env.reset(seed=seed)
-    agent.reset(seed)
+    if seats is None:
+        agent.reset(seed)
+    else:
+        for p, a in enumerate(seats):
+            a.reset(seed * len(seats) + p)
+    names = env.unwrapped.agent_name_mapping
     steps = 0
-    for _ in env.agent_iter():
+    for name in env.agent_iter():
         observation, _, termination, truncation, _ = env.last()
-        action = None if termination or truncation else agent.act(observation, env)
+        actor = agent if seats is None else seats[names[name]]
+        action = None if termination or truncation else actor.act(observation, env)
         env.step(action)
         steps += action is not None
     log = env.unwrapped.game_log
-    end = next((e for e in reversed(log) if e["type"] == "game_end"), None)
-    outcome = end["outcome"] if end is not None else "unknown"
+    outcome, winner = _game_outcome(log)
     if any(e.get("illegal_move") for e in env.infos.values()):
         outcome = "illegal"
     return {
         "outcome": outcome,
+        "winner": winner,
         "treasures": sum(1 for e in log if e["type"] == "collect"),
         "turns": sum(1 for e in log if e["type"] == "start_turn"),
         "steps": steps,
@@ -103,6 +130,80 @@ def evaluate(
     }
 
 
+def evaluate_match(
+    env_id: str,
+    agent_specs: Sequence[str],
+    games: int,
+    seed: int = 0,
+    *,
+    progress: bool = False,
+    **options: Any,
+) -> dict[str, Any]:
+    """Play ``games`` games of a competitive ruleset with a different agent per seat
+    (``agent_specs``, one per seat; ``num_players`` defaults to their number). The seating
+    turns every game: in game ``i`` seat ``p`` plays ``agent_specs[(p + i) % n]``. Returns,
+    per agent name, its wins, win rate (wins / games, summed over its seats) with the
+    Wilson 95% interval and its fair share (its seats / n), plus truncations and turns."""
+    if isinstance(games, bool) or not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be an int >= 1, got {games!r}")
+    specs = [str(x).strip().lower() for x in agent_specs]
+    if len(specs) < 2:
+        raise ValueError(f"a match needs an agent spec per seat (at least 2), got {list(agent_specs)!r}")
+    options.setdefault("num_players", len(specs))
+    if options["num_players"] != len(specs):
+        raise ValueError(f"num_players={options['num_players']} but {len(specs)} agent specs were given (one per seat)")
+    env = labyrinth_env.make(env_id, **options)
+    n = len(specs)
+    agents = [make_agent(spec, seed + p) for p, spec in enumerate(specs)]
+    names = sorted(set(specs))
+    wins = dict.fromkeys(names, 0)
+    outcomes: dict[str, int] = {}
+    turns = []
+    start = time.perf_counter()
+    bar = tqdm(range(games), desc=f"{env_id} {','.join(specs)}", unit="game", disable=not progress, file=sys.stderr)
+    for i in bar:
+        order = [(p + i) % n for p in range(n)]
+        r = play_game(env, [agents[k] for k in order], seed + i)
+        outcomes[r["outcome"]] = outcomes.get(r["outcome"], 0) + 1
+        turns.append(r["turns"])
+        if r["winner"] is not None:
+            wins[specs[order[r["winner"]]]] += 1
+        bar.set_postfix({name: f"{wins[name] / (i + 1):.3f}" for name in names})
+    seconds = time.perf_counter() - start
+    return {
+        "env_id": env_id,
+        "agents": specs,
+        "options": dict(options),
+        "games": games,
+        "seed": seed,
+        "wins": wins,
+        "win_rate": {name: wins[name] / games for name in names},
+        "win_rate_ci95": {name: list(wilson_interval(wins[name], games)) for name in names},
+        "fair_share": {name: specs.count(name) / n for name in names},
+        "outcomes": outcomes,
+        "mean_turns": float(np.mean(turns)),
+        "seconds": seconds,
+    }
+
+
+def format_match(result: dict[str, Any]) -> str:
+    opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
+    lines = [
+        f"{result['env_id']} ({opts}), seats {','.join(result['agents'])} (rotating), {result['games']} games, "
+        f"seed {result['seed']}"
+    ]
+    for name, rate in result["win_rate"].items():
+        lo, hi = result["win_rate_ci95"][name]
+        lines.append(
+            f"  {name:<12} win rate {rate:.3f}  (Wilson 95% CI {lo:.3f} - {hi:.3f}; {result['wins'][name]} wins; "
+            f"fair share {result['fair_share'][name]:.3f})"
+        )
+    lines.append(f"  outcomes        {result['outcomes']}")
+    lines.append(f"  mean turns      {result['mean_turns']:.2f}")
+    lines.append(f"  time            {result['seconds']:.1f} s")
+    return "\n".join(lines)
+
+
 def format_result(result: dict[str, Any]) -> str:
     lo, hi = result["win_rate_ci95"]
     opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
@@ -122,10 +223,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", default="team_edition_v0", choices=labyrinth_env.list_envs())
     parser.add_argument("--agent", default="heuristic", choices=list_agents())
+    parser.add_argument(
+        "--agents", default=None, help="a match: one agent per seat, comma-separated (e.g. heuristic,random)"
+    )
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=None, help="num_players (default: the env's)")
     parser.add_argument("--variant", default=None, help="rules variant (default: the env's)")
     parser.add_argument("--public-memory", action="store_true", help="public_memory=True")
+    parser.add_argument("--two-player-variant", action="store_true", help="two_player_variant=True")
     parser.add_argument("--max-turns", type=int, default=None)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write the result here")
@@ -138,13 +243,22 @@ def main(argv: list[str] | None = None) -> int:
         options["variant"] = args.variant
     if args.public_memory:
         options["public_memory"] = True
+    if args.two_player_variant:
+        options["two_player_variant"] = True
     if args.max_turns is not None:
         options["max_turns"] = args.max_turns
     try:
-        result = evaluate(args.env, args.agent, args.games, args.seed, progress=not args.no_progress, **options)
+        if args.agents is not None:
+            specs = [x for x in args.agents.split(",") if x.strip()]
+            for spec in specs:
+                if spec.strip().lower() not in list_agents():
+                    raise ValueError(f"unknown agent spec {spec!r}; available agents: {', '.join(list_agents())}")
+            result = evaluate_match(args.env, specs, args.games, args.seed, progress=not args.no_progress, **options)
+        else:
+            result = evaluate(args.env, args.agent, args.games, args.seed, progress=not args.no_progress, **options)
     except ValueError as exc:
         parser.error(str(exc))
-    print(format_result(result))
+    print(format_match(result) if args.agents is not None else format_result(result))
     if args.json is not None:
         args.json.write_text(json.dumps(result, indent=1))
         print(f"  written to      {args.json}")

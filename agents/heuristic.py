@@ -18,6 +18,7 @@ from agents.base import Agent, legal_actions
 # env id -> module with ``heuristic_one(states, mask) -> int`` and its kernel as ``K``
 HEURISTICS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.heuristic",
+    "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.heuristic",
 }
 
 
