@@ -12,6 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 import labyrinth_env
+from labyrinth_env.registry import player_range
 
 console = Console()
 
@@ -56,8 +57,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
         table.add_column(col)
     total_steps, total_time = 0, 0.0
     for env_id in env_ids:
+        lo, hi = player_range(env_id)
         for g in range(args.games):
-            players = 1 + g % 4
+            players = lo + g % (hi - lo + 1)
             end, steps, secs = play_random_game(env_id, seed=args.seed + g, num_players=players)
             total_steps += steps
             total_time += secs

@@ -30,6 +30,15 @@ def _module(env_id: str):
     return importlib.import_module(_ENVS[env_id])
 
 
+def player_range(env_id: str) -> tuple[int, int]:
+    """The smallest and largest ``num_players`` an env accepts."""
+    import dataclasses
+
+    options_cls = _module(env_id).raw_env.Options
+    field = next(f for f in dataclasses.fields(options_cls) if f.name == "num_players")
+    return field.metadata["option"].int_range
+
+
 def raw_env(env_id: str, **options: Any) -> LabyrinthAECEnv:
     """The unwrapped AEC env: an illegal action raises ``ValueError``."""
     return _module(env_id).raw_env(**options)
