@@ -155,8 +155,8 @@ def test_grid_reach_layers_keep_labels():
 
 
 def test_numba_cache_keyed_on_compiled_sources(tmp_path):
-    """The cache folder changes when a kernel or component file changes, not otherwise,
-    and NUMBA_CACHE_DIR set by the user wins."""
+    """Kernels cache under the package's __pycache__/numba/<hash of the compiled
+    sources>; a NUMBA_CACHE_DIR set by the user wins."""
     import os
     import subprocess
     import sys
