@@ -72,8 +72,9 @@ def probe(env_id: str) -> dict[str, Any]:
     timed("step_one", k.step_one, states, action, mask, rewards)
     timed("observe_one", k.observe_one, states, 0, obs)
     batch = make_batch(k, opts, 4, PROBE_SEED)
-    timed("random_steps_serial", k.random_steps_serial, batch[0], batch[1], batch[2], 1, batch[3])
-    timed("random_steps_batch", k.random_steps_batch, batch[0], batch[1], batch[2], 1, batch[3])
+    loops = env.batch
+    timed("random_steps_serial", loops.random_steps_serial, batch[0], batch[1], batch[2], 1, batch[3])
+    timed("random_steps_batch", loops.random_steps_batch, batch[0], batch[1], batch[2], 1, batch[3])
     total = time.perf_counter() - start
 
     # A few env steps after the probe: near zero unless the env needs a specialisation

@@ -4,8 +4,8 @@ For each env id, with uniformly random legal actions:
 
 * ``aec``            steps/s of ``labyrinth_env.make(id)`` in the standard PettingZoo loop
 * ``raw``            the same loop over ``labyrinth_env.raw_env(id)``
-* ``kernel serial``  ``kernel.random_steps_serial`` over a batch, one thread
-* ``kernel batch``   ``kernel.random_steps_batch`` (prange) over the same batch size
+* ``kernel serial``  ``random_steps_serial`` (``env.batch``) over a batch, one thread
+* ``kernel batch``   ``random_steps_batch`` (prange) over the same batch size
 * ``connect_four_v3`` PettingZoo's own env in the same loop, the reference for the ratio column
 
 and, in fresh interpreters, the cold compile time (empty ``NUMBA_CACHE_DIR``) and the warm
@@ -437,7 +437,7 @@ def run(
                 runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e), seed)
             else:
                 raw = labyrinth_env.raw_env(env_id)
-                fn = raw.kernel.random_steps_serial if kind == "kernel_serial" else raw.kernel.random_steps_batch
+                fn = raw.batch.random_steps_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
                 runners[env_id, kind] = KernelRunner(fn, raw.kernel, raw.options_vector(), batch_size, seed)
 
         warm_s = min(0.5, seconds / 2)

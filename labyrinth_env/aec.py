@@ -107,6 +107,14 @@ class LabyrinthAECEnv(AECEnv):
         return self.action_spaces[agent]
 
     @property
+    def batch(self) -> ModuleType:
+        """This ruleset's batched loops (random play, vector env steps; see
+        ``labyrinth_env.core.batch_template``)."""
+        from labyrinth_env.core.batching import batch_module
+
+        return batch_module(self.kernel.__name__.split(".")[-2])
+
+    @property
     def state(self) -> np.void:
         """The current state record (a view: copy it before changing it)."""
         return self._states[0]

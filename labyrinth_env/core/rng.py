@@ -97,6 +97,23 @@ def shuffle(rng: np.ndarray, items: np.ndarray, n: int) -> None:
 
 
 @njit(cache=True)
+def pick_random(mask: np.ndarray, rng: np.ndarray) -> int:
+    """A uniformly random index among the nonzero entries of ``mask`` (-1 if none)."""
+    count = 0
+    for a in range(mask.shape[0]):
+        count += mask[a] != 0
+    if count == 0:
+        return -1
+    pick = randint(rng, count)
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            if pick == 0:
+                return a
+            pick -= 1
+    return -1
+
+
+@njit(cache=True)
 def derive_seed(rng: np.ndarray) -> np.uint64:
     """A fresh 64-bit seed drawn from ``rng`` (for auto-reset of batched games)."""
     return next_u64(rng)

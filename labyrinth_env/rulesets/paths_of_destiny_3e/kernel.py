@@ -12,12 +12,12 @@ step is a pure function of the record and the action.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
-from labyrinth_env.core.rng import derive_seed, randint, roll_2d6, seed_state, shuffle
+from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, seed_state, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 # --- geometry: 37 board cells, then the 6 starting spaces of the frame -----------------
@@ -1761,18 +1761,6 @@ def observe_one(states, seat: int, out) -> None:
     observe(states[0], seat, out)
 
 
-@njit(cache=True, parallel=True)
-def legal_mask_batch(states, masks) -> None:
-    for i in prange(states.shape[0]):
-        legal_mask(states[i], masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_batch(states, seats, out) -> None:
-    for i in prange(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
 @njit(cache=True)
 def step_autoreset(s, action: int, rewards) -> bool:
     step(s, action)
@@ -1784,48 +1772,11 @@ def step_autoreset(s, action: int, rewards) -> bool:
     return True
 
 
-@njit(cache=True, parallel=True)
-def step_batch(states, actions, rewards, dones) -> None:
-    for i in prange(states.shape[0]):
-        dones[i] = step_autoreset(states[i], actions[i], rewards[i])
-
-
 @njit(cache=True)
 def random_legal_action(s, mask, rng) -> int:
+    """A uniformly random legal action (``mask`` is filled here)."""
     legal_mask(s, mask)
-    count = 0
-    for a in range(NUM_ACTIONS):
-        count += mask[a]
-    pick = randint(rng, count)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return A_END_TURN
-
-
-@njit(cache=True)
-def random_steps(s, mask, rng, num_steps: int) -> int:
-    rewards = np.zeros(NUM_SEATS)
-    done = 0
-    for _ in range(num_steps):
-        a = random_legal_action(s, mask, rng)
-        if step_autoreset(s, a, rewards):
-            done += 1
-    return done
-
-
-@njit(cache=True)
-def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
-    for i in range(states.shape[0]):
-        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
-
-
-@njit(cache=True, parallel=True)
-def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
-    for i in prange(states.shape[0]):
-        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+    return pick_random(mask, rng)
 
 
 def new_states(num: int = 1) -> np.ndarray:

@@ -8,12 +8,12 @@ Kernel contract (see DESIGN.md): ``init``, ``to_act``, ``legal_mask``, ``step``,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
-from labyrinth_env.core.rng import derive_seed, randint, seed_state, shuffle
+from labyrinth_env.core.rng import derive_seed, pick_random, randint, seed_state, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
 
 # --- tables (module-level constants, frozen into the compiled kernels) -----------------
@@ -803,19 +803,7 @@ def observe_one(states, seat: int, out) -> None:
     observe(states[0], seat, out)
 
 
-# --- batched loops (prange over the same single-game functions) --------------------------------
-@njit(cache=True, parallel=True)
-def legal_mask_batch(states, masks) -> None:
-    for i in prange(states.shape[0]):
-        legal_mask(states[i], masks[i])
-
-
-@njit(cache=True, parallel=True)
-def observe_batch(states, seats, out) -> None:
-    for i in prange(states.shape[0]):
-        observe(states[i], seats[i], out[i])
-
-
+# --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
 @njit(cache=True)
 def step_autoreset(s, action: int, rewards) -> bool:
     """Step one game; when it ends, write its returns and start the next game from a seed
@@ -829,53 +817,11 @@ def step_autoreset(s, action: int, rewards) -> bool:
     return True
 
 
-@njit(cache=True, parallel=True)
-def step_batch(states, actions, rewards, dones) -> None:
-    for i in prange(states.shape[0]):
-        dones[i] = step_autoreset(states[i], actions[i], rewards[i])
-
-
 @njit(cache=True)
 def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (for benchmarks and the kernel-side random agent)."""
+    """A uniformly random legal action (``mask`` is filled here)."""
     legal_mask(s, mask)
-    count = 0
-    for a in range(NUM_ACTIONS):
-        count += mask[a]
-    pick = randint(rng, count)
-    for a in range(NUM_ACTIONS):
-        if mask[a]:
-            if pick == 0:
-                return a
-            pick -= 1
-    return A_END
-
-
-@njit(cache=True)
-def random_steps(s, mask, rng, num_steps: int) -> int:
-    """Play ``num_steps`` random legal steps in one game (its mask computed every step),
-    starting a new game whenever one ends. Returns the number of games finished."""
-    rewards = np.zeros(NUM_SEATS)
-    done = 0
-    for _ in range(num_steps):
-        a = random_legal_action(s, mask, rng)
-        if step_autoreset(s, a, rewards):
-            done += 1
-    return done
-
-
-@njit(cache=True)
-def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
-    """``random_steps`` over a batch on one thread."""
-    for i in range(states.shape[0]):
-        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
-
-
-@njit(cache=True, parallel=True)
-def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
-    """``random_steps`` over a batch, games spread over threads (prange)."""
-    for i in prange(states.shape[0]):
-        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+    return pick_random(mask, rng)
 
 
 def new_states(num: int = 1) -> np.ndarray:

@@ -1,0 +1,150 @@
+"""Batched loops over one ruleset's kernel: the source every ruleset shares.
+
+Numba does not cache a function that receives other jitted functions as arguments, nor a
+closure made by a factory (both recompile in every process). So this file is written
+once against two module names, ``K`` (the ruleset's kernel) and ``H`` (its heuristic),
+and ``labyrinth_env.core.batching`` writes a copy per ruleset, with the two imports
+below pointed at that ruleset, next to the numba cache; each copy then compiles once and
+loads from the cache afterwards. Edit this file, never the copies.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from labyrinth_env.core.rng import derive_seed
+from labyrinth_env.rulesets.team_edition import heuristic as H  # batching: heuristic
+from labyrinth_env.rulesets.team_edition import kernel as K  # batching: kernel
+
+OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
+
+
+@njit(cache=True)
+def opponent_action(s, kind: int, mask, rng) -> int:
+    if kind == OPPONENT_HEURISTIC:
+        return H.heuristic_action(s, mask)
+    return K.random_legal_action(s, mask, rng)
+
+
+@njit(cache=True, parallel=True)
+def legal_mask_batch(states, masks) -> None:
+    for i in prange(states.shape[0]):
+        K.legal_mask(states[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
+def observe_batch(states, seats, out) -> None:
+    for i in prange(states.shape[0]):
+        K.observe(states[i], seats[i], out[i])
+
+
+@njit(cache=True, parallel=True)
+def step_batch(states, actions, rewards, dones) -> None:
+    for i in prange(states.shape[0]):
+        dones[i] = K.step_autoreset(states[i], actions[i], rewards[i])
+
+
+@njit(cache=True)
+def random_steps(s, mask, rng, num_steps: int) -> int:
+    """``num_steps`` random legal steps (the mask computed every step), starting a new game
+    whenever one ends. Returns the number of games finished."""
+    rewards = np.zeros(K.NUM_SEATS)
+    done = 0
+    for _ in range(num_steps):
+        if K.step_autoreset(s, K.random_legal_action(s, mask, rng), rewards):
+            done += 1
+    return done
+
+
+@njit(cache=True)
+def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
+    for i in range(states.shape[0]):
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
+@njit(cache=True, parallel=True)
+def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
+    for i in prange(states.shape[0]):
+        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
+# --- the vector env: learner seats against kernel-side opponents -------------------------
+@njit(cache=True)
+def play_opponents(s, learner, kind: int, mask, rng) -> None:
+    """Let kernel-side opponents act until a learner seat must decide or the game ends
+    (external opponents decide in Python: nothing to do here)."""
+    if kind == OPPONENT_EXTERNAL:
+        return
+    while s.outcome == K.RUNNING and not learner[K.to_act(s)]:
+        K.step(s, opponent_action(s, kind, mask, rng))
+
+
+@njit(cache=True)
+def vector_finish(s, mask, obs) -> int:
+    """Mask and observation for the learner seat that must decide next; returns that seat."""
+    seat = K.to_act(s)
+    K.legal_mask(s, mask)
+    K.observe(s, seat, obs)
+    return seat
+
+
+@njit(cache=True)
+def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng) -> int:
+    K.init(s, seed, options)
+    play_opponents(s, learner, kind, mask, rng)
+    return vector_finish(s, mask, obs)
+
+
+@njit(cache=True, parallel=True)
+def vector_reset(states, seeds, options, learners, kind: int, masks, obs, seats, rngs) -> None:
+    for i in prange(states.shape[0]):
+        seats[i] = vector_reset_one(states[i], seeds[i], options, learners[i], kind, masks[i], obs[i], rngs[i])
+
+
+@njit(cache=True)
+def vector_step_one(
+    s, action: int, learner, reward_seat: int, kind: int, mask, obs, final_obs, returns, rng, info
+) -> int:
+    """One decision by the seat to act (a learner, or an external opponent): apply it, let
+    kernel-side opponents play, and if the game ended record it in ``info``
+    (terminated, truncated, ``reward_seat``'s return), write that seat's last observation
+    to ``final_obs`` and start the next game (seeded from this one's RNG). Returns the
+    next seat to decide; -2 if the action was illegal (nothing changed)."""
+    if not K.step(s, action):
+        return -2
+    play_opponents(s, learner, kind, mask, rng)
+    if s.outcome != K.RUNNING:
+        K.returns(s, returns)
+        if s.outcome == K.TRUNCATED:
+            info[1] = 1.0
+        else:
+            info[0] = 1.0
+        info[2] += returns[reward_seat]
+        K.observe(s, reward_seat, final_obs)
+        K.init(s, derive_seed(s.rng), s.options)
+        play_opponents(s, learner, kind, mask, rng)
+    return vector_finish(s, mask, obs)
+
+
+@njit(cache=True, parallel=True)
+def vector_step(
+    states, index, actions, learners, reward_seats, kind: int, masks, obs, final_obs, seats, returns, rngs, infos
+) -> None:
+    """``vector_step_one`` for the games ``index`` (all of them, or those waiting on an
+    external opponent); ``infos`` rows accumulate until the caller clears them."""
+    for j in prange(index.shape[0]):
+        i = index[j]
+        seats[i] = vector_step_one(
+            states[i],
+            actions[i],
+            learners[i],
+            reward_seats[i],
+            kind,
+            masks[i],
+            obs[i],
+            final_obs[i],
+            returns[i],
+            rngs[i],
+            infos[i],
+        )

@@ -1,0 +1,77 @@
+"""One learner seat against opponents, as a plain Gymnasium ``Env`` (for SB3's
+``check_env``, MaskablePPO with one env, or quick experiments).
+
+It is a one-game ``VectorEnv`` underneath, so it plays exactly the same games. An illegal
+action raises ``ValueError`` by default; ``illegal_action="penalty"`` ends the episode
+with reward ``illegal_penalty`` instead (SB3's ``check_env`` sends random actions).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium
+import numpy as np
+
+from labyrinth_env.vector import Policy, VectorEnv
+
+
+class SingleAgentEnv(gymnasium.Env):
+    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+
+    def __init__(
+        self,
+        env_id: str,
+        opponents: str | Policy = "random",
+        learner_seat: int | str = 0,
+        illegal_action: str = "raise",
+        illegal_penalty: float = -1.0,
+        render_mode: str | None = None,
+        **options: Any,
+    ) -> None:
+        if illegal_action not in ("raise", "penalty"):
+            raise ValueError(f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}")
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.vec = VectorEnv(env_id, 1, learner_seats=learner_seat, opponents=opponents, **options)
+        self.illegal_action = illegal_action
+        self.illegal_penalty = float(illegal_penalty)
+        self.render_mode = render_mode
+        self.observation_space = self.vec.single_observation_space
+        self.action_space = self.vec.single_action_space
+        self._needs_reset = True
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        super().reset(seed=seed)
+        if seed is None:
+            seed = int(self.np_random.integers(2**63))
+        obs, _ = self.vec.reset(seed=seed)
+        self._needs_reset = False
+        return obs[0], {"action_mask": self.action_masks()}
+
+    def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
+        if self._needs_reset:
+            raise RuntimeError("reset() must be called before step() (and after the episode ended)")
+        a = int(action)
+        if not (0 <= a < self.action_space.n and self.vec.masks[0, a]):
+            if self.illegal_action == "raise":
+                self.vec.step(np.array([a]))  # raises ValueError naming the action
+            self._needs_reset = True
+            return self.vec.obs[0].copy(), self.illegal_penalty, True, False, {"illegal_action": True}
+        obs, rew, term, trunc, info = self.vec.step(np.array([a]))
+        done = bool(term[0] or trunc[0])
+        if done:
+            self._needs_reset = True
+            return info["final_obs"][0], float(rew[0]), bool(term[0]), bool(trunc[0]), {}
+        return obs[0], float(rew[0]), False, False, {"action_mask": self.action_masks()}
+
+    def action_masks(self) -> np.ndarray:
+        return self.vec.action_masks()[0]
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        raw = self.vec.raw  # its text renderer draws whatever record it holds
+        raw._states[0] = self.vec.states[0]
+        raw._has_reset = True
+        return raw.render_text()

@@ -1,0 +1,223 @@
+"""Many games in one kernel call: a Gymnasium ``VectorEnv`` for learners, with opponents
+played inside the kernel (``"random"``, ``"heuristic"``) or by one batched Python call
+(any callable ``policy(observations, masks) -> actions``, e.g. a frozen network for
+self-play).
+
+Each of the ``num_envs`` slots is one game seen from its learner seat: an observation is
+the learner's (egocentric), ``action_masks()`` its legal actions, and a reward arrives when
+the game ends (the learner seat's return), after which the slot holds the next game
+(same-step auto-reset; the finished game's last observation is in
+``infos["final_obs"]``).
+
+Learner seats: an int (that seat in every game), ``"rotate"`` (slot i plays seat
+i mod players, so a batch covers every seat), or ``"all"`` for the cooperative Team
+Edition, where the learner plays every seat and all seats share one reward. A
+competitive game with several learner seats in one slot would mix the seats' opposite
+rewards into one stream, so it is refused with an explanation.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+
+import labyrinth_env
+from labyrinth_env.core.rng import python_seed
+
+COOPERATIVE = {"team_edition_v0"}
+KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
+EXTERNAL = 2
+
+Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+class VectorEnv(gymnasium.vector.VectorEnv):
+    """``num_envs`` games of ``env_id`` stepped together (see the module docstring)."""
+
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+
+    def __init__(
+        self,
+        env_id: str,
+        num_envs: int,
+        learner_seats: int | str = "rotate",
+        opponents: str | Policy = "random",
+        seed: int | None = None,
+        infos: bool = False,
+        **options: Any,
+    ) -> None:
+        if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
+            raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        raw = labyrinth_env.raw_env(env_id, **options)  # validates the id and the options
+        self.env_id = env_id
+        self.raw = raw
+        self.kernel = raw.kernel
+        self.loops = raw.batch
+        k = self.kernel
+        n_players = raw.options.num_players
+        self.num_envs = num_envs
+        self.num_players = n_players
+        self.want_infos = bool(infos)
+        self.learners = np.zeros((num_envs, k.NUM_SEATS), dtype=np.uint8)
+        self.reward_seats = np.zeros(num_envs, dtype=np.int64)
+        cooperative = env_id in COOPERATIVE
+        if learner_seats == "all":
+            if not cooperative:
+                raise ValueError(
+                    f"learner_seats='all' needs a cooperative ruleset ({sorted(COOPERATIVE)}); in {env_id} the "
+                    "seats' rewards are opposite and one stream would mix them: use an int or 'rotate'"
+                )
+            self.learners[:, :n_players] = 1
+        elif learner_seats == "rotate":
+            for i in range(num_envs):
+                self.learners[i, i % n_players] = 1
+                self.reward_seats[i] = i % n_players
+        elif isinstance(learner_seats, (int, np.integer)) and not isinstance(learner_seats, bool):
+            if not 0 <= learner_seats < n_players:
+                raise ValueError(f"learner_seats={learner_seats} is not a seat of a {n_players}-player game")
+            self.learners[:, learner_seats] = 1
+            self.reward_seats[:] = learner_seats
+        else:
+            raise ValueError(f"learner_seats must be a seat index, 'rotate' or 'all', got {learner_seats!r}")
+        if cooperative and learner_seats != "all":
+            self.learners[:, :n_players] = 1  # in a team game the learner plays every seat
+        if isinstance(opponents, str):
+            if opponents not in KERNEL_OPPONENTS:
+                raise ValueError(
+                    f"unknown opponents {opponents!r}; use one of {sorted(KERNEL_OPPONENTS)} or a callable "
+                    "policy(observations, masks) -> actions"
+                )
+            self.opponent_kind = KERNEL_OPPONENTS[opponents]
+            self.policy: Policy | None = None
+        elif callable(opponents):
+            self.opponent_kind = EXTERNAL
+            self.policy = opponents
+        else:
+            raise ValueError(f"opponents must be 'random', 'heuristic' or a callable, got {opponents!r}")
+        self.single_observation_space = spaces.Box(0.0, 1.0, shape=(k.OBS_SIZE,), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(k.NUM_ACTIONS)
+        self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
+        self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
+        self.options_vector = raw.options_vector()
+        self.states = k.new_states(num_envs)
+        self.masks = np.zeros((num_envs, k.NUM_ACTIONS), dtype=np.uint8)
+        self.obs = np.zeros((num_envs, k.OBS_SIZE), dtype=np.float32)
+        self.final_obs = np.zeros((num_envs, k.OBS_SIZE), dtype=np.float32)
+        self.seats = np.zeros(num_envs, dtype=np.int64)
+        self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
+        self.infos = np.zeros((num_envs, 3), dtype=np.float64)
+        self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
+        self.all_index = np.arange(num_envs, dtype=np.int64)
+        self._seed = seed
+        self._reset_done = False
+
+    # --- Gymnasium VectorEnv API ----------------------------------------------------------
+    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+        del options  # options belong to the constructor
+        base = python_seed(seed if seed is not None else self._seed)
+        seq = np.random.SeedSequence(base)
+        words = seq.generate_state(2 * self.num_envs, dtype=np.uint64)
+        seeds = words[: self.num_envs].copy()
+        self.rngs[:, 0] = words[self.num_envs :] | np.uint64(1)
+        self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
+        self.loops.vector_reset(
+            self.states,
+            seeds,
+            self.options_vector,
+            self.learners,
+            self.opponent_kind,
+            self.masks,
+            self.obs,
+            self.seats,
+            self.rngs,
+        )
+        self.infos[:] = 0.0
+        self._reset_done = True
+        self._play_external()
+        return self.obs.copy(), self._infos(np.zeros(self.num_envs, dtype=bool))
+
+    def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
+        if not self._reset_done:
+            raise RuntimeError(f"{self.env_id}: reset() must be called before step()")
+        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
+        if acts.shape[0] != self.num_envs:
+            raise ValueError(f"expected {self.num_envs} actions, got {acts.shape[0]}")
+        bad = np.flatnonzero((acts < 0) | (acts >= self.kernel.NUM_ACTIONS))
+        if bad.size == 0:
+            bad = np.flatnonzero(self.masks[self.all_index, acts] == 0)
+        if bad.size:
+            i = int(bad[0])
+            a = int(acts[i])
+            name = self.raw.action_to_str(a) if 0 <= a < self.kernel.NUM_ACTIONS else "out of range"
+            raise ValueError(
+                f"{self.env_id}: illegal action {a} ({name}) in env {i}; {int(self.masks[i].sum())} actions are "
+                "legal there (see action_masks()); no env was stepped"
+            )
+        self.infos[:] = 0.0
+        self._step(self.all_index, acts)
+        self._play_external()
+        done = self.infos[:, 0] + self.infos[:, 1] > 0
+        terminated = self.infos[:, 0] > 0
+        truncated = self.infos[:, 1] > 0
+        rewards = self.infos[:, 2].astype(np.float32)
+        return self.obs.copy(), rewards, terminated, truncated, self._infos(done)
+
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of every env's pending learner decision (bool[num_envs, N])."""
+        return self.masks.astype(bool)
+
+    def close(self, **kwargs: Any) -> None:
+        pass
+
+    # --- internals ------------------------------------------------------------------------
+    def _step(self, index: np.ndarray, actions: np.ndarray) -> None:
+        """Step the envs ``index`` with ``actions`` (one per env, full length)."""
+        self.loops.vector_step(
+            self.states,
+            index,
+            actions,
+            self.learners,
+            self.reward_seats,
+            self.opponent_kind,
+            self.masks,
+            self.obs,
+            self.final_obs,
+            self.seats,
+            self.returns,
+            self.rngs,
+            self.infos,
+        )
+        if (self.seats[index] == -2).any():
+            raise RuntimeError(f"{self.env_id}: an opponent chose an illegal action")
+
+    def _play_external(self) -> None:
+        """Python-side opponents: one batched policy call per round over every env whose
+        seat to act is not a learner's, until all envs wait on the learner."""
+        if self.policy is None:
+            return
+        while True:
+            waiting = np.flatnonzero(self.learners[self.all_index, self.seats] == 0)
+            if waiting.size == 0:
+                return
+            chosen = np.asarray(self.policy(self.obs[waiting], self.masks[waiting].astype(bool)), dtype=np.int64)
+            if chosen.shape != (waiting.size,) or not self.masks[waiting, chosen].all():
+                raise ValueError("the opponent policy returned illegal or misshapen actions")
+            actions = np.zeros(self.num_envs, dtype=np.int64)
+            actions[waiting] = chosen
+            self._step(waiting, actions)
+
+    def _infos(self, done: np.ndarray) -> dict[str, Any]:
+        if not self.want_infos and not done.any():
+            return {}
+        info: dict[str, Any] = {}
+        if self.want_infos:
+            info["seat"] = self.seats.copy()
+            info["action_mask"] = self.action_masks()
+        if done.any():
+            info["final_obs"] = np.where(done[:, None], self.final_obs, 0.0).astype(np.float32)
+            info["_final_obs"] = done.copy()
+        return info

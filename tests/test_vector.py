@@ -1,0 +1,167 @@
+"""The batched vector env and the single-agent env: same games as the AEC env, auto-reset
+at episode ends, opponents inside the kernel or in Python, Gymnasium's checker, bad input."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import labyrinth_env
+from agents.heuristic import HeuristicAgent
+from labyrinth_env.single import SingleAgentEnv
+from labyrinth_env.vector import VectorEnv
+
+CASES = [("team_edition_v0", {"num_players": 2}), ("paths_of_destiny_3e_v0", {"num_players": 3, "max_turns": 60})]
+
+
+def _first_game_trace(vec: VectorEnv, rng: np.random.Generator, env_index: int):
+    """Learner observations, learner actions and the final reward of env ``env_index``'s
+    first game, played with random legal learner actions in every env."""
+    obs_seen, actions = [], []
+    while True:
+        masks = vec.action_masks()
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        obs_seen.append(vec.obs[env_index].copy())
+        actions.append(int(acts[env_index]))
+        _, rewards, term, trunc, info = vec.step(acts)
+        if term[env_index] or trunc[env_index]:
+            return obs_seen, actions, float(rewards[env_index]), info["final_obs"][env_index]
+
+
+@pytest.mark.parametrize(("env_id", "options"), CASES)
+def test_vector_env_plays_the_same_games_as_the_aec_env(env_id, options):
+    vec = VectorEnv(env_id, 4, learner_seats="rotate", opponents="heuristic", seed=11, **options)
+    vec.reset()
+    seeds = vec.game_seeds.copy()
+    rng = np.random.default_rng(0)
+    for i in (0, 1):
+        vec.reset(seed=11)
+        obs_seen, actions, reward, final_obs = _first_game_trace(vec, rng, i)
+        # the same game through the AEC env, the heuristic agent in the other seats
+        env = labyrinth_env.raw_env(env_id, **options)
+        env.reset(seed=int(seeds[i]))
+        learner = f"player_{i % env.num_agents}" if env_id != "team_edition_v0" else None
+        heuristic = HeuristicAgent()
+        k = 0
+        while not any(env.terminations.values()) and not any(env.truncations.values()):
+            agent = env.agent_selection
+            obs = env.observe(agent)
+            if learner is None or agent == learner:
+                assert np.array_equal(obs["observation"], obs_seen[k]), f"env {i}, learner step {k}"
+                env.step(actions[k])
+                k += 1
+            else:
+                env.step(heuristic.act(obs, env))
+        assert k == len(actions)
+        seat = int(vec.reward_seats[i])
+        assert env._cumulative_rewards[f"player_{seat}"] == pytest.approx(reward)
+        assert np.array_equal(env.observe(f"player_{seat}")["observation"], final_obs)
+
+
+def test_auto_reset_truncation_and_masks_at_episode_end():
+    vec = VectorEnv("team_edition_v0", 3, seed=3, num_players=1, max_turns=2)
+    obs, info = vec.reset()
+    assert info == {} and obs.shape == (3, vec.kernel.OBS_SIZE)
+    end = vec.kernel.A_END
+    _, rewards, term, trunc, info = vec.step(np.full(3, end))
+    assert not trunc.any() and not term.any()
+    obs, rewards, term, trunc, info = vec.step(np.full(3, end))
+    assert trunc.all() and not term.any() and (rewards == 0).all()
+    assert info["_final_obs"].all() and info["final_obs"].shape == obs.shape
+    # the slots already hold new games: turn 0, masks for their first decision
+    assert (vec.states["turn"] == 0).all()
+    assert vec.action_masks().any(axis=1).all()
+
+
+def test_cooperative_loss_reward_reaches_the_learner():
+    vec = VectorEnv("team_edition_v0", 2, seed=5, num_players=2, daedalus_deck={"push": 1})
+    vec.reset()
+    end = vec.kernel.A_END
+    _, rewards, term, _, _ = vec.step(np.full(2, end))
+    assert term.all() and (rewards == -1.0).all()
+
+
+def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
+    vec_k = VectorEnv("paths_of_destiny_3e_v0", 3, learner_seats=0, opponents="heuristic", seed=2, num_players=2)
+    calls = []
+
+    def policy(observations, masks):
+        # stands in for a frozen network: the same heuristic, called from Python in one
+        # batch for every env waiting on an opponent
+        calls.append(len(observations))
+        idx = np.flatnonzero(vec_p.learners[np.arange(3), vec_p.seats] == 0)
+        from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
+
+        out = []
+        for i in idx:
+            m = np.zeros(vec_p.kernel.NUM_ACTIONS, dtype=np.uint8)
+            out.append(H.heuristic_one(vec_p.states[i : i + 1], m))
+        return np.array(out)
+
+    vec_p = VectorEnv("paths_of_destiny_3e_v0", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)
+    ok, op = vec_k.reset(), vec_p.reset()
+    assert np.array_equal(ok[0], op[0])
+    rng = np.random.default_rng(1)
+    for _ in range(60):
+        masks = vec_k.action_masks()
+        assert np.array_equal(masks, vec_p.action_masks())
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
+        a = vec_k.step(acts)
+        b = vec_p.step(acts)
+        assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
+    assert calls and max(calls) > 1  # one call served several waiting envs
+
+
+def test_vector_env_bad_input():
+    with pytest.raises(ValueError, match="unknown env id"):
+        VectorEnv("nope_v0", 2)
+    with pytest.raises(ValueError, match="num_envs"):
+        VectorEnv("team_edition_v0", 0)
+    with pytest.raises(ValueError, match="unknown opponents 'strong'"):
+        VectorEnv("team_edition_v0", 2, opponents="strong")
+    with pytest.raises(ValueError, match="cooperative ruleset"):
+        VectorEnv("paths_of_destiny_3e_v0", 2, learner_seats="all")
+    with pytest.raises(ValueError, match="not a seat"):
+        VectorEnv("paths_of_destiny_3e_v0", 2, learner_seats=3, num_players=2)
+    with pytest.raises(ValueError, match="unknown option"):
+        VectorEnv("team_edition_v0", 2, players=2)
+    vec = VectorEnv("team_edition_v0", 2, seed=0)
+    with pytest.raises(RuntimeError, match="reset"):
+        vec.step([0, 0])
+    vec.reset()
+    before = vec.states.copy()
+    with pytest.raises(ValueError, match="expected 2 actions"):
+        vec.step([0])
+    illegal = int(np.flatnonzero(vec.action_masks()[1] == 0)[0])
+    legal = int(np.flatnonzero(vec.action_masks()[0])[0])
+    with pytest.raises(ValueError, match=f"illegal action {illegal} .* in env 1"):
+        vec.step([legal, illegal])
+    assert vec.states.tobytes() == before.tobytes()  # nothing half-applied
+
+
+def test_single_agent_env_passes_gymnasium_checker_and_handles_illegal_actions():
+    env = SingleAgentEnv("team_edition_v0", num_players=2, illegal_action="penalty")
+    check_env(env, skip_render_check=True)
+    env.reset(seed=4)
+    illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
+    _, reward, term, _, info = env.step(illegal)
+    assert term and reward == -1.0 and info["illegal_action"]
+    strict = SingleAgentEnv("paths_of_destiny_3e_v0", opponents="heuristic", num_players=2)
+    strict.reset(seed=1)
+    with pytest.raises(ValueError, match="illegal action"):
+        strict.step(int(np.flatnonzero(strict.action_masks() == 0)[0]))
+    with pytest.raises(ValueError, match="illegal_action"):
+        SingleAgentEnv("team_edition_v0", illegal_action="ignore")
+
+
+def test_single_agent_env_episode_and_render():
+    env = SingleAgentEnv("team_edition_v0", num_players=1, max_turns=3, render_mode="ansi")
+    env.reset(seed=0)
+    assert "to act: yellow" in env.render()
+    done, steps = False, 0
+    while not done:
+        _, _, term, trunc, _ = env.step(env.vec.kernel.A_END)
+        done = term or trunc
+        steps += 1
+    assert trunc and steps == 3
