@@ -1,4 +1,4 @@
-"""Agents that play labyrinth_env games: ``make_agent("random" | "heuristic")``."""
+"""Agents that play labyrinth_env games: ``make_agent("random" | "heuristic" | "ppo:path.zip")``."""
 
 from __future__ import annotations
 
@@ -19,9 +19,14 @@ def list_agents() -> list[str]:
 
 
 def make_agent(spec: str, seed: int | None = None) -> Agent:
-    """A new agent by name; ``seed`` seeds agents that use randomness."""
+    """A new agent by name; ``seed`` seeds agents that use randomness. ``"ppo:<path>"``
+    loads a trained MaskablePPO policy (needs the ``train`` extra)."""
+    if isinstance(spec, str) and spec.strip().lower().startswith("ppo:"):
+        from agents.ppo_agent import PPOAgent
+
+        return PPOAgent(spec.strip()[4:])
     if not isinstance(spec, str) or spec.strip().lower() not in AGENTS:
-        raise ValueError(f"unknown agent spec {spec!r}; available agents: {', '.join(list_agents())}")
+        raise ValueError(f"unknown agent spec {spec!r}; available agents: {', '.join(list_agents())}, ppo:<model.zip>")
     return AGENTS[spec.strip().lower()](seed)
 
 

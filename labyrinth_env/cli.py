@@ -1,4 +1,4 @@
-"""The ``labyrinth`` command line: ``demo``, ``envs``, ``bench``, ``evaluate``, ``replay``."""
+"""The ``labyrinth`` command line: ``demo``, ``envs``, ``bench``, ``evaluate``, ``train``, ``replay``."""
 
 from __future__ import annotations
 
@@ -110,6 +110,12 @@ def cmd_evaluate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_train(args: argparse.Namespace) -> int:
+    from agents.train_ppo import main as train_main
+
+    return train_main(args.rest)
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
@@ -138,6 +144,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("evaluate", help="win rate of an agent (see agents/evaluate.py --help)", add_help=False)
     p.add_argument("rest", nargs=argparse.REMAINDER)
     p.set_defaults(func=cmd_evaluate)
+    p = sub.add_parser("train", help="MaskablePPO from a YAML config (see agents/train_ppo.py --help)", add_help=False)
+    p.add_argument("rest", nargs=argparse.REMAINDER)
+    p.set_defaults(func=cmd_train)
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board")
     p.add_argument("path")
     p.set_defaults(func=cmd_replay)

@@ -1,0 +1,104 @@
+"""Training pipeline: config checking before anything starts, a short MaskablePPO run on
+the vector env (never an illegal action: the env raises on one), outputs, and the trained
+policy as an agent. A smoke test of the plumbing, not of learning."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+pytest.importorskip("sb3_contrib", reason="needs the train extra")
+
+import labyrinth_env
+from agents import make_agent
+from agents.train_ppo import load_train_config, main, train
+from labyrinth_env.sb3 import SB3VecEnv
+from labyrinth_env.vector import VectorEnv
+
+SMOKE = "configs/train/smoke.yaml"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("env_id: [", "not YAML"),
+        ("[1, 2]", "expected a mapping"),
+        ("options: {}", "'env_id' is required"),
+        ("env_id: team_edition_v0\nlearning_rate: 3", "unknown key"),
+        ("env_id: team_edition_v0\nppo: {lr: 3}", "unknown key ppo.lr"),
+        ("env_id: team_edition_v0\ntotal_timesteps: many", "total_timesteps: expected int"),
+        ("env_id: chess_v1", "unknown env_id 'chess_v1'"),
+        ("env_id: team_edition_v0\noptions: {num_players: 9}", "num_players=9"),
+        ("env_id: team_edition_v0\nvector: {opponents: grandmaster}", "unknown vector.opponents"),
+        ("env_id: team_edition_v0\neval: {against: [mcts]}", "unknown eval.against"),
+        ("env_id: team_edition_v0\nvector: {num_envs: 0}", "must be >= 1"),
+    ],
+)
+def test_bad_training_config_fails_before_training(tmp_path, text, message):
+    path = tmp_path / "c.yaml"
+    path.write_text(text)
+    with pytest.raises(ValueError, match=message):
+        load_train_config(path)
+
+
+def test_shipped_training_configs_are_valid():
+    from pathlib import Path
+
+    paths = sorted(Path("configs/train").glob("*.yaml"))
+    assert len(paths) >= 4
+    for path in paths:
+        load_train_config(path)
+
+
+def test_sb3_adapter_masks_and_terminal_observation():
+    vec = VectorEnv("team_edition_v0", 3, seed=0, num_players=1, max_turns=1)
+    env = SB3VecEnv(vec, seed=0)
+    obs = env.reset()
+    assert obs.shape == (3, vec.kernel.OBS_SIZE)
+    masks = np.stack(env.env_method("action_masks"))
+    assert masks.shape == (3, vec.kernel.NUM_ACTIONS) and masks.dtype == bool
+    env.step_async(np.full(3, vec.kernel.A_END))
+    _, _, dones, infos = env.step_wait()
+    assert dones.all()
+    assert all("terminal_observation" in i and i["TimeLimit.truncated"] for i in infos)
+
+
+def test_smoke_training_run_outputs_and_trained_agent(tmp_path):
+    cfg = load_train_config(SMOKE)
+    cfg.out_dir = str(tmp_path / "run")
+    result = train(cfg, progress=False)
+    out = tmp_path / "run"
+    for name in ("final_model.zip", "learning_curve.png", "summary.json", "eval.jsonl", "config.json"):
+        assert (out / name).is_file(), name
+    assert any((out / "checkpoints").iterdir())
+    assert any((out / "tb").iterdir())  # TensorBoard events
+    evals = [json.loads(line) for line in (out / "eval.jsonl").read_text().splitlines()]
+    assert {e["opponent"] for e in evals} == {"random", "heuristic"}
+    assert all(0.0 <= e["ci95"][0] <= e["win_rate"] <= e["ci95"][1] <= 1.0 for e in evals)
+    assert result["timesteps"] >= cfg.total_timesteps
+    # the trained policy as an agent in the AEC env: only legal actions
+    agent = make_agent(f"ppo:{out / 'final_model.zip'}")
+    env = labyrinth_env.make("paths_of_destiny_3e_v0", num_players=2, max_turns=10)
+    env.reset(seed=1)
+    for name in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = agent.act(obs)
+        assert obs["action_mask"][action] == 1
+        env.step(action)
+        del name
+    assert not any(e.get("illegal_move") for e in env.infos.values())
+
+
+def test_train_cli_overrides(tmp_path, capsys):
+    assert main(["--config", SMOKE, "--timesteps", "512", "--out", str(tmp_path / "cli"), "--no-progress"]) == 0
+    assert "win rate" in capsys.readouterr().out
+
+
+def test_ppo_agent_bad_path():
+    with pytest.raises(ValueError, match="no trained model"):
+        make_agent("ppo:/no/such/model.zip")
