@@ -30,7 +30,7 @@ from agents.evaluate import wilson_interval
 from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str},
+    "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str, "shaping": float},
     "self_play": {"snapshot_every": int, "pool_size": int},
     "ppo": {
         "learning_rate": float,
@@ -224,6 +224,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         cfg.vector["num_envs"],
         learner_seats=learner,
         opponents=pool if pool is not None else cfg.vector["opponents"],
+        shaping=float(cfg.vector.get("shaping", 0.0)),
         seed=cfg.seed,
         **cfg.options,
     )

@@ -5,7 +5,9 @@ self-play).
 
 Each of the ``num_envs`` slots is one game seen from its learner seat: an observation is
 the learner's (egocentric), ``action_masks()`` its legal actions, and a reward arrives when
-the game ends (the learner seat's return), after which the slot holds the next game
+the game ends (the learner seat's return; with ``shaping > 0`` also a potential-based
+shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
+which the slot holds the next game
 (same-step auto-reset; the finished game's last observation is in
 ``infos["final_obs"]``).
 
@@ -48,6 +50,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         opponents: str | Policy = "random",
         seed: int | None = None,
         infos: bool = False,
+        shaping: float = 0.0,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -112,6 +115,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.infos = np.zeros((num_envs, 3), dtype=np.float64)
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self.all_index = np.arange(num_envs, dtype=np.int64)
+        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or shaping < 0:
+            raise ValueError(f"shaping must be a number >= 0 (0: off), got {shaping!r}")
+        self.shaping = float(shaping)
+        self._phi = np.zeros(num_envs, dtype=np.float64)
         self._seed = seed
         self._reset_done = False
 
@@ -138,6 +145,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.infos[:] = 0.0
         self._reset_done = True
         self._play_external()
+        if self.shaping:
+            self.loops.potentials(self.states, self.reward_seats, self._phi)
         return self.obs.copy(), self._infos(np.zeros(self.num_envs, dtype=bool))
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
@@ -163,8 +172,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         done = self.infos[:, 0] + self.infos[:, 1] > 0
         terminated = self.infos[:, 0] > 0
         truncated = self.infos[:, 1] > 0
-        rewards = self.infos[:, 2].astype(np.float32)
-        return self.obs.copy(), rewards, terminated, truncated, self._infos(done)
+        rewards = self.infos[:, 2].copy()
+        if self.shaping:
+            # potential-based shaping (opt-in): scale * (phi(next) - phi(now)), with the
+            # potential of a finished game 0, so a game's shaping sums to -phi(start)
+            phi = np.zeros(self.num_envs, dtype=np.float64)
+            self.loops.potentials(self.states, self.reward_seats, phi)
+            after = np.where(done, 0.0, phi)
+            rewards += self.shaping * (after - self._phi)
+            self._phi = phi
+        return self.obs.copy(), rewards.astype(np.float32), terminated, truncated, self._infos(done)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env's pending learner decision (bool[num_envs, N])."""

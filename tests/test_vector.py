@@ -165,3 +165,42 @@ def test_single_agent_env_episode_and_render():
         done = term or trunc
         steps += 1
     assert trunc and steps == 3
+
+
+def test_shaping_is_opt_in_and_sums_to_minus_the_start_potential():
+    """Off by default (rewards are only the game results); with shaping, each game's
+    shaped rewards add up to its result minus scale * potential(start)."""
+    plain = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=6)
+    shaped = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=6, shaping=2.0)
+    plain.reset()
+    shaped.reset()
+    start_phi = shaped._phi.copy()
+    total_plain = np.zeros(2)
+    total_shaped = np.zeros(2)
+    rng = np.random.default_rng(3)
+    finished = np.zeros(2, dtype=bool)
+    while not finished.all():
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in plain.action_masks()])
+        _, r1, t1, u1, _ = plain.step(acts)
+        _, r2, _, _, _ = shaped.step(acts)
+        total_plain += np.where(finished, 0, r1)
+        total_shaped += np.where(finished, 0, r2)
+        finished |= t1 | u1
+    assert np.allclose(total_shaped, total_plain - 2.0 * start_phi, atol=1e-5)
+    with pytest.raises(ValueError, match="shaping"):
+        VectorEnv("team_edition_v0", 2, shaping=-1)
+
+
+def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():
+    from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v0", num_players=2)
+    env.reset(seed=0)
+    s = env._states[0]
+    far = K.shaping_potential(s, 0)
+    s["key_holder"][3] = 0  # seat 0 holds another player's key
+    s["key_node"][3] = -1
+    with_key = K.shaping_potential(s, 0)
+    s["position"][0] = K.center_node(s)
+    at_centre = K.shaping_potential(s, 0)
+    assert far < with_key < at_centre == 0.5

@@ -148,3 +148,10 @@ def vector_step(
             rngs[i],
             infos[i],
         )
+
+
+@njit(cache=True, parallel=True)
+def potentials(states, seats, out) -> None:
+    """The ruleset's opt-in shaping potential of ``seats[i]`` in game i."""
+    for i in prange(states.shape[0]):
+        out[i] = K.shaping_potential(states[i], seats[i])

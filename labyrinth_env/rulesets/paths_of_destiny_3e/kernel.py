@@ -16,7 +16,7 @@ from numba import njit
 
 from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
-from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
+from labyrinth_env.core.grid import HEX_CELLS, HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
 from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, seed_state, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
@@ -1777,6 +1777,38 @@ def random_legal_action(s, mask, rng) -> int:
     """A uniformly random legal action (``mask`` is filled here)."""
     legal_mask(s, mask)
     return pick_random(mask, rng)
+
+
+HEX_QR = np.zeros((NUM_CELLS, 2), dtype=np.int64)
+HEX_QR[:NUM_BOARD] = HEX_CELLS
+for _i in range(NUM_SEATS):  # a starting space lies one step beyond its key space
+    HEX_QR[START_CELL + _i] = HEX_CELLS[KEY_CELLS[_i]] + HEX_DELTAS[_i]
+
+
+@njit(cache=True)
+def cell_distance(a: int, b: int) -> int:
+    dq = HEX_QR[a, 0] - HEX_QR[b, 0]
+    dr = HEX_QR[a, 1] - HEX_QR[b, 1]
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+@njit(cache=True)
+def shaping_potential(s, seat: int) -> float:
+    """Opt-in reward shaping (never the default): 0.5 for holding a key, minus 0.05 per
+    step (as the crow flies) to the goal: the nearest key lying on another player's key
+    space while keyless, the central space once holding one. 0 once the game is over, so
+    the shaping sums to zero over a game and does not change which policies are best."""
+    if s.outcome != RUNNING or s.position[seat] < 0:
+        return 0.0
+    cell = s.position[seat] // MC
+    if keys_held(s, seat) > 0:
+        return 0.5 - 0.05 * cell_distance(cell, s.center_cell)
+    best = 12
+    for k in range(NUM_KEYS):
+        node = s.key_node[k]
+        if node >= 0 and k != s.seat_start[seat]:
+            best = min(best, cell_distance(cell, node // MC))
+    return -0.05 * best
 
 
 def new_states(num: int = 1) -> np.ndarray:
