@@ -28,10 +28,13 @@ def make_batch(
     The probe and the throughput runs build their arrays here so both compile the very
     same numba specialisations (int8 masks like the AEC env, uint64[:, 1] RNG words).
     """
+    from labyrinth_env.core.batching import batch_module
+
+    loops = batch_module(kernel.__name__.split(".")[-2])
     states = kernel.new_states(batch_size)
     for i in range(batch_size):
         # a slice is a view, so init_one writes game i in place
-        kernel.init_one(states[i : i + 1], np.uint64(seed + i), options)
+        loops.init_one(states[i : i + 1], np.uint64(seed + i), options)
     masks = np.zeros((batch_size, kernel.NUM_ACTIONS), dtype=np.int8)
     words = np.random.SeedSequence(seed).generate_state(batch_size, dtype=np.uint64)
     rngs = (words | np.uint64(1)).reshape(batch_size, 1)  # xorshift cannot leave zero
@@ -66,13 +69,13 @@ def probe(env_id: str) -> dict[str, Any]:
     mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(env.max_seats, dtype=np.float64)
     obs = np.empty(k.OBS_SIZE, dtype=np.float32)
-    timed("init_one", k.init_one, states, np.uint64(PROBE_SEED), opts)
-    timed("refresh_one", k.refresh_one, states, mask, rewards)
-    action = int(np.flatnonzero(mask)[0])
-    timed("step_one", k.step_one, states, action, mask, rewards)
-    timed("observe_one", k.observe_one, states, 0, obs)
-    batch = make_batch(k, opts, 4, PROBE_SEED)
     loops = env.batch
+    timed("init_one", loops.init_one, states, np.uint64(PROBE_SEED), opts)
+    timed("refresh_one", loops.refresh_one, states, mask, rewards)
+    action = int(np.flatnonzero(mask)[0])
+    timed("step_one", loops.step_one, states, action, mask, rewards)
+    timed("observe_one", loops.observe_one, states, 0, obs)
+    batch = make_batch(k, opts, 4, PROBE_SEED)
     timed("random_steps_serial", loops.random_steps_serial, batch[0], batch[1], batch[2], 1, batch[3])
     timed("random_steps_batch", loops.random_steps_batch, batch[0], batch[1], batch[2], 1, batch[3])
     total = time.perf_counter() - start

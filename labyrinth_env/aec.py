@@ -88,6 +88,7 @@ class LabyrinthAECEnv(AECEnv):
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._options_vec = self.options_vector()
+        self._loops = self.batch  # the kernel's entry points, compiled once per ruleset
         self._states = k.new_states(1)
         self._mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
         self._no_mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
@@ -125,7 +126,7 @@ class LabyrinthAECEnv(AECEnv):
         # expects it to be accepted, so it is ignored here.
         del options
         self.seed_used = python_seed(seed)
-        self.kernel.init_one(self._states, np.uint64(self.seed_used), self._options_vec)
+        self._loops.init_one(self._states, np.uint64(self.seed_used), self._options_vec)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -138,7 +139,7 @@ class LabyrinthAECEnv(AECEnv):
         self._has_reset = True
         self._skip_agent_selection = None
         self._log_events()
-        seat = self.kernel.refresh_one(self._states, self._mask, self._returns)
+        seat = self._loops.refresh_one(self._states, self._mask, self._returns)
         self.agent_selection = self.possible_agents[seat]
 
     def step(self, action: Any) -> None:
@@ -149,7 +150,7 @@ class LabyrinthAECEnv(AECEnv):
             self._was_dead_step(action)
             return
         index = self._check_action_type(action)
-        seat = self.kernel.step_one(self._states, index, self._mask, self._returns)
+        seat = self._loops.step_one(self._states, index, self._mask, self._returns)
         if seat == -2:
             if self.checked:
                 self._terminate_illegal(agent, index)
@@ -220,7 +221,7 @@ class LabyrinthAECEnv(AECEnv):
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self.agent_name_mapping[agent]
         obs = np.empty(self.kernel.OBS_SIZE, dtype=np.float32)
-        self.kernel.observe_one(self._states, seat, obs)
+        self._loops.observe_one(self._states, seat, obs)
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         mask = self._mask.copy() if acting else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}

@@ -1,6 +1,6 @@
 """Set-up helpers for the Paths of Destiny 3e scenario tests.
 
-A ``Scenario`` starts a real game with ``K.init_one`` and then edits the state record
+A ``Scenario`` starts a real game with ``B.init_one`` (the ruleset's batch module) and then edits the state record
 directly to build a position: tiles laid with ``K.set_tile`` (taken out of the tile pool,
 so the 37 tiles stay conserved), characters put on corridor nodes, life / stun / crystal
 / keys / items / traps set, the next Golem card, event, tile or trap token chosen, and the
@@ -29,11 +29,14 @@ from typing import Any
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_INDEX, ROTATE_HEX
 from labyrinth_env.core.rng import roll_2d6, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
+
+B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 Event = tuple[int, ...]
 MC = K.MC
@@ -183,7 +186,7 @@ def options_vector(**options: Any) -> np.ndarray:
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
     options.setdefault("num_players", 2)
     states = K.new_states(1)
-    K.init_one(states, np.uint64(seed), options_vector(**options))
+    B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]
 
 

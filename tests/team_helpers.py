@@ -1,6 +1,6 @@
 """Set-up helpers for the Team Edition scenario tests.
 
-A ``Scenario`` starts a real game with ``K.init_one`` and then edits the state record
+A ``Scenario`` starts a real game with ``B.init_one`` (the ruleset's batch module) and then edits the state record
 directly to build a position. ``blank()`` turns every loose tile in the maze face down,
 so that nothing connects except what a test lays out with ``lay()``: the reach of a
 piece is then exactly the corridor the test built plus the face-down tiles at its open
@@ -13,10 +13,13 @@ from typing import Any
 
 import numpy as np
 
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.core.grid import ROTATE_SQUARE, mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.env import raw_env
+
+B = batch_module("team_edition")  # the ruleset's entry points and batched loops
 
 Event = tuple[int, ...]
 
@@ -32,7 +35,7 @@ def options_vector(**options: Any) -> np.ndarray:
 
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
     states = K.new_states(1)
-    K.init_one(states, np.uint64(seed), options_vector(**options))
+    B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]
 
 

@@ -12,8 +12,11 @@ from numba import njit
 import labyrinth_env
 from agents import HeuristicAgent, RandomAgent, make_agent
 from agents.evaluate import evaluate, main, wilson_interval
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.team_edition import heuristic as H
 from labyrinth_env.rulesets.team_edition import kernel as K
+
+B = batch_module("team_edition")  # the ruleset's entry points and batched loops
 
 ENV = "team_edition_v0"
 
@@ -27,10 +30,10 @@ def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarr
     """A fresh game run straight on the kernel (faster than the env for many states)."""
     vec = labyrinth_env.raw_env(ENV, **options).options_vector()
     states = K.new_states(1)
-    K.init_one(states, np.uint64(seed), vec)
+    B.init_one(states, np.uint64(seed), vec)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
-    K.refresh_one(states, mask, rewards)
+    B.refresh_one(states, mask, rewards)
     return states, mask, rewards
 
 
@@ -89,7 +92,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone(variant):
                 checked += 1
                 if rng.random() < 0.4:
                     action = int(rng.choice(np.flatnonzero(mask)))
-                assert K.step_one(states, action, mask, rewards) != -2
+                assert B.step_one(states, action, mask, rewards) != -2
     assert checked > 300
 
 
@@ -111,7 +114,7 @@ def test_heuristic_never_reads_hidden_information():
                     compared += 1
                 if rng.random() < 0.3:
                     action = int(rng.choice(np.flatnonzero(mask)))
-                K.step_one(states, action, mask, rewards)
+                B.step_one(states, action, mask, rewards)
     assert compared > 200
 
 

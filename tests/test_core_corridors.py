@@ -7,9 +7,12 @@ import numpy as np
 from numba import njit
 
 import labyrinth_env
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
 from labyrinth_env.core.grid import square_neighbors
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 
 def _line_board(masks: list[int], built: list[bool]):
@@ -79,7 +82,7 @@ def test_articulation_shortcut_equals_trying_every_placement():
     checked = 0
     closing_seen = 0
     for game in range(12):
-        K.init_one(states, game, opts)
+        B.init_one(states, game, opts)
         for _ in range(300):
             if s["outcome"] != K.RUNNING:
                 break

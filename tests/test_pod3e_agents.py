@@ -12,9 +12,12 @@ from pod3e_helpers import Scenario, line, node
 import labyrinth_env
 from agents import HeuristicAgent, make_agent
 from agents.evaluate import evaluate, evaluate_match, main, play_game
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 ENV = "paths_of_destiny_3e_v0"
 
@@ -28,10 +31,10 @@ def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarr
     """A fresh game run straight on the kernel (faster than the env for many states)."""
     vec = labyrinth_env.raw_env(ENV, **options).options_vector()
     states = K.new_states(1)
-    K.init_one(states, np.uint64(seed), vec)
+    B.init_one(states, np.uint64(seed), vec)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
-    K.refresh_one(states, mask, rewards)
+    B.refresh_one(states, mask, rewards)
     return states, mask, rewards
 
 
@@ -58,7 +61,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
                 checked += 1
                 if rng.random() < 0.4:
                     action = int(rng.choice(np.flatnonzero(mask)))
-                assert K.step_one(states, action, mask, rewards) != -2
+                assert B.step_one(states, action, mask, rewards) != -2
     assert checked > 3000
     # the common decisions all came up (the rare ones have scenario tests below)
     assert {K.D_MAIN, K.D_PLACE, K.D_GOLEM_DIR, K.D_PICKUP, K.D_FREE_ATTACK} <= decisions
@@ -83,7 +86,7 @@ def test_heuristic_never_reads_hidden_information():
                 compared += 1
             if rng.random() < 0.3:
                 action = int(rng.choice(np.flatnonzero(mask)))
-            K.step_one(states, action, mask, rewards)
+            B.step_one(states, action, mask, rewards)
             steps += 1
     assert compared > 1000
 

@@ -13,8 +13,11 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 ENV_ID = "paths_of_destiny_3e_v0"
 # (num_players, two_player_variant)
@@ -494,7 +497,7 @@ def test_determinize_keeps_the_observation_of_that_seat(num_players):
             _determinize_one(copy, seat, np.uint64(rng.integers(1 << 62)))
             mine = env.observe(f"player_{seat}")["observation"]
             theirs = np.zeros(K.OBS_SIZE, dtype=np.float32)
-            K.observe_one(copy, seat, theirs)
+            B.observe_one(copy, seat, theirs)
             assert np.array_equal(mine, theirs)
             changed += copy.tobytes() != env._states.tobytes()
             # the sampled state is still a sound game

@@ -20,6 +20,35 @@ from labyrinth_env.rulesets.team_edition import kernel as K  # batching: kernel
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
 
 
+# --- single-game entry points for Python (one call per AEC env step) ----------------------
+@njit(cache=True)
+def init_one(states, seed, options) -> None:
+    K.init(states[0], seed, options)
+
+
+@njit(cache=True)
+def refresh_one(states, mask, rewards) -> int:
+    """Mask and returns of game 0; returns the seat to act (-1 when over)."""
+    s = states[0]
+    K.legal_mask(s, mask)
+    K.returns(s, rewards)
+    return K.to_act(s)
+
+
+@njit(cache=True)
+def step_one(states, action: int, mask, rewards) -> int:
+    """Step game 0 and refresh its mask and returns. Returns the next seat to act (-1 when
+    over) or -2 if the action was illegal (state unchanged)."""
+    if not K.step(states[0], action):
+        return -2
+    return refresh_one(states, mask, rewards)
+
+
+@njit(cache=True)
+def observe_one(states, seat: int, out) -> None:
+    K.observe(states[0], seat, out)
+
+
 @njit(cache=True)
 def opponent_action(s, kind: int, mask, rng) -> int:
     if kind == OPPONENT_HEURISTIC:

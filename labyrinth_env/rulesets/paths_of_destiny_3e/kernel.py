@@ -1732,35 +1732,7 @@ def determinize(s, seat: int, seed) -> None:
     s.rng[0] = seed_state(derive_seed(rng))
 
 
-# --- single-game entry points and batched loops ----------------------------------------------------------------
-@njit(cache=True)
-def init_one(states, seed, options) -> None:
-    init(states[0], seed, options)
-
-
-@njit(cache=True)
-def step_one(states, action: int, mask, rewards) -> int:
-    s = states[0]
-    if not step(s, action):
-        return -2
-    legal_mask(s, mask)
-    returns(s, rewards)
-    return to_act(s)
-
-
-@njit(cache=True)
-def refresh_one(states, mask, rewards) -> int:
-    s = states[0]
-    legal_mask(s, mask)
-    returns(s, rewards)
-    return to_act(s)
-
-
-@njit(cache=True)
-def observe_one(states, seat: int, out) -> None:
-    observe(states[0], seat, out)
-
-
+# --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
 @njit(cache=True)
 def step_autoreset(s, action: int, rewards) -> bool:
     step(s, action)

@@ -772,38 +772,6 @@ def determinize(s, seat: int, seed) -> None:
         compute_reach(s)
 
 
-# --- single-game entry points for Python (one call per env step) -------------------------------
-@njit(cache=True)
-def init_one(states, seed, options) -> None:
-    init(states[0], seed, options)
-
-
-@njit(cache=True)
-def step_one(states, action: int, mask, rewards) -> int:
-    """Step game 0 of ``states``; refresh its mask and rewards. Returns the next seat to
-    act (-1 when over) or -2 if the action was illegal (state unchanged)."""
-    s = states[0]
-    if not step(s, action):
-        return -2
-    legal_mask(s, mask)
-    returns(s, rewards)
-    return to_act(s)
-
-
-@njit(cache=True)
-def refresh_one(states, mask, rewards) -> int:
-    s = states[0]
-    legal_mask(s, mask)
-    returns(s, rewards)
-    return to_act(s)
-
-
-@njit(cache=True)
-def observe_one(states, seat: int, out) -> None:
-    observe(states[0], seat, out)
-
-
-# --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
 @njit(cache=True)
 def step_autoreset(s, action: int, rewards) -> bool:
     """Step one game; when it ends, write its returns and start the next game from a seed
