@@ -96,3 +96,14 @@ def test_warm_compile_probe_structure() -> None:
     for name in ("import", "init_one", "refresh_one", "step_one", "observe_one"):
         assert probe["phases_s"][name] >= 0
     assert set(probe["phases_s"]) >= {"random_steps_serial", "random_steps_batch"}
+
+
+def test_vector_throughput_rows_and_outputs(tmp_path):
+    from benchmarks import vector_throughput as vt
+
+    assert vt.main(["--env", "team_edition_v0", "--batch", "1", "8", "--threads", "1", "--seconds", "0.1",
+                    "--out", str(tmp_path / "v.json")]) == 0  # fmt: skip
+    result = json.loads((tmp_path / "v.json").read_text())
+    assert [(r["batch"], r["threads"]) for r in result["rows"]] == [(1, 1), (8, 1)]
+    assert all(r["steps_per_s"] > 0 for r in result["rows"])
+    assert vt.main(["--env", "nope_v0"]) == 2
