@@ -38,6 +38,13 @@ def option(default: Any, help: str, **kwargs: Any) -> Any:
     return field(default=default, metadata={"option": spec})
 
 
+def check_bool(value: Any) -> bool:
+    """An ``Option.check`` for flags: only True or False (not 0, 1 or "yes")."""
+    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+        raise ValueError("expected True or False")
+    return bool(value)
+
+
 def _allowed(spec: Option) -> str:
     parts = []
     if spec.choices is not None:

@@ -53,26 +53,20 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import HEX_CELLS
-from labyrinth_env.options import option
+from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
-
-
-def _check_bool(value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError("expected True or False")
-    return bool(value)
 
 
 @dataclass(frozen=True)
 class PathsOfDestiny3eOptions:
     num_players: int = option(2, "number of players", int_range=(2, 6))
-    two_player_variant: bool = option(False, "the 2-player board (central space moved)", check=_check_bool)
+    two_player_variant: bool = option(False, "the 2-player board (central space moved)", check=check_bool)
     max_turns: int | None = option(
         400, "truncate after this many turns (None: never)", int_range=(1, 1_000_000), optional=True
     )
     ask_crystal: bool = option(
-        True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=_check_bool
+        True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=check_bool
     )
 
     def validate(self) -> None:

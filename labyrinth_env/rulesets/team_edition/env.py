@@ -53,16 +53,10 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
-from labyrinth_env.options import option
+from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.render import render_text
-
-
-def _check_bool(value: Any) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise ValueError("expected True or False")
-    return bool(value)
 
 
 def _check_deck(value: Any) -> dict[str, int]:
@@ -97,7 +91,7 @@ class TeamEditionOptions:
     num_players: int = option(2, "number of players", int_range=(1, 4))
     variant: str = option("introductory", "rules variant", choices=K.VARIANTS)
     public_memory: bool = option(
-        False, "show treasures of face-down tiles (everyone saw them face up)", check=_check_bool
+        False, "show treasures of face-down tiles (everyone saw them face up)", check=check_bool
     )
     max_turns: int | None = option(None, "truncate after this many turns", int_range=(1, 1_000_000), optional=True)
     daedalus_deck: dict = option(C.DEFAULT_DECK, "Daedalus page counts by kind", check=_check_deck)
