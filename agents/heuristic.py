@@ -19,6 +19,7 @@ from agents.base import Agent, legal_actions
 HEURISTICS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.heuristic",
     "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.heuristic",
+    "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.heuristic",
 }
 
 

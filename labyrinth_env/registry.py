@@ -13,9 +13,10 @@ from labyrinth_env.aec import REPLAY_FORMAT, REPLAY_VERSION, LabyrinthAECEnv
 _ENVS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.env",
     "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.env",
+    "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.env",
 }
 # rulesets whose issues are open: known ids that are not built yet
-_PLANNED = ("paths_of_destiny_2011_v0", "labyrinx_v0", "labyrinthos_v0")
+_PLANNED = ("labyrinx_v0", "labyrinthos_v0")
 
 
 def list_envs() -> list[str]:

@@ -16,33 +16,27 @@ from numba import njit
 
 from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
-from labyrinth_env.core.grid import HEX_CELLS, HEX_CENTER, HEX_CORNERS, HEX_DELTAS, HEX_INDEX, HEX_NEIGHBORS, ROTATE_HEX
+from labyrinth_env.core.grid import HEX_CELLS, HEX_CENTER, HEX_DELTAS, HEX_INDEX
+from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, erase_tile, touches_board, write_tile
+from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
+from labyrinth_env.core.hexboard import NUM_BOARD as _NUM_BOARD
+from labyrinth_env.core.hexboard import NUM_CELLS as _NUM_CELLS
+from labyrinth_env.core.hexboard import START_CELL as _START_CELL
 from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, seed_state, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 # --- geometry: 37 board cells, then the 6 starting spaces of the frame -----------------
 MC = C.MAX_CORRIDORS
-NUM_BOARD = 37
+# (the board with its frame, shared with the 2011 edition: labyrinth_env.core.hexboard)
+NUM_BOARD = _NUM_BOARD
 NUM_SEATS = 6
-START_CELL = NUM_BOARD  # starting space i is cell START_CELL + i
-NUM_CELLS = NUM_BOARD + NUM_SEATS
+START_CELL = _START_CELL  # starting space i is cell START_CELL + i
+NUM_CELLS = _NUM_CELLS
 NUM_NODES = NUM_CELLS * MC
 NUM_BOARD_NODES = NUM_BOARD * MC
-KEY_CELLS = HEX_CORNERS.copy()  # key space i: the corner in direction i from the centre
+KEY_CELLS = _KEY_CELLS  # key space i: the corner in direction i from the centre
 KEY_NODES = KEY_CELLS * MC  # the key space's one corridor (corridor 0 of its cell)
-
-
-def _neighbors() -> np.ndarray:
-    nb = np.full((NUM_CELLS, 6), -1, dtype=np.int16)
-    nb[:NUM_BOARD] = HEX_NEIGHBORS
-    for i in range(NUM_SEATS):
-        # the starting space lies beyond key space i, outwards in direction i
-        nb[KEY_CELLS[i], i] = START_CELL + i
-        nb[START_CELL + i, (i + 3) % 6] = KEY_CELLS[i]
-    return nb
-
-
-NEIGHBORS = _neighbors()
+NEIGHBORS = FRAME_NEIGHBORS  # the hexagon's neighbours, each key space joined to its starting space
 # 2-player variant (reconstructed): the central space one step from the middle in
 # direction 1, between the two players' key spaces 0 and 2.
 VARIANT_CENTER = HEX_INDEX[(int(HEX_DELTAS[1, 0]), int(HEX_DELTAS[1, 1]))]
@@ -345,23 +339,13 @@ def can_crystal(s, seat: int) -> bool:
     return s.ask_crystal != 0 and s.crystal[seat] != 0
 
 
-@njit(cache=True)
-def rotated_mask(tile: int, k: int, rot: int) -> int:
-    return ROTATE_HEX[TILE_MASK[tile, k], rot]
-
-
 # --- board building -----------------------------------------------------------------------------
 @njit(cache=True)
 def set_tile(s, cell: int, tile: int, rot: int) -> None:
     s.cell_tile[cell] = tile
     s.cell_rot[cell] = rot
     s.cell_built[cell] = 1
-    for k in range(MC):
-        node = cell * MC + k
-        s.node_mask[node] = rotated_mask(tile, k, rot)
-        s.node_level[node] = TILE_LEVEL[tile, k]
-        pair = TILE_PAIR[tile, k]
-        s.node_pair[node] = cell * MC + pair if pair >= 0 else -1
+    write_tile(s.node_mask, s.node_level, s.node_pair, cell, TILE_MASK[tile], TILE_LEVEL[tile], TILE_PAIR[tile], rot)
 
 
 @njit(cache=True)
@@ -369,11 +353,7 @@ def clear_cell(s, cell: int) -> None:
     s.cell_tile[cell] = -1
     s.cell_rot[cell] = 0
     s.cell_built[cell] = 0
-    for k in range(MC):
-        node = cell * MC + k
-        s.node_mask[node] = 0
-        s.node_level[node] = -1
-        s.node_pair[node] = -1
+    erase_tile(s.node_mask, s.node_level, s.node_pair, cell, MC)
 
 
 @njit(cache=True)
@@ -389,13 +369,7 @@ def targets_connected(s, skip_cell: int) -> bool:
 
 @njit(cache=True)
 def buildable_cell(s, cell: int) -> bool:
-    if s.cell_built[cell]:
-        return False
-    for d in range(6):
-        nb = NEIGHBORS[cell, d]
-        if nb >= 0 and nb < NUM_BOARD and s.cell_built[nb]:
-            return True
-    return False
+    return touches_board(s.cell_built, cell)
 
 
 @njit(cache=True)
@@ -1700,15 +1674,21 @@ def observe(s, seat: int, out) -> None:
 def determinize(s, seat: int, seed) -> None:
     """Resample what ``seat`` cannot know: the order of the tile, trap and item pools and of
     the Golem and event decks (Annihilation stays last), and which trap lies under each
-    face-down trap token (with the pool)."""
+    face-down trap token (with the pool). Each unknown set is sorted before it is
+    shuffled, so the result depends only on what ``seat`` knows and ``seed`` (searches that
+    determinize cannot leak the true order)."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed_state(np.uint64(seed))
+    s.tile_pool[: s.tile_pool_len] = np.sort(s.tile_pool[: s.tile_pool_len])
     shuffle(rng, s.tile_pool, s.tile_pool_len)
+    s.item_pool[: s.item_pool_len] = np.sort(s.item_pool[: s.item_pool_len])
     shuffle(rng, s.item_pool, s.item_pool_len)
     rest = NUM_GOLEM_CARDS - s.golem_pos
+    s.golem_deck[s.golem_pos :] = np.sort(s.golem_deck[s.golem_pos :])
     shuffle(rng, s.golem_deck[s.golem_pos :], rest)
     left = NUM_EVENTS - 1 - s.event_pos
     if left > 0:
+        s.event_deck[s.event_pos : NUM_EVENTS - 1] = np.sort(s.event_deck[s.event_pos : NUM_EVENTS - 1])
         shuffle(rng, s.event_deck[s.event_pos :], left)
     # hidden traps: the face-down tokens on the board and the pool are one unknown set
     hidden = np.empty(NUM_TRAPS, dtype=np.int64)
@@ -1720,6 +1700,7 @@ def determinize(s, seat: int, seed) -> None:
     for i in range(s.trap_pool_len):
         hidden[count] = s.trap_pool[i]
         count += 1
+    hidden[:count] = np.sort(hidden[:count])
     shuffle(rng, hidden, count)
     count = 0
     for node in range(NUM_NODES):
@@ -1768,9 +1749,10 @@ def cell_distance(a: int, b: int) -> int:
 def shaping_potential(s, seat: int) -> float:
     """Opt-in reward shaping (never the default): 0.5 for holding a key, minus 0.05 per
     step (as the crow flies) to the goal: the nearest key lying on another player's key
-    space while keyless, the central space once holding one. 0 once the game is over, so
-    the shaping sums to zero over a game and does not change which policies are best."""
-    if s.outcome != RUNNING or s.position[seat] < 0:
+    space while keyless, the central space once holding one. 0 once the game is won, so
+    the shaping of a decided game sums to -potential(start) and does not change which
+    policies are best; a truncated game keeps its position's value."""
+    if (s.outcome != RUNNING and s.outcome != TRUNCATED) or s.position[seat] < 0:
         return 0.0
     cell = s.position[seat] // MC
     if keys_held(s, seat) > 0:

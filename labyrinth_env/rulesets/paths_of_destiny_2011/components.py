@@ -1,0 +1,259 @@
+"""Paths of Destiny (2011 edition) components: board fields, the Table of Traps, the Guard
+movement cards, seating and the fixed figures of the rules.
+
+Each table says where it comes from: ``RULEBOOK`` when the rulebook text gives it,
+``RECONSTRUCTED`` when the rulebook shows it only in pictures or in a separate printed
+component (the board fields, the Table of Traps, the Guard cards) and we chose it. Every
+reconstructed entry carries a reason (``RECONSTRUCTION_REASONS``);
+``docs/rules/paths_of_destiny_2011.md`` lists them.
+
+The board fields are the 3rd edition's reconstructed shapes (both editions build the same
+family of hexagonal fields with 1, 2 or 3 corridors and wooden bridges): the tables are
+taken from ``paths_of_destiny_3e.components``, not copied, and the 3rd edition's trap and
+chest icons are dropped (the 2011 rulebook has no icons: traps are only set by players).
+Geometry as there: six directions in cyclic order, 6-bit corridor edge masks, up to
+``MAX_CORRIDORS`` corridors per field; GROUND and UNDER corridors lie on the floor, a
+BRIDGE corridor runs above its UNDER corridor.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as _C3
+
+RULEBOOK = "rulebook"
+RECONSTRUCTED = "reconstructed"
+NUM_DIRECTIONS = 6
+
+# --- the fixed figures of the rules -----------------------------------------------------
+LIFE = 4  # RULEBOOK: "Each player receives 4 life points"
+NUM_KEYS = 6  # RULEBOOK: 6 key tokens, one per key field
+ACTIONS_PER_TURN = 2  # RULEBOOK: "Each player has 2 actions at his disposal during one round"
+JUMP_SUCCESS = 4  # RULEBOOK: one die, "4, 5, 6 - the jump was successful"
+JUMP_FAIL_LIFE = 2  # RULEBOOK: "1, 2, 3 - ... you lose 2 life points ...
+JUMP_FAIL_STUN = 1  # RULEBOOK: ... and receive 1 stun point"
+JUMP_BONUS = 1  # RULEBOOK: +1 to the throw in a fight right after a good jump (and to the one climbed onto)
+GUARD_STAY = 12  # RULEBOOK: "The result equal to 12 means that the player stays"
+NUM_STUN_TOKENS = 12  # RULEBOOK: 12 stun tokens (not a limit here: see the rules doc)
+NUM_CRYSTALS = 6  # RULEBOOK: 6 fate crystal tokens, at most one per player
+NUM_TRAPS = 57  # RULEBOOK: 57 trap tokens (the 3 empty spare traps are not played)
+NUM_GUARD_CARDS = 12  # RULEBOOK: 12 Guard movement cards
+MAX_PLAYERS = 5  # RULEBOOK: the seating note covers 2 to 5 players
+
+# --- seating ----------------------------------------------------------------------------
+# Start field i is the frame field beyond key field i. RULEBOOK: with 2 players each chooses
+# (the first player chooses second); with 3 "a player - a vacant field - a player"; with 4
+# "2 players next to each other keeping a distance between the two pairs"; with 5 a draw
+# decides who chooses first. FIXED_SEATS[n] lists the start fields of seats 0..n-1 (in turn
+# order) where the rulebook fixes the pattern; RECONSTRUCTED: which seat takes which field of
+# the pattern (the note does not say who chooses with 3 or 4 players).
+CHOOSE_SEATS = (2, 5)  # player counts whose players choose their start fields
+FIXED_SEATS = {3: (0, 2, 4), 4: (0, 1, 3, 4)}
+FIXED_SEATS_SOURCE = RECONSTRUCTED
+FIXED_SEATS_REASON = (
+    "the rulebook fixes the pattern for 3 players (a vacant field between players) and 4 (two pairs with "
+    "a gap) but not who sits where; seats take the pattern in turn order, so with 4 the first two in turn "
+    "order form one pair"
+)
+CHOOSE_ORDER_REASON = (
+    "with 5 players the draw only names the first to choose; the others follow in turn order (clockwise)"
+)
+
+# --- board fields -----------------------------------------------------------------------
+MAX_CORRIDORS = _C3.MAX_CORRIDORS
+GROUND, BRIDGE, UNDER = _C3.GROUND, _C3.BRIDGE, _C3.UNDER
+LEVEL_NAMES = _C3.LEVEL_NAMES
+NUM_NORMAL_TILES = 30  # RULEBOOK: 30 hexagonal board fields
+CENTRAL_TILE_ID = _C3.CENTRAL_TILE_ID
+KEY_TILE_ID = _C3.KEY_TILE_ID
+NUM_TILES = _C3.NUM_TILES
+TILE_NAMES = _C3.TILE_NAMES
+TILE_CORRIDOR_MASK = _C3.TILE_CORRIDOR_MASK
+TILE_CORRIDOR_LEVEL = _C3.TILE_CORRIDOR_LEVEL
+TILE_BRIDGE_PAIR = _C3.TILE_BRIDGE_PAIR
+TILE_NUM_CORRIDORS = _C3.TILE_NUM_CORRIDORS
+TILES_SOURCE = RECONSTRUCTED
+TILES_REASON = (
+    "the board fields are pictures in both editions; the 2011 edition uses the same 30 reconstructed "
+    "shapes as the 3rd edition (dead ends, straights, bends, forks, junctions, two-corridor fields, bridges "
+    "over corridors, bridges with a side niche), the central field open on all six edges and the key field "
+    "joining its start field to the three inward edges; the 3rd edition's trap and chest icons do not exist "
+    "in 2011 and are ignored"
+)
+
+assert NUM_NORMAL_TILES == _C3.NUM_NORMAL_TILES and NUM_TILES == NUM_NORMAL_TILES + 2
+
+# --- the Table of Traps -------------------------------------------------------------------
+# A trap is checked in one of four ways (MODE_*): entering the corridor from another field,
+# climbing up onto a bridge, jumping or coming down from one, and trying to leave the
+# corridor (door traps). Red traps work on the first three, orange door traps only on the
+# last. For each way a trap has a difficulty (2d6 >= it: nothing happens; 0: the trap does
+# not work that way), a difficulty after the first failed attempt on this token (the number
+# in brackets), and what a failed check does: lose Life, take stun points, the fate crystal
+# turns face down, and a movement (MOVE_*): turned back to the corridor it came from, back
+# to the start field, or held in the corridor (a door that does not open: the move fails).
+MODE_ENTER, MODE_CLIMB, MODE_DOWN, MODE_LEAVE = 0, 1, 2, 3
+MODE_NAMES = ("enter", "climb up", "jump or come down", "leave")
+NUM_MODES = 4
+MOVE_NONE, MOVE_TURN_BACK, MOVE_TO_START, MOVE_HELD = 0, 1, 2, 3
+MOVE_NAMES = ("", "turned back", "back to the start field", "held in the corridor")
+RED, DOOR = 0, 1
+COLOUR_NAMES = ("red", "orange door")
+
+
+def _w(diff: int, bracket: int | None = None, life: int = 0, stun: int = 0, move: int = MOVE_NONE, crystal: int = 0):
+    """One way a trap works: (difficulty, difficulty after the first failure, life, stun, move, crystal)."""
+    return (diff, diff if bracket is None else bracket, life, stun, move, crystal)
+
+
+_NO = (0, 0, 0, 0, MOVE_NONE, 0)  # the trap does not work this way
+
+
+def _all(*args, **kw):
+    w = _w(*args, **kw)
+    return (w, w, w, _NO)
+
+
+def _door(*args, **kw):
+    return (_NO, _NO, _NO, _w(*args, **kw))
+
+
+# Entries: (name, count, colour, (enter, climb up, down, leave)). RECONSTRUCTED, every one:
+# the Table of Traps is a separate printed component that the rulebook text does not
+# reproduce. The text fixes the format (a difficulty, a bracketed difficulty after the
+# first failure, red traps on entry, orange door traps on leaving, turn-back traps, effects
+# that depend on entering, climbing up or jumping down) and the harms it knows (life, stun,
+# the start field, the fate crystal); the numbers are ours.
+TRAP_TYPES = [
+    # plain harm, the same however you come in; brackets: a known trap is easier to cross
+    ("Falling Rocks", 6, RED, _all(7, 5, life=1)),
+    ("Poisoned Darts", 5, RED, _all(8, life=1)),  # no bracket: darts keep flying
+    ("Sleeping Gas", 4, RED, _all(8, 6, stun=1)),
+    ("Stone Hammer", 4, RED, _all(8, 6, life=1, stun=1)),
+    ("Magic Portal", 3, RED, _all(9, 8, move=MOVE_TO_START)),
+    ("Cursed Rune", 3, RED, _all(7, crystal=1)),
+    # the way in matters
+    ("Spiked Pit", 6, RED, (_w(8, 6, life=1), _NO, _w(9, 7, life=2), _NO)),  # worse to land in, nothing to climb past
+    ("Swinging Blade", 4, RED, (_w(9, 7, life=2), _w(9, 7, life=2), _NO, _NO)),  # it swings along the floor and bridge
+    ("Net", 5, RED, (_w(7, 5, stun=1), _w(8, 6, stun=1), _w(6, 4, stun=1), _NO)),
+    ("Collapsing Floor", 2, RED, (_w(6, 4, stun=1), _NO, _w(10, 8, life=2, stun=1), _NO)),
+    # turn-back traps: a failed check sends the character back where it came from
+    ("Wall of Fire", 5, RED,
+     (_w(8, 6, move=MOVE_TURN_BACK), _w(9, 7, life=1, move=MOVE_TURN_BACK), _w(7, 5, move=MOVE_TURN_BACK), _NO)),
+    ("Slippery Ladder", 2, RED, (_NO, _w(10, 8, life=1, move=MOVE_TURN_BACK), _w(6, 4, stun=1), _NO)),
+    # orange door traps: checked when trying to leave the corridor by a move
+    ("Jammed Door", 4, DOOR, _door(8, 6, move=MOVE_HELD)),
+    ("Portcullis", 2, DOOR, _door(9, 7, life=1, move=MOVE_HELD)),
+    ("Shock Lock", 2, DOOR, _door(7, 5, stun=1, move=MOVE_HELD)),
+]  # fmt: skip
+TRAP_TYPES_REASON = (
+    "the Table of Traps is a separate printed component not in the rulebook text; 15 types, 57 tokens: 49 red "
+    "(plain harm, harm that depends on entering, climbing up or coming down, two turn-back traps) and 8 orange "
+    "door traps that hold the character in the corridor; difficulties 6-10, bracketed (after a first failure) "
+    "1-2 lower except darts and the rune"
+)
+NUM_TRAP_TYPES = len(TRAP_TYPES)
+TRAP_NAMES = tuple(t[0] for t in TRAP_TYPES)
+TRAP_COUNTS = np.array([t[1] for t in TRAP_TYPES], dtype=np.int8)
+TRAP_COLOUR = np.array([t[2] for t in TRAP_TYPES], dtype=np.int8)
+_WAYS = np.array([t[3] for t in TRAP_TYPES], dtype=np.int8)  # [type, mode, field]
+TRAP_DIFFICULTY = _WAYS[:, :, 0].copy()
+TRAP_BRACKET = _WAYS[:, :, 1].copy()
+TRAP_LIFE = _WAYS[:, :, 2].copy()
+TRAP_STUN = _WAYS[:, :, 3].copy()
+TRAP_MOVE = _WAYS[:, :, 4].copy()
+TRAP_CRYSTAL = _WAYS[:, :, 5].copy()
+TRAP_SOURCES = (RECONSTRUCTED,) * NUM_TRAP_TYPES
+# The type of each of the 57 tokens (unshuffled: the kernel shuffles the trap pile).
+TRAP_TOKENS = np.repeat(np.arange(NUM_TRAP_TYPES, dtype=np.int8), TRAP_COUNTS.astype(np.int64)).astype(np.int8)
+
+assert int(TRAP_COUNTS.sum()) == NUM_TRAPS and TRAP_TOKENS.shape == (NUM_TRAPS,)
+assert len(set(TRAP_NAMES)) == NUM_TRAP_TYPES
+for _t in range(NUM_TRAP_TYPES):
+    _red = TRAP_COLOUR[_t] == RED
+    assert (TRAP_DIFFICULTY[_t, MODE_LEAVE] == 0) == _red, TRAP_NAMES[_t]  # door traps only on leaving
+    assert _red == (TRAP_DIFFICULTY[_t, :MODE_LEAVE] > 0).any(), TRAP_NAMES[_t]
+    for _m in range(NUM_MODES):
+        _d, _b = int(TRAP_DIFFICULTY[_t, _m]), int(TRAP_BRACKET[_t, _m])
+        if _d == 0:
+            assert _b == 0 and TRAP_LIFE[_t, _m] == TRAP_STUN[_t, _m] == TRAP_MOVE[_t, _m] == 0
+        else:
+            assert 6 <= _d <= 10 and 2 <= _b <= _d, TRAP_NAMES[_t]
+            _harm = TRAP_LIFE[_t, _m] + TRAP_STUN[_t, _m] + TRAP_MOVE[_t, _m] + TRAP_CRYSTAL[_t, _m]
+            assert _harm > 0, TRAP_NAMES[_t]
+        assert (TRAP_MOVE[_t, _m] == MOVE_HELD) == (_m == MODE_LEAVE and _d > 0), TRAP_NAMES[_t]
+
+# --- Guard movement cards -----------------------------------------------------------------
+# RULEBOOK: 12 cards; symbols: one, two, three footprints (move 1, 2, 3), sun-burst (back to
+# the central field), crescent moon (falls asleep), crossed-out X (stays). RECONSTRUCTED: the
+# mix of the 12.
+GUARD_MOVE, GUARD_SUN, GUARD_MOON, GUARD_STAY_CARD = 0, 1, 2, 3
+GUARD_KIND_NAMES = ("footprints", "sun-burst", "crescent moon", "crossed-out X")
+GUARD_CARDS = [
+    (GUARD_MOVE, 1), (GUARD_MOVE, 1), (GUARD_MOVE, 1),
+    (GUARD_MOVE, 2), (GUARD_MOVE, 2),
+    (GUARD_MOVE, 3), (GUARD_MOVE, 3),
+    (GUARD_SUN, 0), (GUARD_SUN, 0),
+    (GUARD_MOON, 0), (GUARD_MOON, 0),
+    (GUARD_STAY_CARD, 0),
+]  # fmt: skip
+GUARD_CARDS_SOURCE = RECONSTRUCTED
+GUARD_CARDS_REASON = (
+    "the cards are pictures; 3 x one footprint, 2 x two, 2 x three, 2 x sun-burst, 2 x crescent moon, "
+    "1 x crossed-out X: every symbol appears, shorter moves are commoner"
+)
+GUARD_CARD_KIND = np.array([c[0] for c in GUARD_CARDS], dtype=np.int8)
+GUARD_CARD_STEPS = np.array([c[1] for c in GUARD_CARDS], dtype=np.int8)
+# the card kinds as the observation counts them: footprints 1, 2, 3, sun, moon, X
+GUARD_CARD_CLASS = np.array([s - 1 if k == GUARD_MOVE else k + 2 for k, s in GUARD_CARDS], dtype=np.int8)
+NUM_GUARD_CLASSES = 6
+
+assert len(GUARD_CARDS) == NUM_GUARD_CARDS
+assert all((1 <= n <= 3) if k == GUARD_MOVE else n == 0 for k, n in GUARD_CARDS)
+assert set(GUARD_CARD_CLASS.tolist()) == set(range(NUM_GUARD_CLASSES))
+
+# Everything reconstructed, for the rules doc.
+RECONSTRUCTION_REASONS = {
+    "FIXED_SEATS": FIXED_SEATS_REASON,
+    "CHOOSE_ORDER": CHOOSE_ORDER_REASON,
+    "TILES": TILES_REASON,
+    "TRAP_TYPES": TRAP_TYPES_REASON,
+    "GUARD_CARDS": GUARD_CARDS_REASON,
+}
+
+
+# --- readable descriptions ----------------------------------------------------------------
+def describe_trap_way(trap_type: int, mode: int) -> str:
+    """``"8 (6): lose 1 life"``, or ``"-"`` when the trap does not work that way."""
+    t, m = int(trap_type), int(mode)
+    d = int(TRAP_DIFFICULTY[t, m])
+    if d == 0:
+        return "-"
+    b = int(TRAP_BRACKET[t, m])
+    parts = []
+    if TRAP_LIFE[t, m]:
+        parts.append(f"lose {int(TRAP_LIFE[t, m])} life")
+    if TRAP_STUN[t, m]:
+        parts.append(f"{int(TRAP_STUN[t, m])} stun point")
+    if TRAP_CRYSTAL[t, m]:
+        parts.append("fate crystal face down")
+    if TRAP_MOVE[t, m]:
+        parts.append(MOVE_NAMES[int(TRAP_MOVE[t, m])])
+    number = f"{d}" if b == d else f"{d} ({b})"
+    return f"{number}: {', '.join(parts)}"
+
+
+def describe_trap(trap_type: int) -> str:
+    """``"Spiked Pit (red): enter 8 (6): lose 1 life | jump or come down 9 (7): lose 2 life"``."""
+    t = int(trap_type)
+    ways = [f"{MODE_NAMES[m]} {describe_trap_way(t, m)}" for m in range(NUM_MODES) if TRAP_DIFFICULTY[t, m] > 0]
+    return f"{TRAP_NAMES[t]} ({COLOUR_NAMES[int(TRAP_COLOUR[t])]}): " + " | ".join(ways)
+
+
+def describe_guard_card(card: int) -> str:
+    """``"2 footprints"``, ``"sun-burst"``, ``"crescent moon"`` or ``"crossed-out X"``."""
+    kind, steps = int(GUARD_CARD_KIND[int(card)]), int(GUARD_CARD_STEPS[int(card)])
+    if kind == GUARD_MOVE:
+        return f"{steps} footprint{'s' if steps > 1 else ''}"
+    return GUARD_KIND_NAMES[kind]

@@ -1,0 +1,275 @@
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v0``), 2-5 players.
+
+Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
+your own start field) and reach the central field with it. Traps (red ones on entry,
+orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump down from
+or climb up, and fights with the other players stand in the way.
+Rules: ``docs/rules/paths_of_destiny_2011.md``.
+
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v0", num_players=4)`` |
+|---|---|
+| Actions | Discrete(``kernel.NUM_ACTIONS``) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
+| Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
+
+Actions (the mask allows only the pending decision's actions; seat offsets count
+clockwise from the deciding seat):
+
+| decision | actions |
+|---|---|
+| action (active player) | build, move in direction 0-5, jump down, come down, climb up, rest, attack (offset 1-4) |
+| | kill a stunned player (offset 1-4), take a stunned player's key (free), lift key k (free) |
+| | set a trap on corridor N, move the Guard, regenerate the fate crystal, end the round |
+| choose a start field (2 and 5 players) | start field 0-5 |
+| place the board field | cell x rotation |
+| Guard direction | direction 0-5 |
+| repeat the throw? (owner of the crystal) | keep / repeat with the fate crystal |
+| attack the player coming in? (the player already there) | attack the newcomer / no attack |
+| attack on coming in (the newcomer) | attack offset 1-4 / no attack |
+| declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
+
+Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
+3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
+and edges, its kind (central, key, start field), a face-down trap (only that one is there)
+or the uncovered trap's type and whether its bracketed number applies, the keys and
+whether the observer may lift one there, the Guard and whether it sleeps, the players by
+relative seat; per seat life, stun, crystal, keys, start field, the +1 of the encounter;
+the decision and who makes it, actions left, the drawn field while it is placed, pile
+sizes and the Guard cards not yet used (by kind, never their order), the throw and the
+encounter being resolved, the start fields taken and the first player.
+
+Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
+
+Version history: v0 (first release; characters and their skills not yet included).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core.grid import HEX_CELLS
+from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+
+
+@dataclass(frozen=True)
+class PathsOfDestiny2011Options:
+    num_players: int = option(2, "number of players", int_range=(2, C.MAX_PLAYERS))
+    max_turns: int | None = option(
+        400, "truncate after this many rounds (None: never)", int_range=(1, 1_000_000), optional=True
+    )
+    ask_crystal: bool = option(
+        True, "ask the owner of a face-up fate crystal whether to repeat a throw (False: never)", check=check_bool
+    )
+
+
+def node_name(node: int) -> str:
+    cell, k = divmod(int(node), K.MC)
+    if cell >= K.START_CELL:
+        return f"start {cell - K.START_CELL}"
+    q, r = HEX_CELLS[cell]
+    return f"({q},{r})" + ("" if k == 0 else f"/{k}")
+
+
+_CHECKS = ("none", "jump", "guard", "trap", "fight")
+_MOVES = ("move", "climb up", "jump down", "leave")
+_DECLARE = ("no attack", "attacks", "joins the attack on", "attacks the newcomer")
+
+
+def _seats(mask: int) -> list[int]:
+    return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
+
+
+class raw_env(LabyrinthAECEnv):
+    """Paths of Destiny 2011 AEC env (unwrapped: an illegal action raises ``ValueError``)."""
+
+    env_id = "paths_of_destiny_2011_v0"
+    kernel = K
+    Options = PathsOfDestiny2011Options
+    max_seats = K.NUM_SEATS
+    metadata = {**LabyrinthAECEnv.metadata, "name": "paths_of_destiny_2011_v0"}
+
+    def options_vector(self) -> np.ndarray:
+        o = self.options
+        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
+        vec[K.OPT_PLAYERS] = o.num_players
+        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
+        return vec
+
+    def action_names(self) -> list[str]:
+        names = ["build"]
+        names += [f"move direction {d}" for d in range(6)]
+        names += ["jump down", "come down", "climb up", "rest"]
+        names += [f"attack player +{k}" for k in range(1, K.NUM_SEATS)]
+        names += [f"kill stunned player +{k}" for k in range(1, K.NUM_SEATS)]
+        names += [f"take the key of stunned player +{k}" for k in range(1, K.NUM_SEATS)]
+        names += [f"lift key {k}" for k in range(K.NUM_KEYS)]
+        names += [f"set a trap on {node_name(n)}" for n in range(K.NUM_BOARD_NODES)]
+        names += ["move the guard", "regenerate the fate crystal", "end the round"]
+        for cell in range(K.NUM_BOARD):
+            q, r = HEX_CELLS[cell]
+            names += [f"build field at ({q},{r}) rotation {rot}" for rot in range(6)]
+        names += [f"guard direction {d}" for d in range(6)]
+        names += ["keep the throw", "repeat the throw with the fate crystal", "no attack", "attack the newcomer"]
+        names += [f"attack player +{k} on coming in" for k in range(1, K.NUM_SEATS)]
+        names += ["join the attack on the chosen player"]
+        names += [f"choose start field {f}" for f in range(K.NUM_STARTS)]
+        assert len(names) == K.NUM_ACTIONS, len(names)
+        return names
+
+    def decode_event(self, record: np.ndarray) -> dict[str, Any]:
+        kind, seat, a, b, c, d = (int(x) for x in record)
+        t = {
+            K.EV_FIRST_PLAYER: lambda: {"type": "first_player_roll", "seat": seat, "roll": a},
+            K.EV_START_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
+            K.EV_BUILD: lambda: {
+                "type": "build",
+                "seat": seat,
+                "field": C.TILE_NAMES[a],
+                "at": node_name(b * K.MC),
+                "rotation": c,
+            },
+            K.EV_BUILD_NOWHERE: lambda: {"type": "build_nowhere", "seat": seat, "field": C.TILE_NAMES[a]},
+            K.EV_TRAP_SET: lambda: {"type": "trap_set", "seat": seat, "node": node_name(a)},
+            K.EV_MOVE: lambda: {
+                "type": "move",
+                "seat": seat,
+                "from": node_name(a),
+                "to": node_name(b),
+                "how": _MOVES[c],
+            },
+            K.EV_JUMP: lambda: {"type": "jump_down", "seat": seat, "die": a, "success": bool(b)},
+            K.EV_REST: lambda: {"type": "rest", "seat": seat, "stun_left": a},
+            K.EV_TRAP_REVEALED: lambda: {
+                "type": "trap_revealed",
+                "seat": seat,
+                "node": node_name(a),
+                "trap": C.TRAP_NAMES[b],
+            },
+            K.EV_TRAP_CHECK: lambda: {
+                "type": "trap_check",
+                "seat": seat,
+                "trap": C.TRAP_NAMES[a],
+                "roll": b,
+                "difficulty": c,
+                "how": C.MODE_NAMES[d],
+                "success": b >= c,
+            },
+            K.EV_GUARD_MEETING: lambda: {
+                "type": "guard_meeting",
+                "seat": seat,
+                "roll": a,
+                "stunned": a == 0,
+                "stays": bool(b),
+            },
+            K.EV_FIGHT: lambda: {
+                "type": "fight",
+                "attackers": _seats(a),
+                "defender": seat,
+                "attack": b,
+                "defence": c,
+                "winner": "attackers" if b > c else ("defender" if c > b else "none"),
+            },
+            K.EV_LIFE: lambda: {"type": "life", "seat": seat, "change": a, "life": b},
+            K.EV_STUN: lambda: {"type": "stun", "seat": seat, "change": a, "stun": b},
+            K.EV_DEATH: lambda: {"type": "death", "seat": seat, "node": node_name(a)},
+            K.EV_DROP_KEY: lambda: {"type": "drop_key", "seat": seat, "key": a, "node": node_name(b)},
+            K.EV_HOME: lambda: {"type": "to_start", "seat": seat, "from": node_name(a)},
+            K.EV_RESTORED: lambda: {"type": "restored", "seat": seat},
+            K.EV_LIFT_KEY: lambda: {"type": "lift_key", "seat": seat, "key": a},
+            K.EV_TAKE_KEY: lambda: {"type": "take_key", "seat": seat, "key": a, "from": b},
+            K.EV_KILL: lambda: {"type": "kill", "seat": seat, "victim": a},
+            K.EV_GUARD_CARD: lambda: {"type": "guard_card", "seat": seat, "card": C.GUARD_KIND_NAMES[a], "steps": b},
+            K.EV_GUARD_MOVE: lambda: {"type": "guard_move", "from": node_name(a), "to": node_name(b)},
+            K.EV_GUARD_SLEEP: lambda: {"type": "guard_sleeps" if a else "guard_wakes"},
+            K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": _CHECKS[a]},
+            K.EV_CRYSTAL: lambda: {"type": "crystal", "seat": seat, "active": bool(a)},
+            K.EV_TURNED_BACK: lambda: {"type": "turned_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_SENT_BACK: lambda: {"type": "sent_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_WIN: lambda: {"type": "win", "seat": seat},
+            K.EV_TRUNCATED: lambda: {"type": "truncated"},
+            K.EV_START_FIELD: lambda: {"type": "start_field", "seat": seat, "field": a},
+            K.EV_CHOOSER: lambda: {"type": "first_to_choose", "seat": seat},
+            K.EV_DECLARE: lambda: {"type": "declare", "seat": seat, "declares": _DECLARE[a], "target": b},
+            K.EV_HELD: lambda: {"type": "held_by_door", "seat": seat, "node": node_name(a)},
+        }.get(kind)
+        if t is None:
+            raise ValueError(f"unknown event record {record.tolist()}")
+        return t()
+
+    def render_text(self) -> str:
+        return render_text(self.state)
+
+
+def render_text(s: np.void) -> str:
+    """A hex map (one glyph per field) and a side panel. Glyphs: ``.`` empty, ``C`` central
+    field, ``K`` key field, ``#`` built field, a digit a player (its seat), ``G`` the Guard
+    (``g`` asleep), ``^`` a trap, ``k`` a key lying there."""
+    n = int(s["num_players"])
+    glyph = {}
+    for cell in range(K.NUM_BOARD):
+        if not s["cell_built"][cell]:
+            g = "."
+        elif cell == K.CENTER_CELL:
+            g = "C"
+        elif cell in K.KEY_CELLS:
+            g = "K"
+        else:
+            g = "#"
+        nodes = range(cell * K.MC, cell * K.MC + K.MC)
+        if any(s["node_trap"][x] >= 0 for x in nodes):
+            g = "^"
+        if any(s["key_node"][k] in nodes and s["key_node"][k] != K.KEY_NODES[k] for k in range(K.NUM_KEYS)):
+            g = "k"
+        if s["guard_node"] in nodes:
+            g = "g" if s["guard_asleep"] else "G"
+        here = [str(p) for p in range(n) if s["position"][p] in nodes]
+        if here:
+            g = here[0] if len(here) == 1 else "*"
+        glyph[cell] = g
+    lines = []
+    for r in range(3, -4, -1):
+        row = " " * abs(r)
+        for q in range(-3, 4):
+            if max(abs(q), abs(r), abs(q + r)) <= 3:
+                cell = int(np.nonzero((HEX_CELLS[:, 0] == q) & (HEX_CELLS[:, 1] == r))[0][0])
+                row += glyph[cell] + " "
+        lines.append(row)
+    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    panel = [
+        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}",
+        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        f"guard: {'asleep' if s['guard_asleep'] else 'awake'} at {node_name(int(s['guard_node']))}",
+        f"piles: fields {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, "
+        f"guard cards {K.NUM_GUARD_CARDS - int(s['guard_pos'])}",
+    ]
+    if s["drawn_tile"] >= 0:
+        panel.append(f"drawn field: {C.TILE_NAMES[int(s['drawn_tile'])]}")
+    for p in range(n):
+        keys = [str(k) for k in range(K.NUM_KEYS) if s["key_holder"][k] == p]
+        where = node_name(int(s["position"][p])) if s["position"][p] >= 0 else "-"
+        panel.append(
+            f"player {p} at {where}: life {int(s['life'][p])}, stun {int(s['stun'][p])}, "
+            f"crystal {'on' if s['crystal'][p] else 'off'}, keys [{','.join(keys)}]"
+        )
+    width = max(len(x) for x in lines)
+    out = []
+    for i in range(max(len(lines), len(panel))):
+        left = lines[i] if i < len(lines) else ""
+        right = panel[i] if i < len(panel) else ""
+        out.append(f"{left:<{width}}   {right}")
+    return "\n".join(out)
+
+
+def env(**options: Any) -> raw_env:
+    """The env as PettingZoo's wrapped envs behave (see ``labyrinth_env.aec``)."""
+    e = raw_env(**options)
+    e.checked = True
+    return e

@@ -1,0 +1,563 @@
+"""A rule-based Paths of Destiny (2011 edition) player as numba functions over the state.
+
+``heuristic_action(s, mask)`` picks the action of ``s.decider`` for whatever decision is
+pending. It never changes ``s`` (placements are tried on a private copy) and can run inside
+batched kernel loops.
+
+The plan. The seat's *targets* are the keys it may lift or, once it holds one, the central
+field (with no key lying free, the players carrying keys). A cheapest-path search runs over
+corridor nodes (``corridor_across`` over ``NEIGHBORS``, bridge changes included) and over
+the empty cells, which count as wildcards a future field may open on any side (as the
+kernel's building rule does). Step costs: a move 1; entering a trap's corridor adds its
+expected harm (its type only once uncovered; a face-down token the mean over the Table of
+Traps); leaving a door trap's corridor adds that trap's expected cost; the awake Guard's
+corridor adds a lot (35 in 36 meetings send the player home); an empty cell costs a build
+and a move; changing level costs the two actions of coming down or climbing up. Then, in
+the main decision:
+
+1. stunned: rest; lift every key it may, take every key of a stunned player there (free);
+2. a key carrier in the corridor and no key of its own: attack it when the odds are fair;
+3. follow the cheapest path: coming down / climbing up with both actions (one short of
+   climbing: wait; coming down with one action: jump down only when holding nothing to
+   lose and at full life); if the awake Guard stands a few built steps ahead, move the
+   Guard (once per round); else move along the path (never into the awake Guard's
+   corridor); if the next step is an empty cell, build;
+4. otherwise, a whole round unused and the crystal face down: regenerate it; else end.
+
+A drawn field goes where it makes the seat's cheapest path lowest. The Guard steps away
+from the seat's path and never onto the seat, preferably onto a rival carrying a key.
+Encounters: attack when the odds (2 dice minus lost life, +1 bonuses, groups) are good or
+the other carries a key; join a group when the group's odds are good. The crystal repeats
+a failed Guard throw when holding a key, a failed jump, a trap throw whose failure hurts,
+and a fight not won when a key is at stake.
+
+Hidden information is never read: a face-down trap counts by its presence only, pile and
+deck orders and the RNG are never looked at; the drawn field is public while it is placed.
+Traps are never set and stunned players are never killed (their keys are taken for free).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+
+STATE_DTYPE = K.STATE_DTYPE
+MC = K.MC
+NUM_NODES = K.NUM_NODES
+NUM_BOARD = K.NUM_BOARD
+NUM_GRAPH = K.NUM_NODES + K.NUM_CELLS  # corridor nodes, then empty cells as wildcards
+NEIGHBORS = K.NEIGHBORS
+INF = 1 << 30
+
+COST_MOVE = 1
+COST_WILD = 3  # an empty cell: a build (that may not fit) and a move
+COST_LEVEL = 2  # coming down or climbing up takes a whole round
+COST_GUARD = 30  # 35 meetings in 36 send the player home
+GUARD_LOOKAHEAD = 3  # move the Guard when it stands this close ahead on the path
+
+HOP_LEVEL = 6  # first step of a path: change level on this field
+HOP_BUILD = 10  # + direction of the empty cell
+
+_PMF = np.zeros(13, dtype=np.float64)
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        _PMF[_a + _b] += 1.0 / 36.0
+PMF_2D6 = _PMF
+
+
+def _fail(diff: int) -> float:
+    return float(sum(PMF_2D6[t] for t in range(2, 13) if t < diff))
+
+
+def _trap_cost() -> np.ndarray:
+    """Expected harm of each trap type and way, in actions (a life ~ 2, a stun point 1,
+    home 10, turned back or held 1, the crystal 1)."""
+    cost = np.zeros((C.NUM_TRAP_TYPES, C.NUM_MODES), dtype=np.float64)
+    for t in range(C.NUM_TRAP_TYPES):
+        for m in range(C.NUM_MODES):
+            d = int(C.TRAP_DIFFICULTY[t, m])
+            if d == 0:
+                continue
+            harm = 2.0 * C.TRAP_LIFE[t, m] + C.TRAP_STUN[t, m] + C.TRAP_CRYSTAL[t, m]
+            move = int(C.TRAP_MOVE[t, m])
+            harm += 10.0 if move == C.MOVE_TO_START else (1.5 if move != C.MOVE_NONE else 0.0)
+            cost[t, m] = _fail(d) * harm
+    return cost
+
+
+TRAP_COST = np.rint(_trap_cost() * 2).astype(np.int64)  # in half-actions, rounded
+_TOKENS = C.TRAP_TOKENS.astype(np.int64)
+TRAP_COST_HIDDEN_ENTER = round(float(TRAP_COST[_TOKENS, C.MODE_ENTER].mean()))
+TRAP_COST_HIDDEN_LEAVE = round(float(TRAP_COST[_TOKENS, C.MODE_LEAVE].mean()))
+TRAP_TOKENS = K.TRAP_TOKENS
+
+
+# --- probabilities ------------------------------------------------------------------------
+@njit(cache=True)
+def p_fight(att_dice: int, att_mod: int, def_mod: int) -> float:
+    """P(attackers' side wins) with ``att_dice`` dice (2 or 3; more count as 3) plus
+    ``att_mod`` against 2 dice plus ``def_mod`` (a draw counts as half)."""
+    win = 0.0
+    for a in range(2, 13):
+        for b in range(2, 13):
+            pa = PMF_2D6[a] * PMF_2D6[b]
+            extra = 3.5 * (att_dice - 2)  # each extra die, by its mean
+            x = a + extra + att_mod
+            y = b + def_mod
+            if x > y:
+                win += pa
+            elif x == y:
+                win += 0.5 * pa
+    return win
+
+
+@njit(cache=True)
+def fight_mod(s, p: int) -> int:
+    """What a player adds to its throw: minus its lost life, plus a bonus of the encounter."""
+    m = s.life[p] - K.LIFE
+    if s.ex_active and (s.ex_bonus >> p) & 1:
+        m += 1
+    return m
+
+
+@njit(cache=True)
+def p_attack(s, me: int, target: int) -> float:
+    return p_fight(2, fight_mod(s, me), fight_mod(s, target))
+
+
+# --- the path search --------------------------------------------------------------------------
+@njit(cache=True)
+def enter_cost(s, v: int) -> int:
+    c = COST_MOVE * 2
+    t = s.node_trap[v]
+    if t >= 0:
+        c += TRAP_COST[TRAP_TOKENS[t], C.MODE_ENTER] if s.trap_up[v] else TRAP_COST_HIDDEN_ENTER
+    if s.guard_node == v and not s.guard_asleep:
+        c += COST_GUARD * 2
+    return c
+
+
+@njit(cache=True)
+def leave_cost(s, u: int) -> int:
+    t = s.node_trap[u]
+    if t < 0:
+        return 0
+    return TRAP_COST[TRAP_TOKENS[t], C.MODE_LEAVE] if s.trap_up[u] else TRAP_COST_HIDDEN_LEAVE
+
+
+@njit(cache=True)
+def edge_to(s, u: int, e: int, fill) -> tuple[int, int, int]:
+    """The vertex reached from ``u`` by edge ``e`` (0-5 a side, 6 the other level of a
+    bridge field), its cost in half-actions and the first-step code; v = -1 if none."""
+    if u < NUM_NODES:
+        cell = u // MC
+        if e == 6:
+            v = s.node_pair[u]
+            if v < 0:
+                return -1, 0, -1
+            return int(v), COST_LEVEL * 2 - 2 + enter_cost(s, v), HOP_LEVEL
+        if not (s.node_mask[u] >> e) & 1:
+            return -1, 0, -1
+        extra = leave_cost(s, u)
+    else:
+        if e == 6:
+            return -1, 0, -1
+        cell = u - NUM_NODES
+        extra = 0
+    nb = NEIGHBORS[cell, e]
+    if nb < 0 or nb >= NUM_BOARD:
+        return -1, 0, -1  # off the board, or a start field (never worth entering)
+    if s.cell_built[nb]:
+        v = corridor_across(s.node_mask, NEIGHBORS, cell, e, MC)
+        if v < 0:
+            return -1, 0, -1
+        return int(v), extra + enter_cost(s, v), e
+    if fill[nb]:
+        return int(NUM_NODES + nb), extra + COST_WILD * 2, HOP_BUILD + e
+    return -1, 0, -1
+
+
+@njit(cache=True)
+def shortest_paths(s, src: int, fill, dist, first, pred, queue, inq) -> None:
+    """Cheapest costs from ``src``; ``first[v]`` is the first step of a cheapest path to v,
+    ``pred[v]`` the previous vertex. Label-correcting search with a FIFO queue."""
+    dist[:] = INF
+    first[:] = -1
+    pred[:] = -1
+    inq[:] = 0
+    size = queue.shape[0]
+    dist[src] = 0
+    queue[0] = src
+    inq[src] = 1
+    head, count = 0, 1
+    while count > 0:
+        u = queue[head]
+        head = (head + 1) % size
+        count -= 1
+        inq[u] = 0
+        for e in range(7):
+            v, w, hop = edge_to(s, u, e, fill)
+            if v < 0:
+                continue
+            nd = dist[u] + w
+            if nd < dist[v]:
+                dist[v] = nd
+                pred[v] = u
+                first[v] = hop if u == src else first[u]
+                if not inq[v]:
+                    inq[v] = 1
+                    queue[(head + count) % size] = v
+                    count += 1
+
+
+@njit(cache=True)
+def fill_targets(s, seat: int, targets) -> int:
+    """The central field with a key; else the keys it may lift; else the key carriers."""
+    if K.keys_held(s, seat) > 0:
+        targets[0] = K.CENTER_NODE
+        return 1
+    n = 0
+    for k in range(K.NUM_KEYS):
+        if K.pickable_key(s, seat, k):
+            targets[n] = s.key_node[k]
+            n += 1
+    if n > 0:
+        return n
+    for p in range(s.num_players):
+        if p != seat and K.keys_held(s, p) > 0 and not K.at_start(s, p):
+            targets[n] = s.position[p]
+            n += 1
+    if n > 0:
+        return n
+    targets[0] = K.CENTER_NODE
+    return 1
+
+
+@njit(cache=True)
+def fill_wild(s, fill) -> None:
+    fill[:] = 0
+    if not K.any_buildable(s):
+        return
+    for cell in range(NUM_BOARD):
+        if not s.cell_built[cell]:
+            fill[cell] = 1
+
+
+@njit(cache=True)
+def new_scratch():
+    dist = np.empty(NUM_GRAPH, dtype=np.int64)
+    first = np.empty(NUM_GRAPH, dtype=np.int64)
+    pred = np.empty(NUM_GRAPH, dtype=np.int64)
+    queue = np.empty(NUM_GRAPH + 1, dtype=np.int64)
+    inq = np.empty(NUM_GRAPH, dtype=np.uint8)
+    targets = np.empty(K.NUM_KEYS + K.NUM_SEATS, dtype=np.int64)
+    fill = np.empty(K.NUM_CELLS, dtype=np.uint8)
+    return dist, first, pred, queue, inq, targets, fill
+
+
+@njit(cache=True)
+def best_target(dist, targets, n: int) -> int:
+    best, best_d = -1, INF
+    for i in range(n):
+        if dist[targets[i]] < best_d:
+            best, best_d = targets[i], dist[targets[i]]
+    return best
+
+
+@njit(cache=True)
+def plan(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int:
+    """Run the search from ``seat``; returns its best target (-1 if cut off)."""
+    fill_wild(s, fill)
+    shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
+    return best_target(dist, targets, fill_targets(s, seat, targets))
+
+
+@njit(cache=True)
+def guard_ahead(s, target: int, src: int, pred) -> bool:
+    """The awake Guard on the built part of the path within ``GUARD_LOOKAHEAD`` steps."""
+    if s.guard_asleep:
+        return False
+    path = np.empty(NUM_GRAPH, dtype=np.int64)
+    n = 0
+    v = target
+    while v >= 0 and v != src and n < NUM_GRAPH:
+        path[n] = v
+        n += 1
+        v = pred[v]
+    for i in range(n - 1, max(n - 1 - GUARD_LOOKAHEAD, -1), -1):
+        if path[i] >= NUM_NODES:
+            break
+        if path[i] == s.guard_node:
+            return True
+    return False
+
+
+# --- decisions ------------------------------------------------------------------------------------
+@njit(cache=True)
+def first_legal(mask, lo: int, hi: int) -> int:
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def attack_value(s, me: int, target: int) -> float:
+    """How much ``me`` wants to attack ``target`` (<= 0: not at all)."""
+    p = p_attack(s, me, target)
+    mine = K.keys_held(s, me)
+    theirs = K.keys_held(s, target)
+    if theirs > 0 and mine == 0:
+        return p if p >= 0.4 else 0.0
+    if s.life[me] <= 1 and mine > 0:
+        return 0.0  # dying would cost the key
+    return p - 0.5 if p >= 0.65 else 0.0
+
+
+@njit(cache=True)
+def best_attack(s, mask, me: int, base: int) -> int:
+    """The best action ``base + off - 1`` (off 1..n-1) by ``attack_value``, or -1."""
+    n = s.num_players
+    best, best_v = -1, 0.0
+    for off in range(1, n):
+        a = base + off - 1
+        if mask[a]:
+            v = attack_value(s, me, (me + off) % n)
+            if v > best_v:
+                best, best_v = a, v
+    return best
+
+
+@njit(cache=True)
+def path_action(s, mask, me: int) -> int:
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    src = s.position[me]
+    t = plan(s, me, dist, first, pred, queue, inq, targets, fill)
+    if t < 0 or t == src:
+        if t < 0 and mask[K.A_BUILD]:
+            return K.A_BUILD  # cut off: only new fields open a way
+        return -1
+    hop = first[t]
+    if hop == HOP_LEVEL:
+        if mask[K.A_COME_DOWN]:
+            return K.A_COME_DOWN
+        if mask[K.A_CLIMB_UP]:
+            return K.A_CLIMB_UP
+        safe = K.keys_held(s, me) == 0 and s.life[me] == K.LIFE
+        if mask[K.A_JUMP_DOWN] and safe:
+            return K.A_JUMP_DOWN
+        return -1  # wait for a round with both actions
+    if mask[K.A_MOVE_GUARD] and guard_ahead(s, t, src, pred):
+        return K.A_MOVE_GUARD
+    if 0 <= hop < 6 and mask[K.A_MOVE + hop]:
+        v = K.move_target(s, me, hop)
+        if not (v == s.guard_node and not s.guard_asleep):
+            return K.A_MOVE + hop
+    if mask[K.A_BUILD] and hop >= HOP_BUILD:
+        return K.A_BUILD
+    return -1
+
+
+@njit(cache=True)
+def main_action(s, mask) -> int:
+    me = s.seat
+    if mask[K.A_REST]:
+        return K.A_REST
+    a = first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first
+    if a >= 0:
+        return a
+    a = best_attack(s, mask, me, K.A_ATTACK)
+    if a >= 0:
+        return a
+    a = path_action(s, mask, me)
+    if a >= 0:
+        return a
+    if s.actions_left >= 2 and mask[K.A_REGENERATE]:
+        return K.A_REGENERATE
+    return K.A_END_TURN
+
+
+@njit(cache=True)
+def place_action(s, mask) -> int:
+    """The placement of the drawn field that makes the seat's cheapest path lowest."""
+    me = s.seat
+    tile = s.drawn_tile
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
+    w.drawn_tile = -1
+    best, best_cost = -1, INF
+    for i in range(NUM_BOARD * 6):
+        a = K.A_PLACE + i
+        if not mask[a]:
+            continue
+        K.set_tile(w, i // 6, tile, i % 6)
+        t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
+        cost = INF if t < 0 else dist[t]
+        K.clear_cell(w, i // 6)
+        if cost < best_cost:
+            best, best_cost = a, cost
+    if best < 0 or work.shape[0] == 0:
+        best = first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)
+    return best
+
+
+@njit(cache=True)
+def guard_dir_action(s, mask) -> int:
+    """Step the Guard off the seat's path, never onto the seat, preferably onto a rival."""
+    me = s.seat
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    t = plan(s, me, dist, first, pred, queue, inq, targets, fill)
+    on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
+    v = t
+    while v >= 0:
+        on_path[v] = 1
+        v = pred[v]
+    cell = s.guard_node // MC
+    best, best_v = -1, -1e9
+    for d in range(6):
+        a = K.A_GUARD_DIR + d
+        if not mask[a]:
+            continue
+        node = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+        value = 0.0
+        if node == s.position[me]:
+            value -= 100.0
+        elif on_path[node]:
+            value -= 20.0
+        for p in range(s.num_players):
+            if p != me and s.position[p] == node:
+                value += 5.0 + 10.0 * K.keys_held(s, p)
+        value += min(dist[node], 60) * 0.05 if dist[node] < INF else 3.0
+        if value > best_v:
+            best, best_v = a, value
+    return best
+
+
+@njit(cache=True)
+def reroll_action(s) -> int:
+    me = s.decider
+    kind = s.ck_kind
+    stake = K.keys_held(s, me) > 0
+    if kind == K.CK_JUMP:
+        return K.A_REROLL
+    if kind == K.CK_GUARD:
+        return K.A_REROLL if stake else K.A_KEEP
+    if kind == K.CK_TRAP:
+        t = s.ck_trap
+        m = s.ck_mode
+        hurts = C.TRAP_LIFE[t, m] * 2 + C.TRAP_STUN[t, m] + (10 if C.TRAP_MOVE[t, m] == C.MOVE_TO_START else 0)
+        return K.A_REROLL if hurts >= 2 or (stake and s.life[me] <= C.TRAP_LIFE[t, m]) else K.A_KEEP
+    if kind == K.CK_FIGHT:
+        theirs = 0
+        for p in range(s.num_players):
+            if ((s.ck_att >> p) & 1 or p == s.ck_def) and p != me:
+                theirs += K.keys_held(s, p)
+        return K.A_REROLL if stake or theirs > 0 else K.A_KEEP
+    return K.A_KEEP
+
+
+@njit(cache=True)
+def declare_action(s, mask, me: int) -> int:
+    """Several players in the corridor: join the newcomer's group when it is likely to win or
+    the target carries a key; attack a newcomer carrying a key."""
+    x = s.ex_target
+    if mask[K.A_JOIN] and x >= 0:
+        mods = fight_mod(s, s.ex_seat) + fight_mod(s, me)
+        for p in range(s.num_players):
+            if (s.ex_join >> p) & 1:
+                mods += fight_mod(s, p)
+        if K.keys_held(s, x) > 0 or p_fight(3, mods, fight_mod(s, x)) >= 0.7:
+            return K.A_JOIN
+    e = s.ex_seat
+    if mask[K.A_ATTACK_NEWCOMER] and attack_value(s, me, e) > 0:
+        return K.A_ATTACK_NEWCOMER
+    return K.A_DECLINE
+
+
+@njit(cache=True)
+def start_action(s, mask) -> int:
+    """As far as possible from the fields already taken (ties: the lowest field)."""
+    best, best_v = -1, -1
+    for f in range(K.NUM_STARTS):
+        if not mask[K.A_START_FIELD + f]:
+            continue
+        near = 6
+        for p in range(s.num_players):
+            g = s.seat_start[p]
+            if g >= 0:
+                near = min(near, min((f - g) % 6, (g - f) % 6))
+        if near > best_v:
+            best, best_v = K.A_START_FIELD + f, near
+    return best
+
+
+@njit(cache=True)
+def heuristic_action(s, mask) -> int:
+    """The heuristic's action for the pending decision of ``s`` (made by ``s.decider``), or
+    -1 once the game is over. ``mask`` is overwritten with the legal mask; ``s`` is not
+    changed."""
+    if s.outcome != K.RUNNING:
+        return -1
+    K.legal_mask(s, mask)
+    dec = s.decision
+    me = s.decider
+    if dec == K.D_MAIN:
+        a = main_action(s, mask)
+    elif dec == K.D_START:
+        a = start_action(s, mask)
+    elif dec == K.D_PLACE:
+        a = place_action(s, mask)
+    elif dec == K.D_GUARD_DIR:
+        a = guard_dir_action(s, mask)
+    elif dec == K.D_REROLL:
+        a = reroll_action(s)
+    elif dec == K.D_OCCUPANT:
+        a = K.A_ATTACK_NEWCOMER if attack_value(s, me, s.ex_seat) > 0 else K.A_DECLINE
+    elif dec == K.D_ENTRANT:
+        a = best_attack(s, mask, me, K.A_TARGET)
+        if a < 0:
+            a = K.A_DECLINE
+    else:
+        a = declare_action(s, mask, me)
+    if a < 0 or not mask[a]:  # a safety net: never an illegal action
+        for b in range(K.NUM_ACTIONS):
+            if mask[b]:
+                return b
+    return a
+
+
+@njit(cache=True)
+def heuristic_one(states, mask) -> int:
+    """``heuristic_action`` for game 0 of ``states`` (the single-game entry point)."""
+    return heuristic_action(states[0], mask)
+
+
+@njit(cache=True)
+def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
+    """One game per seed in the kernel: the seats in the bit set ``heuristic_seats`` play
+    the heuristic, the others uniformly random legal actions. ``out[g]`` gets (winner or -1,
+    rounds, steps, outcome); for tests and evaluations."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(rng_seed) * np.uint64(2654435761) + np.uint64(1)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], options)
+        steps = 0
+        while s.outcome == K.RUNNING:
+            if (heuristic_seats >> s.decider) & 1:
+                a = heuristic_action(s, mask)
+            else:
+                a = K.random_legal_action(s, mask, rng)
+            K.step(s, a)
+            steps += 1
+        out[g, 0] = s.winner if s.outcome == K.WON else -1
+        out[g, 1] = s.turn
+        out[g, 2] = steps
+        out[g, 3] = s.outcome

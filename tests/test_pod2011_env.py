@@ -1,0 +1,625 @@
+"""Paths of Destiny 2011 through the AEC env: PettingZoo API and seeding for 2-5 players,
+thousands of random games with invariants checked after every step, determinism, replays,
+hidden information, the egocentric observation and bad input."""
+
+from __future__ import annotations
+
+import json
+import warnings
+
+import numpy as np
+import pytest
+from numba import njit
+from pettingzoo.test import api_test, seed_test
+
+import labyrinth_env
+from labyrinth_env.core.batching import batch_module
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+
+B = batch_module("paths_of_destiny_2011")
+
+ENV_ID = "paths_of_destiny_2011_v0"
+PLAYERS = [2, 3, 4, 5]
+
+
+def play_random(env, seed: int, max_steps: int = 20_000) -> list[int]:
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    for _ in range(max_steps):
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            if not env.agents:
+                break
+            continue
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return list(env.unwrapped.actions_taken)
+
+
+def random_state(num_players: int, seed: int, steps: int, **options) -> labyrinth_env.raw_env:
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, **options)
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    for _ in range(steps):
+        if int(env.state["outcome"]) != K.RUNNING:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    return env
+
+
+# --- PettingZoo API -------------------------------------------------------------------------------
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_api_test(num_players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(labyrinth_env.make(ENV_ID, num_players=num_players), num_cycles=150)
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_pettingzoo_seed_test(num_players):
+    seed_test(lambda: labyrinth_env.make(ENV_ID, num_players=num_players), num_cycles=150)
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_api_test_raw_env(num_players):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        api_test(labyrinth_env.raw_env(ENV_ID, num_players=num_players), num_cycles=150)
+
+
+def test_registered_with_module_pair():
+    from labyrinth_env import paths_of_destiny_2011_v0 as mod
+
+    assert ENV_ID in labyrinth_env.list_envs()
+    assert labyrinth_env.registry.player_range(ENV_ID) == (2, 5)
+    assert isinstance(mod.env(), mod.raw_env) and mod.env().checked and not mod.raw_env().checked
+
+
+# --- invariants over thousands of random games --------------------------------------------------------
+INVARIANTS = {
+    1: "a key is both in a corridor and held, or neither",
+    2: "a key lies on a corridor that does not exist (or off the board)",
+    3: "a key is held by a seat not in play",
+    6: "a trap token is not in exactly one place (pile, board)",
+    7: "a trap lies on a missing, central or start-field corridor",
+    8: "a board field is not in exactly one place (board, drawn, pile)",
+    9: "a printed field (central, key, start) is missing or a board field sits outside the board",
+    10: "life outside 1..4 for a seat in play (a player at 0 must be home with 4)",
+    12: "a build closed every way from a start field to the central field",
+    13: "a player stands on a corridor that does not exist",
+    14: "a seat not in play holds something or stands somewhere",
+    15: "negative stun",
+    16: "the Guard stands off the board's corridors",
+    17: "the drawn field is shown outside a placement decision",
+    18: "the pending decision's seat is not in play",
+    19: "a player stands on another player's (or an empty) start field",
+    20: "the mask is all false while the game runs",
+    21: "step rejected a legal action",
+    22: "a game did not end",
+    23: "a game ended neither by a win nor by max_turns",
+    24: "the winner is not on the central field with a key",
+    25: "a player stands on its start field with lost life or stun points",
+    26: "a trap is marked failed (bracket) while face down",
+    27: "a face-up fate crystal count or stun of a seat is out of range",
+    28: "two players share a start field",
+    29: "something is still being resolved while the main decision is pending",
+}
+
+
+@njit(cache=True)
+def _invariant_error(s) -> int:
+    """0 if the state is sound, else a code of ``INVARIANTS``."""
+    n = s.num_players
+    for k in range(K.NUM_KEYS):
+        on_node = s.key_node[k] >= 0
+        held = s.key_holder[k] >= 0
+        if on_node == held:
+            return 1
+        if on_node and (s.key_node[k] >= K.NUM_BOARD_NODES or s.node_mask[s.key_node[k]] == 0):
+            return 2
+        if held and s.key_holder[k] >= n:
+            return 3
+    traps = np.zeros(K.NUM_TRAPS, dtype=np.int64)
+    for i in range(s.trap_pool_len):
+        traps[s.trap_pool[i]] += 1
+    for node in range(K.NUM_NODES):
+        t = s.node_trap[node]
+        if t >= 0:
+            traps[t] += 1
+            cell = node // K.MC
+            if cell >= K.NUM_BOARD or cell == K.CENTER_CELL or s.node_mask[node] == 0:
+                return 7
+        if s.trap_failed[node] and not s.trap_up[node]:
+            return 26
+    for t in range(K.NUM_TRAPS):
+        if traps[t] != 1:
+            return 6
+    tiles = np.zeros(K.NUM_NORMAL_TILES, dtype=np.int64)
+    for cell in range(K.NUM_BOARD):
+        tile = s.cell_tile[cell]
+        is_key = False
+        for k in range(K.NUM_KEYS):
+            if K.KEY_CELLS[k] == cell:
+                is_key = True
+        if cell == K.CENTER_CELL:
+            if tile != C.CENTRAL_TILE_ID or not s.cell_built[cell]:
+                return 9
+        elif is_key:
+            if tile != C.KEY_TILE_ID or not s.cell_built[cell]:
+                return 9
+        elif s.cell_built[cell]:
+            if tile < 0 or tile >= K.NUM_NORMAL_TILES:
+                return 9
+            tiles[tile] += 1
+        elif tile != -1:
+            return 9
+    if s.drawn_tile >= 0:
+        tiles[s.drawn_tile] += 1
+    for i in range(s.tile_pool_len):
+        tiles[s.tile_pool[i]] += 1
+    for t in range(K.NUM_NORMAL_TILES):
+        if tiles[t] != 1:
+            return 8
+    if s.drawn_tile >= 0 and not (s.outcome == K.RUNNING and s.decision == K.D_PLACE):
+        return 17
+    seated = s.choose_pos >= n
+    for p in range(n):
+        if s.life[p] < 1 or s.life[p] > K.LIFE:
+            return 10
+        if s.stun[p] < 0:
+            return 15
+        if s.crystal[p] < 0 or s.crystal[p] > 1:
+            return 27
+        if not seated:
+            continue
+        for q in range(p):
+            if s.seat_start[q] == s.seat_start[p]:
+                return 28
+        node = s.position[p]
+        if node < 0 or node >= K.NUM_NODES or s.node_mask[node] == 0:
+            return 13
+        if node >= K.START_CELL * K.MC:
+            if node != K.start_node(s, p):
+                return 19
+            if s.life[p] != K.LIFE or s.stun[p] != 0:
+                return 25
+    for p in range(n, K.NUM_SEATS):
+        if s.position[p] != -1 or s.life[p] != 0 or s.stun[p] != 0:
+            return 14
+    g = s.guard_node
+    if g < 0 or g >= K.NUM_BOARD_NODES or s.node_mask[g] == 0:
+        return 16
+    if seated:
+        K.reach_from_centre(s)
+        for p in range(n):
+            if not s.reach[K.start_node(s, p)]:
+                return 12
+    if s.outcome == K.RUNNING:
+        if s.decider < 0 or s.decider >= n:
+            return 18
+        if s.decision == K.D_MAIN and (s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks):
+            return 29
+    if s.outcome == K.WON:
+        w = s.winner
+        if s.position[w] != K.CENTER_NODE or K.keys_held(s, w) == 0:
+            return 24
+    return 0
+
+
+@njit(cache=True)
+def _random_games(states, options, num_games: int, seed: int, out) -> None:
+    """Random games in the kernel, invariants checked after every step.
+    out: [games ended, steps, first error code, wins, truncations, game of the error, step of the error]."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed * 7919 + 1)
+    max_turns = options[K.OPT_MAX_TURNS]
+    for g in range(num_games):
+        K.init(s, seed * 100_003 + g, options)
+        err = _invariant_error(s)
+        steps = 0
+        while s.outcome == K.RUNNING and err == 0:
+            K.legal_mask(s, mask)
+            if mask.sum() == 0:
+                err = 20
+                break
+            a = K.random_legal_action(s, mask, rng)
+            if not K.step(s, a):
+                err = 21
+                break
+            steps += 1
+            err = _invariant_error(s)
+            if steps > 100 * max_turns:
+                err = 22
+        if err == 0 and not (s.outcome == K.WON or (s.outcome == K.TRUNCATED and s.turn == max_turns)):
+            err = 23
+        if err != 0:
+            out[2] = err
+            out[5] = g
+            out[6] = steps
+            return
+        out[0] += 1
+        out[1] += steps
+        out[3] += 1 if s.outcome == K.WON else 0
+        out[4] += 1 if s.outcome == K.TRUNCATED else 0
+
+
+def _options(num_players: int, **options) -> np.ndarray:
+    return labyrinth_env.raw_env(ENV_ID, num_players=num_players, **options).options_vector()
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_random_games_end_with_invariants_after_every_step(num_players):
+    # Most games are cut at 60 rounds (early positions, many of them); some run long enough
+    # for the piles to empty and the board to fill.
+    out = np.zeros(7, dtype=np.int64)
+    for max_turns, games in ((60, 1000), (400, 40)):
+        opts = _options(num_players, max_turns=max_turns)
+        _random_games(K.new_states(1), opts, games, 31 * num_players + max_turns, out)
+        assert out[2] == 0, (
+            f"invariant broken: {INVARIANTS.get(int(out[2]))} (code {out[2]}), {num_players} players, "
+            f"max_turns {max_turns}, game {out[5]} step {out[6]}"
+        )
+    assert out[0] == 1040
+    assert out[3] + out[4] == out[0]
+
+
+def test_random_games_without_crystal_questions_end_with_invariants():
+    out = np.zeros(7, dtype=np.int64)
+    _random_games(K.new_states(1), _options(4, ask_crystal=False, max_turns=120), 150, 77, out)
+    assert out[2] == 0, f"invariant broken: {INVARIANTS.get(int(out[2]))} (code {out[2]})"
+    assert out[0] == 150
+
+
+# --- determinism and replays ------------------------------------------------------------------------------
+def test_same_seed_same_game_different_seed_different_game():
+    def run(seed: int):
+        env = labyrinth_env.make(ENV_ID, num_players=3, max_turns=40)
+        actions = play_random(env, seed)
+        return actions, env.unwrapped.game_log, env.unwrapped.state.tobytes()
+
+    a1, log1, s1 = run(5)
+    a2, log2, s2 = run(5)
+    _, log3, _ = run(6)
+    assert a1 == a2 and log1 == log2 and s1 == s2
+    assert log1 != log3
+    setups = set()
+    for seed in range(20):
+        env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+        env.reset(seed=seed)
+        s = env.state
+        setups.add(s["tile_pool"].tobytes() + s["trap_pool"].tobytes() + s["guard_deck"].tobytes())
+    assert len(setups) == 20
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_replay_reproduces_log(tmp_path, num_players):
+    env = labyrinth_env.make(ENV_ID, num_players=num_players, max_turns=60)
+    play_random(env, 11)
+    path = tmp_path / "game.json"
+    env.unwrapped.save_replay(path)
+    data = json.loads(path.read_text())
+    assert data["env_id"] == ENV_ID and data["options"]["max_turns"] == 60
+    replayed = labyrinth_env.load_replay(path)
+    assert replayed.game_log == env.unwrapped.game_log
+    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
+    assert {e["type"] for e in replayed.game_log} >= {"start_turn", "move", "build", "start_field"}
+
+
+def test_replay_of_unfinished_game_can_continue(tmp_path):
+    env = random_state(2, 3, 25)
+    env.save_replay(tmp_path / "r.json")
+    again = labyrinth_env.load_replay(tmp_path / "r.json")
+    assert again.game_log == env.game_log
+    again.step(again.legal_actions()[-1])
+
+
+# --- observation ------------------------------------------------------------------------------------------
+def test_observation_fixed_shape_for_every_player_count():
+    shapes = set()
+    for n in PLAYERS:
+        env = labyrinth_env.make(ENV_ID, num_players=n)
+        env.reset(seed=0)
+        for agent in env.agents:
+            obs = env.observe(agent)
+            shapes.add((obs["observation"].shape, obs["action_mask"].shape, obs["observation"].dtype))
+            assert env.observation_space(agent).contains(obs)
+    assert shapes == {((K.OBS_SIZE,), (K.NUM_ACTIONS,), np.dtype(np.float32))}
+
+
+def _char_plane(obs: np.ndarray, rel: int) -> np.ndarray:
+    nodes = obs[: K.NUM_NODES * K.NODE_FEATURES].reshape(K.NUM_NODES, K.NODE_FEATURES)
+    return nodes[:, K.F_CHAR + rel]
+
+
+def _seat_block(obs: np.ndarray, rel: int) -> np.ndarray:
+    b = K.OBS_SEATS + rel * K.SEAT_FEATURES
+    return obs[b : b + K.SEAT_FEATURES]
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_observation_is_egocentric(num_players):
+    env = random_state(num_players, 4, 60, max_turns=None)
+    s = env.state
+    for seat in range(num_players):
+        obs = env.observe(f"player_{seat}")["observation"]
+        for rel in range(num_players):
+            p = (seat + rel) % num_players
+            plane = _char_plane(obs, rel)
+            assert plane[s["position"][p]] == 1.0 and plane.sum() == 1.0
+            block = _seat_block(obs, rel)
+            assert block[0] == 1.0 and block[1] == s["life"][p] / K.LIFE
+            assert block[8 + s["seat_start"][p]] == 1.0
+        for rel in range(num_players, K.NUM_SEATS):
+            assert _char_plane(obs, rel).sum() == 0.0 and _seat_block(obs, rel).sum() == 0.0
+    assert not np.array_equal(env.observe("player_0")["observation"], env.observe("player_1")["observation"])
+    others = [a for a in env.agents if a != env.agent_selection]
+    assert all(env.observe(a)["action_mask"].sum() == 0 for a in others)
+    assert env.observe(env.agent_selection)["action_mask"].sum() > 0
+
+
+def _state_with_face_down_traps(min_traps: int = 3):
+    for seed in range(50):
+        env = random_state(3, 100 + seed, 200, max_turns=None)
+        s = env.state
+        down = [n for n in range(K.NUM_NODES) if s["node_trap"][n] >= 0 and not s["trap_up"][n]]
+        if len(down) >= min_traps and int(s["outcome"]) == K.RUNNING:
+            return env, down
+    raise AssertionError("random play left no face-down traps")
+
+
+def _all_obs(env) -> list[np.ndarray]:
+    return [env.observe(a)["observation"].copy() for a in env.agents]
+
+
+def test_face_down_traps_show_only_presence():
+    env, down = _state_with_face_down_traps()
+    s = env._states[0]
+    before = _all_obs(env)
+    nodes = before[0][: K.NUM_NODES * K.NODE_FEATURES].reshape(K.NUM_NODES, K.NODE_FEATURES)
+    for node in down:
+        assert nodes[node, K.F_TRAP_DOWN] == 1.0
+        assert nodes[node, K.F_TRAP_TYPE : K.F_TRAP_TYPE + K.NUM_TRAP_TYPES].sum() == 0.0
+    pool = list(s["trap_pool"][: int(s["trap_pool_len"])])
+    for node in down:  # swap every face-down token for one of another type from the pile
+        t = int(s["node_trap"][node])
+        j = next(i for i, u in enumerate(pool) if K.TRAP_TOKENS[u] != K.TRAP_TOKENS[t])
+        s["node_trap"][node], pool[j] = pool[j], t
+    s["trap_pool"][: len(pool)] = pool
+    after = _all_obs(env)
+    for a, b in zip(before, after):
+        assert np.array_equal(a, b)
+    node = down[0]
+    s["trap_up"][node] = 1
+    nodes = env.observe("player_0")["observation"][: K.NUM_NODES * K.NODE_FEATURES].reshape(
+        K.NUM_NODES, K.NODE_FEATURES
+    )
+    assert nodes[node, K.F_TRAP_DOWN] == 0.0
+    assert nodes[node, K.F_TRAP_TYPE + K.TRAP_TOKENS[s["node_trap"][node]]] == 1.0
+
+
+def test_pile_and_deck_orders_and_rng_never_reach_the_observation():
+    env = random_state(4, 9, 40, max_turns=None)
+    s = env._states[0]
+    before = _all_obs(env)
+    n = int(s["tile_pool_len"])
+    s["tile_pool"][:n] = s["tile_pool"][:n][::-1].copy()
+    n = int(s["trap_pool_len"])
+    s["trap_pool"][:n] = np.roll(s["trap_pool"][:n], 7)
+    pos = int(s["guard_pos"])
+    s["guard_deck"][pos:] = s["guard_deck"][pos:][::-1].copy()
+    s["rng"][0] ^= np.uint64(0xDEADBEEF)
+    after = _all_obs(env)
+    for a, b in zip(before, after):
+        assert np.array_equal(a, b)
+
+
+def test_guard_cards_left_are_counted_by_kind():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env.reset(seed=2)
+    g = K.OBS_GLOBAL + K.G_GUARD_CARDS
+    obs = env.observe(env.agent_selection)["observation"]
+    assert np.allclose(obs[g : g + 6] * 3, [3, 2, 2, 2, 2, 1])
+    env.step(K.A_MOVE_GUARD)
+    card = int(env.state["guard_deck"][0])
+    counts = np.array([3, 2, 2, 2, 2, 1], dtype=float)
+    counts[K.GUARD_CLASS[card]] -= 1
+    for agent in env.agents:
+        obs = env.observe(agent)["observation"]
+        assert np.allclose(obs[g : g + 6] * 3, counts)
+
+
+def test_drawn_field_is_visible_while_placing():
+    offset = K.OBS_GLOBAL + K.G_DRAWN
+    for seed in range(30):
+        env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(60):
+            if K.A_BUILD in env.legal_actions():
+                env.step(K.A_BUILD)
+                if int(env.state["decision"]) != K.D_PLACE:
+                    continue
+                tile = int(env.state["drawn_tile"])
+                assert env.pending_decision() == "place the board field"
+                for agent in env.agents:
+                    drawn = env.observe(agent)["observation"][offset : offset + K.NUM_TILES]
+                    assert drawn[tile] == 1.0 and drawn.sum() == 1.0
+                legal = env.legal_actions()
+                assert legal and all(K.A_PLACE <= a < K.A_GUARD_DIR for a in legal)
+                env.step(legal[0])
+                obs = env.observe(env.agents[0])["observation"]
+                assert obs[offset : offset + K.NUM_TILES].sum() == 0.0
+                return
+            env.step(int(rng.choice(env.legal_actions())))
+    raise AssertionError("no build happened")
+
+
+@njit(cache=True)
+def _determinize_one(states, seat, seed):
+    K.determinize(states[0], seat, seed)
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 5])
+def test_determinize_keeps_the_observation_of_that_seat(num_players):
+    rng = np.random.default_rng(num_players)
+    changed = 0
+    for seed in range(4):
+        env = random_state(num_players, 50 + seed, 150, max_turns=None)
+        for seat in range(num_players):
+            copy = env._states.copy()
+            _determinize_one(copy, seat, np.uint64(rng.integers(1 << 62)))
+            mine = env.observe(f"player_{seat}")["observation"]
+            theirs = np.zeros(K.OBS_SIZE, dtype=np.float32)
+            B.observe_one(copy, seat, theirs)
+            assert np.array_equal(mine, theirs)
+            changed += copy.tobytes() != env._states.tobytes()
+            assert _invariant_error(copy[0]) == 0
+    assert changed > 0
+
+
+def test_determinize_depends_only_on_what_the_seat_knows():
+    env = random_state(3, 12, 120, max_turns=None)
+    a = env._states.copy()
+    b = env._states.copy()
+    s = b[0]
+    n = int(s["tile_pool_len"])
+    s["tile_pool"][:n] = s["tile_pool"][:n][::-1].copy()
+    pos = int(s["guard_pos"])
+    s["guard_deck"][pos:] = s["guard_deck"][pos:][::-1].copy()
+    s["rng"][0] ^= np.uint64(12345)
+    _determinize_one(a, 0, np.uint64(99))
+    _determinize_one(b, 0, np.uint64(99))
+    assert a.tobytes() == b.tobytes()
+
+
+# --- bad input ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"num_players": 1}, "num_players=1.*2 to 5"),
+        ({"num_players": 6}, "num_players=6.*2 to 5"),
+        ({"num_players": "2"}, "num_players"),
+        ({"players": 2}, "unknown option.*players.*allowed options"),
+        ({"two_player_variant": True}, "unknown option.*two_player_variant"),
+        ({"max_turns": 0}, "max_turns"),
+        ({"ask_crystal": 1}, "ask_crystal"),
+    ],
+)
+def test_bad_options_get_clear_errors(options, message):
+    with pytest.raises(ValueError, match=message):
+        labyrinth_env.make(ENV_ID, **options)
+    with pytest.raises(ValueError, match=message):
+        labyrinth_env.raw_env(ENV_ID, **options)
+
+
+def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env.reset(seed=0)
+    before = env.state.tobytes()
+    log_before = list(env.game_log)
+    illegal = K.A_PLACE + 5
+    with pytest.raises(
+        ValueError, match=rf"illegal action {illegal} \(build field at .* rotation 5\).*pending decision: action"
+    ):
+        env.step(illegal)
+    assert env.state.tobytes() == before and env.game_log == log_before
+    with pytest.raises(ValueError, match=r"illegal action \d+ \(keep the throw\).*pending decision: action"):
+        env.step(K.A_KEEP)
+    with pytest.raises(ValueError, match="out of range"):
+        env.step(K.NUM_ACTIONS)
+    with pytest.raises(ValueError, match="must be an int"):
+        env.step("build")
+    assert env.state.tobytes() == before
+    env2 = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env2.reset(seed=0)
+    assert env2.pending_decision() == "choose a start field"
+    before = env2.state.tobytes()
+    with pytest.raises(ValueError, match=r"\(build\).*pending decision: choose a start field"):
+        env2.step(K.A_BUILD)
+    assert env2.state.tobytes() == before
+
+
+def test_illegal_action_wrapped_env_terminates_with_penalty():
+    env = labyrinth_env.make(ENV_ID, num_players=3)
+    env.reset(seed=0)
+    agent = env.agent_selection
+    with pytest.warns(UserWarning, match="illegal action"):
+        env.step(K.A_KEEP)
+    assert all(env.terminations.values())
+    assert env._cumulative_rewards[agent] == -1.0
+    assert env.infos[agent]["illegal_move"] is True
+
+
+def test_step_before_reset_is_an_error():
+    env = labyrinth_env.make(ENV_ID)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+
+
+def test_action_names_round_trip_in_the_rulebooks_words():
+    env = labyrinth_env.raw_env(ENV_ID)
+    names = [env.action_to_str(a) for a in range(K.NUM_ACTIONS)]
+    assert len(set(names)) == K.NUM_ACTIONS
+    for a in range(K.NUM_ACTIONS):
+        assert env.str_to_action(names[a]) == a
+    assert names[K.A_JUMP_DOWN] == "jump down" and names[K.A_COME_DOWN] == "come down"
+    assert names[K.A_CLIMB_UP] == "climb up" and names[K.A_MOVE_GUARD] == "move the guard"
+    assert env.str_to_action("Move the  Guard") == K.A_MOVE_GUARD
+    assert names[K.A_REGENERATE] == "regenerate the fate crystal" and names[K.A_REST] == "rest"
+    with pytest.raises(ValueError, match="no action is named"):
+        env.str_to_action("dance")
+    with pytest.raises(ValueError, match="out of range"):
+        env.action_to_str(K.NUM_ACTIONS)
+
+
+def test_truncation_by_max_turns_gives_zero_rewards():
+    env = labyrinth_env.make(ENV_ID, num_players=3, max_turns=3)
+    env.reset(seed=1)
+    while not any(env.truncations.values()):
+        env.step(K.A_END_TURN)
+    assert int(env.unwrapped.state["turn"]) == 3
+    assert not any(env.terminations.values())
+    assert all(r == 0 for r in env._cumulative_rewards.values())
+    assert env.unwrapped.game_log[-1] == {"type": "truncated"}
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_render_ansi(num_players):
+    env = labyrinth_env.make(ENV_ID, num_players=num_players, render_mode="ansi")
+    play_random(env, 2, max_steps=80)
+    text = env.render()
+    assert isinstance(text, str) and "turn" in text and "decision" in text and "guard" in text
+    assert all(f"player {p} at" in text for p in range(num_players))
+
+
+@njit(cache=True)
+def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) -> int:
+    """Random games; at every main decision ``legal_mask`` must equal ``main_legal`` action by
+    action. Returns the number of main decisions compared (-1 at the first difference)."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    compared = 0
+    for g in range(num_games):
+        K.init(s, seed + g, options)
+        while s.outcome == K.RUNNING:
+            K.legal_mask(s, mask)
+            if s.decision == K.D_MAIN:
+                for a in range(K.NUM_ACTIONS):
+                    if (mask[a] != 0) != (a < K.A_PLACE and K.main_legal(s, a)):
+                        return -1
+                compared += 1
+            K.step(s, K.random_legal_action(s, mask, rng))
+    return compared
+
+
+@pytest.mark.parametrize("num_players", [2, 5])
+def test_main_mask_equals_the_rule_per_action(num_players):
+    n = _main_mask_matches_main_legal(K.new_states(1), _options(num_players, max_turns=80), 60, 5 + num_players)
+    assert n > 3000
