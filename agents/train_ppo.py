@@ -9,14 +9,15 @@ checkpoints, shows a progress bar, evaluates the policy every ``eval.every`` ste
 against the random and heuristic agents (win rates with Wilson 95% intervals, logged and
 written to ``eval.jsonl``) and ends with ``learning_curve.png`` and ``final_model.zip``.
 Self-play (``vector.opponents: self_play``) draws opponents from a pool of the learner's
-past snapshots. Needs the ``train`` extra.
+past snapshots. ``pretrain.steps > 0`` first clones the ruleset's heuristic (imitation on
+that many learner decisions, then PPO from there; the evaluation at step 0 shows where
+imitation alone stands). Needs the ``train`` extra.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,7 @@ import yaml
 
 import labyrinth_env
 from agents.evaluate import wilson_interval
+from agents.heuristic import HEURISTICS
 from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -43,7 +45,8 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "clip_range": float,
         "net_arch": list,
     },
-    "eval": {"every": int, "games": int, "against": list},
+    "eval": {"every": int, "games": int, "against": list, "deterministic": bool},
+    "pretrain": {"steps": int, "epochs": int, "epsilon": float, "batch_size": int, "learning_rate": float},
 }
 _TOP: dict[str, type | tuple[type, ...]] = {
     "env_id": str,
@@ -53,6 +56,7 @@ _TOP: dict[str, type | tuple[type, ...]] = {
     "out_dir": str,
     "checkpoint_every": int,
     "threads": int,
+    "numba_threads": int,
     **{k: dict for k in _SECTIONS},
 }
 
@@ -66,10 +70,24 @@ class TrainConfig:
     out_dir: str = "results/train/run"
     checkpoint_every: int = 50_000
     threads: int = 1
+    # the learner dominates PPO's time; a parallel vector step at these batch sizes mostly
+    # waits for a thread that shares a core (measured by benchmarks/ppo_throughput.py)
+    numba_threads: int = 1
     vector: dict = field(default_factory=lambda: {"num_envs": 16, "learner_seats": "rotate", "opponents": "random"})
     self_play: dict = field(default_factory=lambda: {"snapshot_every": 20_000, "pool_size": 5})
     ppo: dict = field(default_factory=dict)
-    eval: dict = field(default_factory=lambda: {"every": 20_000, "games": 100, "against": ["random", "heuristic"]})
+    eval: dict = field(
+        default_factory=lambda: {
+            "every": 20_000,
+            "games": 100,
+            "against": ["random", "heuristic"],
+            "deterministic": False,
+        }
+    )
+    # behaviour cloning from the ruleset's heuristic before PPO (off: steps 0)
+    pretrain: dict = field(
+        default_factory=lambda: {"steps": 0, "epochs": 4, "epsilon": 0.1, "batch_size": 512, "learning_rate": 1e-3}
+    )
 
 
 def _check_type(where: str, value: Any, typ: type | tuple[type, ...]) -> None:
@@ -119,11 +137,25 @@ def load_train_config(path: str | Path) -> TrainConfig:
     for opp in cfg.eval["against"]:
         if opp not in KERNEL_OPPONENTS:
             raise ValueError(f"training config: unknown eval.against entry {opp!r}; use {sorted(KERNEL_OPPONENTS)}")
-    for key in ("total_timesteps", "checkpoint_every"):
+    for key in ("total_timesteps", "checkpoint_every", "threads", "numba_threads"):
         if getattr(cfg, key) < 1:
             raise ValueError(f"training config: {key} must be >= 1")
     if cfg.vector["num_envs"] < 1 or cfg.eval["every"] < 1 or cfg.eval["games"] < 1:
         raise ValueError("training config: vector.num_envs, eval.every and eval.games must be >= 1")
+    pre = cfg.pretrain
+    if (
+        pre["steps"] < 0
+        or pre["epochs"] < 1
+        or pre["batch_size"] < 1
+        or not 0.0 <= pre["epsilon"] <= 1.0
+        or pre["learning_rate"] <= 0
+    ):
+        raise ValueError(
+            "training config: pretrain.steps must be >= 0, pretrain.epochs and pretrain.batch_size >= 1, "
+            f"pretrain.epsilon in [0, 1], pretrain.learning_rate > 0; got {pre}"
+        )
+    if pre["steps"] > 0 and cfg.env_id not in HEURISTICS:
+        raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")
     return cfg
 
 
@@ -152,17 +184,101 @@ class SnapshotPool:
         return np.asarray(actions, dtype=np.int64)
 
 
+def behaviour_cloning(model: Any, vec: VectorEnv, pre: dict[str, Any], gamma: float, progress: bool) -> dict[str, Any]:
+    """Imitation before PPO: play ``pre["steps"]`` learner decisions in ``vec`` choosing the
+    heuristic's action (a random legal one with probability ``epsilon``, so that the data
+    also covers positions the heuristic would not reach), then fit the policy to the
+    heuristic's choices (masked cross-entropy) and the value head to the discounted
+    returns of those games, for ``epochs`` passes. Returns the fit's statistics."""
+    import torch
+    from tqdm import tqdm
+
+    num_envs = vec.num_envs
+    rounds = max(1, pre["steps"] // num_envs)
+    obs_size = vec.single_observation_space.shape[0]
+    observations = np.zeros((rounds, num_envs, obs_size), dtype=np.float32)
+    masks = np.zeros((rounds, num_envs, vec.single_action_space.n), dtype=bool)
+    targets = np.zeros((rounds, num_envs), dtype=np.int64)
+    rewards = np.zeros((rounds, num_envs), dtype=np.float32)
+    dones = np.zeros((rounds, num_envs), dtype=bool)
+    rng = np.random.default_rng(int(model.seed or 0))
+    obs, _ = vec.reset()
+    for t in tqdm(range(rounds), desc="imitation data", disable=not progress):
+        mask = vec.action_masks()
+        expert = vec.heuristic_actions()
+        explore = rng.random(num_envs) < pre["epsilon"]
+        uniform = np.argmax(mask * rng.random(mask.shape), axis=1)
+        observations[t], masks[t], targets[t] = obs, mask, expert
+        obs, reward, term, trunc, _ = vec.step(np.where(explore, uniform, expert))
+        rewards[t], dones[t] = reward, term | trunc
+    # discounted returns-to-go; the unfinished tail of each env is left out of the value fit
+    returns = np.zeros((rounds, num_envs), dtype=np.float32)
+    known = np.zeros((rounds, num_envs), dtype=bool)
+    running = np.zeros(num_envs, dtype=np.float32)
+    seen_end = np.zeros(num_envs, dtype=bool)
+    for t in range(rounds - 1, -1, -1):
+        running = np.where(dones[t], 0.0, running * gamma) + rewards[t]
+        seen_end |= dones[t]
+        returns[t], known[t] = running, seen_end
+    n = rounds * num_envs
+    flat = {
+        "obs": torch.as_tensor(observations.reshape(n, obs_size)),
+        "mask": masks.reshape(n, -1),
+        "target": torch.as_tensor(targets.reshape(n)),
+        "ret": torch.as_tensor(returns.reshape(n)),
+        "known": torch.as_tensor(known.reshape(n)),
+    }
+    policy = model.policy
+    policy.set_training_mode(True)
+    # supervised fitting takes a larger step than PPO's; PPO's rate is restored afterwards
+    ppo_rates = [group["lr"] for group in policy.optimizer.param_groups]
+    for group in policy.optimizer.param_groups:
+        group["lr"] = pre["learning_rate"]
+    accuracy = 0.0
+    for _epoch in tqdm(range(pre["epochs"]), desc="behaviour cloning", disable=not progress):
+        order = rng.permutation(n)
+        hits = 0
+        for start in range(0, n, pre["batch_size"]):
+            idx = order[start : start + pre["batch_size"]]
+            batch_obs = flat["obs"][idx]
+            target, batch_mask = flat["target"][idx], flat["mask"][idx]
+            values, log_prob, _ = policy.evaluate_actions(batch_obs, target, action_masks=batch_mask)
+            known_idx = flat["known"][idx]
+            value_loss = (
+                ((values.flatten() - flat["ret"][idx]) ** 2)[known_idx].mean() if known_idx.any() else values.sum() * 0
+            )
+            loss = -log_prob.mean() + 0.5 * value_loss
+            policy.optimizer.zero_grad()
+            loss.backward()
+            torch.nn.utils.clip_grad_norm_(policy.parameters(), 0.5)
+            policy.optimizer.step()
+            with torch.no_grad():
+                chosen, _, _ = policy.forward(batch_obs, deterministic=True, action_masks=batch_mask)
+                hits += int((chosen == target).sum())
+        accuracy = hits / n
+    policy.set_training_mode(False)
+    for group, rate in zip(policy.optimizer.param_groups, ppo_rates):
+        group["lr"] = rate
+    vec.reset()
+    # what a uniform legal choice would match: the yardstick for the accuracy
+    uniform_accuracy = float(np.mean(1.0 / masks.reshape(n, -1).sum(axis=1)))
+    return {"samples": n, "epochs": pre["epochs"], "train_accuracy": accuracy, "uniform_accuracy": uniform_accuracy}
+
+
 def evaluate_model(model: Any, cfg: TrainConfig, opponent: str, games: int, seed: int) -> dict[str, Any]:
-    """Win rate of the policy (deterministic, masked) against kernel-side opponents, over
-    ``games`` finished games with the learner seat rotating."""
+    """Win rate of the policy (masked; sampled unless ``eval.deterministic``) against
+    kernel-side opponents, over ``games`` finished games with the learner seat rotating.
+    Sampling is the default because an argmax policy can repeat one move forever in a
+    position where the sampled policy would get out."""
     envs = min(games, 32)
+    deterministic = bool(cfg.eval.get("deterministic", False))
     learner = "all" if cfg.env_id == "team_edition_v0" else "rotate"
     vec = VectorEnv(cfg.env_id, envs, learner_seats=learner, opponents=opponent, seed=seed, **cfg.options)
     obs, _ = vec.reset()
     wins = finished = 0
     returns = []
     while finished < games:
-        actions, _ = model.predict(obs, action_masks=vec.action_masks(), deterministic=True)
+        actions, _ = model.predict(obs, action_masks=vec.action_masks(), deterministic=deterministic)
         obs, rewards, term, trunc, _ = vec.step(actions)
         for i in np.flatnonzero(term | trunc):
             if finished < games:
@@ -207,6 +323,7 @@ def plot_curve(evals: list[dict[str, Any]], path: Path, title: str) -> None:
 
 def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     """Run the training described by ``cfg``; returns the evaluation history and paths."""
+    import numba
     import torch
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
@@ -214,6 +331,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     from labyrinth_env.sb3 import SB3VecEnv
 
     torch.set_num_threads(cfg.threads)  # small networks on 2 cores: one thread is faster
+    numba.set_num_threads(min(cfg.numba_threads, numba.config.NUMBA_NUM_THREADS))
     out = Path(cfg.out_dir)
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.__dict__, indent=1))
@@ -242,6 +360,19 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         **ppo,
     )
     evals: list[dict[str, Any]] = []
+    imitation = None
+    if cfg.pretrain["steps"] > 0:
+        teacher = VectorEnv(
+            cfg.env_id,
+            cfg.vector["num_envs"],
+            learner_seats=learner,
+            opponents="random" if pool is not None else cfg.vector["opponents"],
+            shaping=float(cfg.vector.get("shaping", 0.0)),
+            seed=cfg.seed + 20_000,
+            **cfg.options,
+        )
+        imitation = behaviour_cloning(model, teacher, cfg.pretrain, model.gamma, progress)
+        (out / "imitation.json").write_text(json.dumps(imitation, indent=1))
 
     class EvalCallback(BaseCallback):
         def __init__(self) -> None:
@@ -289,6 +420,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         "steps_per_s": model.num_timesteps / elapsed,
         "final": [e for e in evals if e["timesteps"] == int(model.num_timesteps)],
         "model": str(out / "final_model.zip"),
+        "imitation": imitation,
         "curve": str(out / "learning_curve.png"),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))
@@ -307,7 +439,6 @@ def main(argv: list[str] | None = None) -> int:
         cfg.total_timesteps = args.timesteps
     if args.out:
         cfg.out_dir = args.out
-    os.environ.setdefault("NUMBA_NUM_THREADS", str(max(1, os.cpu_count() or 1)))
     result = train(cfg, progress=not args.no_progress)
     for row in result["final"]:
         lo, hi = row["ci95"]

@@ -24,11 +24,16 @@ class SB3VecEnv(VecEnv):
         self.vec = vec
         self._next_seed = seed
         self._actions: np.ndarray | None = None
+        # Monitor-style episode statistics, so SB3 logs rollout/ep_rew_mean and ep_len_mean
+        self._episode_return = np.zeros(vec.num_envs, dtype=np.float64)
+        self._episode_length = np.zeros(vec.num_envs, dtype=np.int64)
         super().__init__(vec.num_envs, vec.single_observation_space, vec.single_action_space)
 
     def reset(self) -> np.ndarray:
         obs, _ = self.vec.reset(seed=self._next_seed)
         self._next_seed = None
+        self._episode_return[:] = 0.0
+        self._episode_length[:] = 0
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -37,11 +42,17 @@ class SB3VecEnv(VecEnv):
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, terminated, truncated, info = self.vec.step(self._actions)
         dones = terminated | truncated
+        self._episode_return += rewards
+        self._episode_length += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             infos[i]["terminal_observation"] = info["final_obs"][i]
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-            infos[i]["episode_return"] = float(rewards[i])
+            # the game's outcome for the learner seat (shaping excluded) and SB3's episode record
+            infos[i]["episode_return"] = float(info["final_return"][i])
+            infos[i]["episode"] = {"r": float(self._episode_return[i]), "l": int(self._episode_length[i]), "t": 0.0}
+            self._episode_return[i] = 0.0
+            self._episode_length[i] = 0
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:

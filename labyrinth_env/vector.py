@@ -9,7 +9,8 @@ the game ends (the learner seat's return; with ``shaping > 0`` also a potential-
 shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
 which the slot holds the next game
 (same-step auto-reset; the finished game's last observation is in
-``infos["final_obs"]``).
+``infos["final_obs"]`` and its return for the learner seat, without shaping, in
+``infos["final_return"]``).
 
 Learner seats: an int (that seat in every game), ``"rotate"`` (slot i plays seat
 i mod players, so a batch covers every seat), or ``"all"`` for the cooperative Team
@@ -112,7 +113,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.final_obs = np.zeros((num_envs, k.OBS_SIZE), dtype=np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
-        self.infos = np.zeros((num_envs, 3), dtype=np.float64)
+        self.infos = np.zeros((num_envs, 4), dtype=np.float64)
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self.all_index = np.arange(num_envs, dtype=np.int64)
         if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or shaping < 0:
@@ -172,20 +173,33 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         done = self.infos[:, 0] + self.infos[:, 1] > 0
         terminated = self.infos[:, 0] > 0
         truncated = self.infos[:, 1] > 0
-        rewards = self.infos[:, 2].copy()
+        outcome = self.infos[:, 2].copy()  # the game's return for the learner seat
+        rewards = outcome.copy()
         if self.shaping:
-            # potential-based shaping (opt-in): scale * (phi(next) - phi(now)), with the
-            # potential of a finished game 0, so a game's shaping sums to -phi(start)
+            # potential-based shaping (opt-in): scale * (phi(next) - phi(now)). A decided
+            # game's final potential is 0, so its shaping sums to -phi(start) and the best
+            # policies stay the best; a truncated game keeps its final position's potential
+            # (truncation is not an end of the game, and SB3 bootstraps past it).
             phi = np.zeros(self.num_envs, dtype=np.float64)
             self.loops.potentials(self.states, self.reward_seats, phi)
-            after = np.where(done, 0.0, phi)
+            after = np.where(done, self.infos[:, 3], phi)
             rewards += self.shaping * (after - self._phi)
             self._phi = phi
-        return self.obs.copy(), rewards.astype(np.float32), terminated, truncated, self._infos(done)
+        return self.obs.copy(), rewards.astype(np.float32), terminated, truncated, self._infos(done, outcome)
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env's pending learner decision (bool[num_envs, N])."""
         return self.masks.astype(bool)
+
+    def heuristic_actions(self) -> np.ndarray:
+        """What the ruleset's heuristic would play in every env's pending learner decision
+        (for imitation: behaviour cloning, DAgger). Reads the states; changes nothing."""
+        if not self._reset_done:
+            raise RuntimeError(f"{self.env_id}: reset() must be called before heuristic_actions()")
+        scratch = np.zeros_like(self.masks)
+        out = np.zeros(self.num_envs, dtype=np.int64)
+        self.loops.heuristic_actions(self.states, scratch, out)
+        return out
 
     def close(self, **kwargs: Any) -> None:
         pass
@@ -227,7 +241,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             actions[waiting] = chosen
             self._step(waiting, actions)
 
-    def _infos(self, done: np.ndarray) -> dict[str, Any]:
+    def _infos(self, done: np.ndarray, outcome: np.ndarray | None = None) -> dict[str, Any]:
         if not self.want_infos and not done.any():
             return {}
         info: dict[str, Any] = {}
@@ -237,4 +251,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if done.any():
             info["final_obs"] = np.where(done[:, None], self.final_obs, 0.0).astype(np.float32)
             info["_final_obs"] = done.copy()
+            # the finished games' returns for the learner seat, without shaping
+            info["final_return"] = np.where(done, outcome, 0.0).astype(np.float32)
+            info["_final_return"] = done.copy()
         return info

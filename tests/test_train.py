@@ -34,6 +34,8 @@ SMOKE = "configs/train/smoke.yaml"
         ("env_id: team_edition_v0\nvector: {opponents: grandmaster}", "unknown vector.opponents"),
         ("env_id: team_edition_v0\neval: {against: [mcts]}", "unknown eval.against"),
         ("env_id: team_edition_v0\nvector: {num_envs: 0}", "must be >= 1"),
+        ("env_id: team_edition_v0\npretrain: {epsilon: 2.0}", "pretrain.epsilon in"),
+        ("env_id: team_edition_v0\npretrain: {teacher: me}", "unknown key pretrain.teacher"),
     ],
 )
 def test_bad_training_config_fails_before_training(tmp_path, text, message):
@@ -92,6 +94,32 @@ def test_smoke_training_run_outputs_and_trained_agent(tmp_path):
         env.step(action)
         del name
     assert not any(e.get("illegal_move") for e in env.infos.values())
+
+
+def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
+    """Imitation before PPO: on a few thousand heuristic decisions the policy learns to
+    pick the heuristic's action at least twice as often as a uniform legal choice would,
+    and the run records it."""
+    cfg = load_train_config(SMOKE)
+    cfg.env_id, cfg.options = "team_edition_v0", {"num_players": 1}
+    cfg.vector = {"num_envs": 16, "learner_seats": "all", "opponents": "random"}
+    cfg.pretrain.update(steps=2048, epochs=6, epsilon=0.0, batch_size=256)
+    cfg.total_timesteps, cfg.eval["against"] = 256, ["random"]
+    cfg.out_dir = str(tmp_path / "bc")
+    result = train(cfg, progress=False)
+    imitation = json.loads((tmp_path / "bc" / "imitation.json").read_text())
+    assert imitation == result["imitation"]
+    assert imitation["samples"] == 2048
+    assert imitation["train_accuracy"] > 2 * imitation["uniform_accuracy"]
+
+
+def test_heuristic_actions_are_legal_and_leave_the_games_alone():
+    vec = VectorEnv("paths_of_destiny_3e_v0", 4, seed=2, num_players=2)
+    vec.reset()
+    before = vec.states.copy()
+    actions = vec.heuristic_actions()
+    assert vec.action_masks()[np.arange(4), actions].all()
+    assert vec.states.tobytes() == before.tobytes()
 
 
 def test_train_cli_overrides(tmp_path, capsys):

@@ -167,28 +167,57 @@ def test_single_agent_env_episode_and_render():
     assert trunc and steps == 3
 
 
-def test_shaping_is_opt_in_and_sums_to_minus_the_start_potential():
-    """Off by default (rewards are only the game results); with shaping, each game's
-    shaped rewards add up to its result minus scale * potential(start)."""
-    plain = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=6)
-    shaped = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=6, shaping=2.0)
+def _shaped_and_plain_totals(max_turns: int | None) -> tuple[VectorEnv, np.ndarray, np.ndarray, list[list[int]]]:
+    """Two 1-player Team Edition games played with the same random actions through a
+    plain and a shaped (scale 2) vector env; each game's reward totals and actions."""
+    plain = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=max_turns)
+    shaped = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
     plain.reset()
     shaped.reset()
-    start_phi = shaped._phi.copy()
+    shaped.start_phi = shaped._phi.copy()
     total_plain = np.zeros(2)
     total_shaped = np.zeros(2)
+    actions: list[list[int]] = [[], []]
     rng = np.random.default_rng(3)
     finished = np.zeros(2, dtype=bool)
     while not finished.all():
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in plain.action_masks()])
+        for i in np.flatnonzero(~finished):
+            actions[i].append(int(acts[i]))
         _, r1, t1, u1, _ = plain.step(acts)
         _, r2, _, _, _ = shaped.step(acts)
         total_plain += np.where(finished, 0, r1)
         total_shaped += np.where(finished, 0, r2)
         finished |= t1 | u1
-    assert np.allclose(total_shaped, total_plain - 2.0 * start_phi, atol=1e-5)
+    return shaped, total_plain, total_shaped, actions
+
+
+def test_shaping_is_opt_in_and_a_decided_game_sums_to_minus_the_start_potential():
+    """Off by default (rewards are only the game results); with shaping, a decided game's
+    shaped rewards add up to its result minus scale * potential(start)."""
+    shaped, total_plain, total_shaped, _ = _shaped_and_plain_totals(None)
+    assert set(total_plain) <= {-1.0, 1.0}  # decided games
+    assert np.allclose(total_shaped, total_plain - 2.0 * shaped.start_phi, atol=1e-5)
     with pytest.raises(ValueError, match="shaping"):
         VectorEnv("team_edition_v0", 2, shaping=-1)
+
+
+def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
+    """Truncation ends the episode, not the game: the shaping adds up to scale *
+    (potential(final position) - potential(start)), the final position replayed
+    through the AEC env."""
+    from labyrinth_env.rulesets.team_edition import kernel as K
+
+    shaped, total_plain, total_shaped, actions = _shaped_and_plain_totals(6)
+    assert not total_plain.any()  # truncated: no result
+    for i in range(2):
+        env = labyrinth_env.raw_env("team_edition_v0", num_players=1, max_turns=6)
+        env.reset(seed=int(shaped.game_seeds[i]))
+        for a in actions[i]:
+            env.step(a)
+        assert env.truncations["player_0"]
+        final_phi = K.shaping_potential(env._states[0], 0)
+        assert np.isclose(total_shaped[i], 2.0 * (final_phi - shaped.start_phi[i]), atol=1e-5)
 
 
 def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():

@@ -57,6 +57,14 @@ def opponent_action(s, kind: int, mask, rng) -> int:
 
 
 @njit(cache=True, parallel=True)
+def heuristic_actions(states, masks, out) -> None:
+    """The ruleset heuristic's choice for each game's pending decision (``masks`` are
+    scratch buffers; the games are not changed)."""
+    for i in prange(states.shape[0]):
+        out[i] = H.heuristic_action(states[i], masks[i])
+
+
+@njit(cache=True, parallel=True)
 def legal_mask_batch(states, masks) -> None:
     for i in prange(states.shape[0]):
         K.legal_mask(states[i], masks[i])
@@ -137,9 +145,11 @@ def vector_step_one(
 ) -> int:
     """One decision by the seat to act (a learner, or an external opponent): apply it, let
     kernel-side opponents play, and if the game ended record it in ``info``
-    (terminated, truncated, ``reward_seat``'s return), write that seat's last observation
-    to ``final_obs`` and start the next game (seeded from this one's RNG). Returns the
-    next seat to decide; -2 if the action was illegal (nothing changed)."""
+    (terminated, truncated, ``reward_seat``'s return, its shaping potential in the final
+    position: 0 after a decided game, the position's value after a truncation, which
+    ends the episode but not the game), write that seat's last observation to
+    ``final_obs`` and start the next game (seeded from this one's RNG). Returns the next
+    seat to decide; -2 if the action was illegal (nothing changed)."""
     if not K.step(s, action):
         return -2
     play_opponents(s, learner, kind, mask, rng)
@@ -150,6 +160,7 @@ def vector_step_one(
         else:
             info[0] = 1.0
         info[2] += returns[reward_seat]
+        info[3] = K.shaping_potential(s, reward_seat)
         K.observe(s, reward_seat, final_obs)
         K.init(s, derive_seed(s.rng), s.options)
         play_opponents(s, learner, kind, mask, rng)

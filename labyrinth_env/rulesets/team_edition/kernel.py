@@ -742,16 +742,22 @@ def observe(s, seat: int, out) -> None:
 def determinize(s, seat: int, seed) -> None:
     """Resample, in place, everything ``seat`` cannot know: the order of the unread
     Daedalus pages and of the treasure deck, and (without public memory) which tile lies
-    under each face-down tile in the maze. ``s`` should be a copy."""
+    under each face-down tile in the maze. ``s`` should be a copy. Each unknown set is
+    sorted before it is shuffled, so the result depends only on what ``seat`` knows and
+    ``seed`` (searches that determinize cannot leak the true order)."""
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed_state(np.uint64(seed))
     start = s.page_pos
     rest = s.pages[start : s.num_pages].copy()
-    order = np.arange(rest.shape[0])
+    key = np.empty(rest.shape[0], dtype=np.int64)
+    for i in range(rest.shape[0]):
+        key[i] = ((int(rest[i, 0]) * 64 + rest[i, 1]) * 64 + rest[i, 2]) * 64 + rest[i, 3]
+    order = np.argsort(key)
     shuffle(rng, order, order.shape[0])
     for i in range(order.shape[0]):
         s.pages[start + i, :] = rest[order[i]]
     remaining = NUM_TREASURES - s.treasure_pos
+    s.treasure_deck[s.treasure_pos :] = np.sort(s.treasure_deck[s.treasure_pos :])
     shuffle(rng, s.treasure_deck[s.treasure_pos :], remaining)
     if not s.public_memory:
         cells = np.empty(NUM_CELLS, dtype=np.int64)
@@ -763,6 +769,7 @@ def determinize(s, seat: int, seed) -> None:
         tiles = np.empty(count, dtype=np.int64)
         for i in range(count):
             tiles[i] = s.cell_tile[cells[i]]
+        tiles = np.sort(tiles)
         shuffle(rng, tiles, count)
         for i in range(count):
             s.cell_tile[cells[i]] = tiles[i]
@@ -795,9 +802,10 @@ def random_legal_action(s, mask, rng) -> int:
 @njit(cache=True)
 def shaping_potential(s, seat: int) -> float:
     """Opt-in reward shaping (never the default): the share of treasures collected, a
-    potential the whole team shares. 0 once the game is over, so shaping sums to zero
-    over a game and does not change which policies are best."""
-    if s.outcome != RUNNING:
+    potential the whole team shares. 0 once the game is won or lost, so the shaping of a
+    decided game sums to -potential(start) = 0 and does not change which policies are
+    best; a truncated game keeps its position's value."""
+    if s.outcome == WON or s.outcome == LOST:
         return 0.0
     return s.num_collected / NUM_TREASURES
 
