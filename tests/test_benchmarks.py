@@ -1,8 +1,12 @@
-"""Smoke tests of benchmarks/throughput.py: structure and output only, never speed."""
+"""Smoke tests of the benchmarks (throughput, vector_throughput, peers, ppo_throughput):
+structure and output only, never speed."""
 
 from __future__ import annotations
 
 import json
+import re
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -38,9 +42,11 @@ def test_rows_hold_positive_numbers(result: dict[str, Any]) -> None:
         sample = row["samples"][0]
         assert sample["steps"] > 0 and sample["seconds"] > 0
     by_kind = {row["kind"]: row for row in result["rows"]}
-    # kernel batches run thousands of whole games even in 0.2 s
+    # the serial kernel runs about a thousand whole games in 0.2 s even on a busy machine; the
+    # prange row can finish none there (2 OpenMP threads on 2 cores that other processes hold
+    # wait for each other at every region), so only its counter's sign is checked
     assert by_kind["kernel_serial"]["games_per_s"] > 0
-    assert by_kind["kernel_batch"]["games_per_s"] > 0
+    assert by_kind["kernel_batch"]["games_per_s"] >= 0
     assert by_kind["reference"]["ratio_to_connect_four"] == pytest.approx(1.0)
     for kind in ("aec", "raw"):
         assert by_kind[kind]["ratio_to_connect_four"] > 0
@@ -98,12 +104,256 @@ def test_warm_compile_probe_structure() -> None:
     assert set(probe["phases_s"]) >= {"random_steps_serial", "random_steps_batch"}
 
 
-def test_vector_throughput_rows_and_outputs(tmp_path):
+# --- vector_throughput.py, peers.py, ppo_throughput.py -------------------------------------------
+
+
+def _markdown_tables(text: str) -> list[list[str]]:
+    """The markdown tables of ``text``, each as its lines."""
+    tables: list[list[str]] = []
+    current: list[str] = []
+    for line in [*text.splitlines(), ""]:
+        if line.startswith("|"):
+            current.append(line)
+        elif current:
+            tables.append(current)
+            current = []
+    return tables
+
+
+def _assert_valid_tables(text: str) -> int:
+    tables = _markdown_tables(text)
+    for table in tables:
+        width = table[0].count("|")
+        assert re.fullmatch(r"\|(-+:?\|)+", table[1]), table[1]
+        for line in table:
+            assert line.endswith("|") and line.count("|") == width, (table[0], line)
+    return len(tables)
+
+
+def test_vector_throughput_rows_and_outputs(tmp_path: Path) -> None:
     from benchmarks import vector_throughput as vt
 
-    assert vt.main(["--env", "team_edition_v0", "--batch", "1", "8", "--threads", "1", "--seconds", "0.1",
-                    "--out", str(tmp_path / "v.json")]) == 0  # fmt: skip
-    result = json.loads((tmp_path / "v.json").read_text())
+    out = tmp_path / "v.json"
+    argv = ["--env", ENV_ID, "--batch", "1", "8", "--threads", "1", "--seconds", "0.05"]
+    assert vt.main([*argv, "--no-peers", "--no-compile", "--no-ppo", "--out", str(out)]) == 0
+    result = json.loads(out.read_text())
     assert [(r["batch"], r["threads"]) for r in result["rows"]] == [(1, 1), (8, 1)]
-    assert all(r["steps_per_s"] > 0 for r in result["rows"])
-    assert vt.main(["--env", "nope_v0"]) == 2
+    assert [(r["kind"], r["batch"]) for r in result["kernel_rows"]] == [("kernel", 1), ("kernel", 8)]
+    assert all(r["steps_per_s"] > 0 for r in result["rows"] + result["kernel_rows"])
+    assert result["peers"] == [] and result["compile"] == [] and result["ppo"] == []
+    assert result["targets"] == []  # no batch-1024 row
+    md = out.with_suffix(".md").read_text()
+    assert _assert_valid_tables(md) == 1
+    assert f"| VectorEnv (Python API) | {ENV_ID} | 1 |" in md and "in-kernel random play" in md
+    assert out.with_suffix(".png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["--env", "nope_v0"], ["--batch", "0"], ["--threads", "1", "0"], ["--seconds", "0"], ["--pgx-batch", "0"]],
+)
+def test_vector_throughput_cli_rejects_bad_settings(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    from benchmarks import vector_throughput as vt
+
+    assert vt.main([*argv, "--no-peers", "--no-compile", "--no-ppo"]) == 2
+    err = capsys.readouterr().err
+    assert "nope_v0" in err or ">= 1" in err or "> 0" in err
+
+
+def _fake_peer(peer: str, batch: int, steps_per_s: float) -> dict[str, Any]:
+    from benchmarks import peers
+
+    return peers._row(peer, batch, version="0", steps_per_s=steps_per_s, games_per_s=1.0, other_cpu=0.0)
+
+
+def test_targets_and_markdown_report(tmp_path: Path) -> None:
+    from benchmarks import peers
+    from benchmarks import vector_throughput as vt
+
+    result = vt.run([ENV_ID], batches=[2], threads=[1], seconds=0.05, with_peers=False, compile_s=False)
+    # a batch-1024 row and peer rows with known rates: the ratios and verdicts follow from them
+    fast = {**result["rows"][0], "batch": 1024, "steps_per_s": 1_000_000.0}
+    slow = {**fast, "threads": 2, "steps_per_s": 300_000.0}
+    result["rows"] += [fast, slow]
+    result["peers"] = [
+        _fake_peer("openspiel_backgammon", 1, 50_000.0),
+        _fake_peer("pgx_backgammon", 1024, 400_000.0),
+        _fake_peer("pgx_connect_four", 1024, 900_000.0),
+        peers.not_installed("pettingzoo_connect_four", 1, "pettingzoo[classic]"),
+    ]
+    targets = vt._targets(result["rows"], result["peers"])
+    result["targets"] = targets
+    assert [(t["threads"], t["batch"]) for t in targets] == [(1, 1024), (2, 1024)]
+    assert targets[0]["ratio_to_openspiel"] == pytest.approx(20.0) and targets[0]["openspiel_target_met"]
+    assert targets[0]["ratio_to_pgx"] == pytest.approx(2.5) and targets[0]["pgx_target_met"]
+    assert targets[1]["ratio_to_openspiel"] == pytest.approx(6.0) and not targets[1]["openspiel_target_met"]
+    assert targets[1]["ratio_to_pgx"] == pytest.approx(0.75) and not targets[1]["pgx_target_met"]
+
+    md = vt.markdown_report(result)
+    assert _assert_valid_tables(md) == 3  # steps/s, targets, peers
+    # columns: every batch size measured, ours and the peers'
+    assert "| row | env / game | threads | 1 | 2 | 1024 | other CPU (max) |" in md
+    assert "20.00× (met)" in md and "0.75× (not met)" in md
+    assert f"- {ENV_ID} (best: 1 thread(s)): ≥ 10× OpenSpiel 20.00× (met); faster than Pgx 2.50× (met)" in md
+    assert "| PettingZoo connect_four_v3 (AEC) | — | 1 | not installed |" in md
+
+    paths = vt.write_reports(result, tmp_path / "r" / "vector.json")
+    assert json.loads(paths["json"].read_text())["targets"] == json.loads(json.dumps(targets))
+    assert paths["markdown"].read_text() == md
+    assert paths["png"] is not None and paths["png"].stat().st_size > 1000
+
+
+def test_targets_without_peers_say_not_measured() -> None:
+    from benchmarks import vector_throughput as vt
+
+    row = {"env_id": ENV_ID, "kind": "vector", "batch": 1024, "threads": 1, "steps_per_s": 5.0}
+    (target,) = vt._targets([row], [])
+    assert target["ratio_to_openspiel"] is None and target["openspiel_target_met"] is None
+    assert vt._ratio(None, None) == "not measured"
+
+
+def test_vector_probe_times_every_phase() -> None:
+    from benchmarks import vector_throughput as vt
+
+    probe = vt.vector_probe(ENV_ID, import_s=0.5)
+    assert set(probe["phases_s"]) == {"import", "make", "reset", "step", "random_steps_batch"}
+    assert probe["phases_s"]["import"] == 0.5
+    assert all(v >= 0 for v in probe["phases_s"].values())
+    assert probe["total_s"] == pytest.approx(sum(probe["phases_s"].values()))
+
+
+@pytest.mark.slow
+def test_vector_compile_probe_in_a_fresh_interpreter() -> None:
+    from benchmarks import vector_throughput as vt
+
+    probe = vt.compile_probe(ENV_ID, None)
+    assert probe["env_id"] == ENV_ID and probe["process_wall_s"] >= probe["total_s"] > 0
+
+
+@pytest.mark.parametrize(
+    ("blocked", "call", "peer", "package"),
+    [
+        ("pyspiel", lambda p: p.openspiel_backgammon(0.05), "openspiel_backgammon", "open_spiel"),
+        ("pgx", lambda p: p.pgx_game("backgammon", 16, 0.05), "pgx_backgammon", "pgx"),
+        ("pgx", lambda p: p.pgx_game("connect_four", 16, 0.05), "pgx_connect_four", "pgx"),
+        ("pettingzoo.classic", lambda p: p.connect_four_aec(0.05), "pettingzoo_connect_four", "pettingzoo[classic]"),
+    ],
+)
+def test_missing_peer_gives_a_not_installed_row(
+    monkeypatch: pytest.MonkeyPatch, blocked: str, call: Any, peer: str, package: str
+) -> None:
+    from benchmarks import peers
+
+    monkeypatch.setitem(sys.modules, blocked, None)  # makes ``import blocked`` raise ImportError
+    row = call(peers)
+    assert row["peer"] == peer and row["status"] == "not installed"
+    assert row["steps_per_s"] is None and row["compile_s"] is None
+    assert package in row["note"] and peers.INSTALL_HINT in row["note"]
+
+
+def test_all_peers_missing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from benchmarks import peers
+
+    for name in ("pyspiel", "pgx", "pettingzoo.classic"):
+        monkeypatch.setitem(sys.modules, name, None)
+    rows = peers.run(0.05, pgx_batches=[8, 1024])
+    assert [(r["peer"], r["batch"]) for r in rows] == [
+        ("pettingzoo_connect_four", 1),
+        ("openspiel_backgammon", 1),
+        ("pgx_backgammon", 8),
+        ("pgx_backgammon", 1024),
+        ("pgx_connect_four", 8),
+        ("pgx_connect_four", 1024),
+    ]
+    assert {r["status"] for r in rows} == {"not installed"}
+
+
+def test_peer_bad_input() -> None:
+    from benchmarks import peers
+
+    with pytest.raises(ValueError, match="unknown Pgx game 'chess'"):
+        peers.pgx_game("chess", 8, 0.1)
+    with pytest.raises(ValueError, match="batch must be an int >= 1"):
+        peers.pgx_game("backgammon", 0, 0.1)
+    with pytest.raises(ValueError, match="seconds must be > 0"):
+        peers.openspiel_backgammon(0)
+
+
+def test_openspiel_backgammon_measures_when_installed() -> None:
+    pytest.importorskip("pyspiel")
+    from benchmarks import peers
+
+    row = peers.openspiel_backgammon(0.05, seed=1)
+    assert row["status"] == "ok" and row["batch"] == 1
+    assert row["steps_per_s"] > 0 and row["chance_steps_per_s"] > 0  # backgammon rolls dice
+    assert row["version"]
+
+
+def test_pgx_connect_four_measures_when_installed() -> None:
+    pytest.importorskip("pgx")
+    from benchmarks import peers
+
+    row = peers.pgx_game("connect_four", 4, 0.05, seed=1)
+    assert row["status"] == "ok" and row["batch"] == 4
+    assert row["steps_per_s"] > 0 and row["compile_s"] > 0
+    assert row["games_per_s"] >= 0
+
+
+def test_connect_four_peer_measures() -> None:
+    pytest.importorskip("pettingzoo.classic")
+    from benchmarks import peers
+
+    row = peers.connect_four_aec(0.05)
+    assert row["status"] == "ok" and row["steps_per_s"] > 0 and row["games_per_s"] >= 0
+
+
+def test_stopwatch_counts_nested_calls_once() -> None:
+    from benchmarks.ppo_throughput import Stopwatch
+
+    watch = Stopwatch()
+    inner = watch.wrap(lambda: time.sleep(0.01))
+
+    @watch.wrap
+    def outer() -> None:
+        inner()
+        inner()
+
+    start = time.perf_counter()
+    outer()
+    wall = time.perf_counter() - start
+    assert 0.02 <= watch.seconds <= wall
+
+
+def test_ppo_timing_splits_env_and_learner_time() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.train_ppo import TrainConfig
+    from benchmarks import ppo_throughput
+
+    cfg = TrainConfig(
+        env_id=ENV_ID,
+        options={"num_players": 2},
+        vector={"num_envs": 4, "learner_seats": "rotate", "opponents": "random"},
+        ppo={"n_steps": 32, "batch_size": 64, "n_epochs": 1, "net_arch": [16]},
+    )
+    row = ppo_throughput.measure(cfg, rollouts=3, torch_threads=1, numba_threads=1)
+    assert row["iterations"] == 3 and row["measured_iterations"] == 2  # the first is a warm-up
+    assert row["steps"] == 2 * 4 * 32 and row["timesteps_trained"] == 3 * 4 * 32
+    assert row["env_s"] > 0 and row["policy_s"] > 0 and row["update_s"] > 0
+    assert row["env_share"] + row["learner_share"] == pytest.approx(1.0)
+    assert row["policy_share"] + row["update_share"] == pytest.approx(row["learner_share"])
+    assert row["steps_per_s"] == pytest.approx(row["steps"] / row["seconds"])
+    assert row["torch_threads"] == 1 and row["numba_threads"] == 1
+    table = ppo_throughput.markdown_table([row])
+    assert _assert_valid_tables(table) == 1 and f"| {ENV_ID} |" in table
+
+
+def test_ppo_benchmark_bad_input() -> None:
+    pytest.importorskip("sb3_contrib")
+    from agents.train_ppo import TrainConfig
+    from benchmarks import ppo_throughput
+
+    cfg = TrainConfig(env_id=ENV_ID, vector={"num_envs": 2, "opponents": "self_play"})
+    with pytest.raises(ValueError, match="kernel-side opponents only"):
+        ppo_throughput.measure(cfg, rollouts=1)
+    with pytest.raises(ValueError, match="rollouts must be an int >= 1"):
+        ppo_throughput.measure(TrainConfig(env_id=ENV_ID), rollouts=0)
