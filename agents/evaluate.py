@@ -55,21 +55,28 @@ def _game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:
     return "unknown", None
 
 
-def play_game(env: Any, agent: Any, seed: int) -> dict[str, Any]:
+def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None = None) -> dict[str, Any]:
     """One game with ``agent`` in every seat, or ``agent`` a sequence of agents, one per
-    seat; its outcome (and the winning seat, if any) read from the decoded log."""
+    seat; its outcome (and the winning seat, if any) read from the decoded log, each
+    seat's return and the actions played. Agents are reseeded with ``agent_seeds`` (one
+    per seat, or one for a lone agent); by default with seeds made from ``seed``."""
     seats = list(agent) if isinstance(agent, Sequence) else None
     env.reset(seed=seed)
     if seats is None:
-        agent.reset(seed)
+        agent.reset(seed if agent_seeds is None else agent_seeds[0])
     else:
-        for p, a in enumerate(seats):
-            a.reset(seed * len(seats) + p)
+        if agent_seeds is None:
+            agent_seeds = [seed * len(seats) + p for p in range(len(seats))]
+        for a, s in zip(seats, agent_seeds, strict=True):
+            a.reset(s)
     names = env.unwrapped.agent_name_mapping
+    returns = [0.0] * len(names)
     steps = 0
     for name in env.agent_iter():
-        observation, _, termination, truncation, _ = env.last()
+        observation, reward, termination, truncation, _ = env.last()
         actor = agent if seats is None else seats[names[name]]
+        if termination or truncation:
+            returns[names[name]] = float(reward)
         action = None if termination or truncation else actor.act(observation, env)
         env.step(action)
         steps += action is not None
@@ -83,6 +90,8 @@ def play_game(env: Any, agent: Any, seed: int) -> dict[str, Any]:
         "treasures": sum(1 for e in log if e["type"] == "collect"),
         "turns": sum(1 for e in log if e["type"] == "start_turn"),
         "steps": steps,
+        "returns": returns,
+        "actions": list(env.unwrapped.actions_taken),
     }
 
 

@@ -1,11 +1,12 @@
-"""The ``labyrinth`` command line: ``demo``, ``envs``, ``bench``, ``evaluate``, ``train``, ``replay``."""
+"""The ``labyrinth`` command line: demo, envs, bench, evaluate, train, tournament, replay."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from rich.console import Console
@@ -75,17 +76,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(env.render())
 
     if not args.no_agents:
-        from agents.evaluate import evaluate
+        from agents.ratings import print_report
+        from agents.tournament import run_tournament
 
-        agent_env = "team_edition_v0"
-        agent_table = Table(title=f"agents on {agent_env} (2 players, {args.agent_games} games each)")
-        for col in ("agent", "win rate", "95% CI", "mean collected"):
-            agent_table.add_column(col)
-        for spec in ("random", "heuristic"):
-            res = evaluate(agent_env, spec, games=args.agent_games, seed=args.seed, num_players=2)
-            lo, hi = res["win_rate_ci95"]
-            agent_table.add_row(spec, f"{res['win_rate']:.3f}", f"[{lo:.3f}, {hi:.3f}]", f"{res['mean_treasures']:.2f}")
-        console.print(agent_table)
+        # a small tournament: balanced seats, Wilson intervals, ratings, head-to-head
+        agents = ["random", "heuristic", *(["mcts:simulations=50"] if args.mcts else [])]
+        out = args.out or f"results/demo/seed{args.seed}{'_mcts' if args.mcts else ''}"
+        report = run_tournament(
+            "paths_of_destiny_3e_v0",
+            agents,
+            args.agent_games,
+            seed=args.seed,
+            options={"num_players": 2, "max_turns": 200},
+            out=out,
+            progress=True,
+        )
+        print_report(report, console=Console(width=max(console.width, 120)))
+        console.print(f"tournament games (one replay per line) and report written to {out}/")
 
     if not args.no_bench:
         from benchmarks.throughput import print_table, run
@@ -96,24 +103,23 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_bench(args: argparse.Namespace) -> int:
-    from benchmarks.throughput import main as bench_main
+def _pass_through(module: str) -> Callable[[list[str]], int]:
+    """A subcommand whose arguments all belong to ``module.main`` (its own ``--help``)."""
 
-    bench_main(args.rest)
-    return 0
+    def run(argv: list[str]) -> int:
+        code = importlib.import_module(module).main(argv)
+        return 0 if code is None else int(code)
 
-
-def cmd_evaluate(args: argparse.Namespace) -> int:
-    from agents.evaluate import main as evaluate_main
-
-    evaluate_main(args.rest)
-    return 0
+    return run
 
 
-def cmd_train(args: argparse.Namespace) -> int:
-    from agents.train_ppo import main as train_main
-
-    return train_main(args.rest)
+# subcommand -> (help, module whose main(argv) takes every argument after the subcommand)
+PASS_THROUGH: dict[str, tuple[str, str]] = {
+    "bench": ("throughput benchmark (see benchmarks/throughput.py --help)", "benchmarks.throughput"),
+    "evaluate": ("win rate of an agent (see agents/evaluate.py --help)", "agents.evaluate"),
+    "train": ("MaskablePPO from a YAML config (see agents/train_ppo.py --help)", "agents.train_ppo"),
+    "tournament": ("balanced tournament with ratings (see agents/tournament.py --help)", "agents.tournament"),
+}
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -128,25 +134,20 @@ def cmd_replay(args: argparse.Namespace) -> int:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="labyrinth", description="labyrinth-env command line")
     sub = parser.add_subparsers(dest="command", required=True)
-    p = sub.add_parser("demo", help="a few random games, agents compared, and a throughput table")
+    p = sub.add_parser("demo", help="a few random games, a small tournament and a throughput table")
     p.add_argument("--games", type=int, default=4, help="random games per ruleset")
-    p.add_argument("--agent-games", type=int, default=40, help="games per agent in the comparison")
+    p.add_argument("--agent-games", type=int, default=24, help="games in the demo tournament")
+    p.add_argument("--mcts", action="store_true", help="add the search agent to the demo tournament (slower)")
+    p.add_argument("--out", help="where the demo tournament is written (default results/demo/seed<SEED>[_mcts])")
     p.add_argument("--seed", type=int, default=0)
     p.add_argument("--bench-seconds", type=float, default=1.0, help="seconds per benchmark row")
     p.add_argument("--no-bench", action="store_true", help="skip the benchmark table")
-    p.add_argument("--no-agents", action="store_true", help="skip the agent comparison")
+    p.add_argument("--no-agents", action="store_true", help="skip the demo tournament")
     p.set_defaults(func=cmd_demo)
     p = sub.add_parser("envs", help="list the env ids")
     p.set_defaults(func=cmd_envs)
-    p = sub.add_parser("bench", help="throughput benchmark (see benchmarks/throughput.py --help)", add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=cmd_bench)
-    p = sub.add_parser("evaluate", help="win rate of an agent (see agents/evaluate.py --help)", add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=cmd_evaluate)
-    p = sub.add_parser("train", help="MaskablePPO from a YAML config (see agents/train_ppo.py --help)", add_help=False)
-    p.add_argument("rest", nargs=argparse.REMAINDER)
-    p.set_defaults(func=cmd_train)
+    for name, (text, _) in PASS_THROUGH.items():
+        sub.add_parser(name, help=text, add_help=False)  # listed here, parsed by their own module
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board")
     p.add_argument("path")
     p.set_defaults(func=cmd_replay)
@@ -154,6 +155,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in PASS_THROUGH:
+        # argparse would swallow or refuse their options: hand everything to the module
+        run = _pass_through(PASS_THROUGH[argv[0]][1])
+        try:
+            return run(argv[1:])
+        except ValueError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            return 2
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)

@@ -10,7 +10,7 @@ from labyrinth_env import cli
 from labyrinth_env.config import load_config, make_from_config
 
 CONFIGS = sorted((Path(__file__).parent.parent / "configs").rglob("*.yaml"))
-ENV_CONFIGS = [p for p in CONFIGS if "train" not in p.parts]  # configs/train/ are training configs
+ENV_CONFIGS = [p for p in CONFIGS if not {"train", "tournament"} & set(p.parts)]  # train/, tournament/: other kinds
 
 
 @pytest.mark.parametrize("path", ENV_CONFIGS, ids=lambda p: p.name)
@@ -67,3 +67,30 @@ def test_cli_bad_input_exit_code(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{}")
     assert cli.main(["replay", str(tmp_path / "bad.json")]) == 2
     assert "malformed replay" in capsys.readouterr().out
+
+
+def test_cli_subcommands_pass_every_option_to_their_module(capsys):
+    """``labyrinth evaluate --games 2 ...`` reaches agents.evaluate with its options (an
+    argparse remainder would refuse a first argument that looks like an option)."""
+    args = ["evaluate", "--env", "team_edition_v0", "--agent", "random", "--games", "2", "--no-progress"]
+    assert cli.main(args) == 0
+    assert "2 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        cli.main(["train", "--help"])
+    assert "--config" in capsys.readouterr().out
+    try:
+        code = cli.main(["tournament", "--env", "chess_v1", "--agents", "random"])
+    except SystemExit as exc:  # argparse-style exit of the module
+        code = exc.code
+    assert code == 2
+    captured = capsys.readouterr()
+    assert "chess_v1" in captured.out + captured.err
+
+
+def test_demo_runs_games_and_a_tournament(tmp_path, capsys):
+    out = tmp_path / "demo"
+    assert cli.main(["demo", "--games", "1", "--agent-games", "4", "--no-bench", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    assert "random games per ruleset" in printed and "heuristic" in printed
+    assert (out / "games.jsonl").read_text().count("\n") == 4
+    assert (out / "report.md").is_file()

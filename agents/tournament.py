@@ -1,0 +1,681 @@
+"""Tournaments between agents with balanced seatings, resumable JSON-lines results and a
+statistics report (win rates with Wilson intervals, per seat, lengths, OpenSkill and Elo
+ratings, head-to-head).
+
+    labyrinth tournament --env paths_of_destiny_3e_v0 --players 4 --agents random,heuristic \\
+        --games 2000 --workers 2 --seed 0 --out results/tournament/pod3e_4p
+    labyrinth tournament --config configs/tournament/pod3e_4p.yaml [--games 100 ...]
+    labyrinth tournament --config ... --backend ray [--address auto]
+
+Seatings: game ``i`` plays arrangement ``i mod cycle`` of ``Schedule`` (every agent sits
+in every seat equally often over a cycle; with more agents than seats every subset plays,
+with fewer some agents take two seats, each in turn). In a cooperative ruleset
+(team_edition_v0) a game is one agent in all seats, the agents taking turns.
+
+Seeds: game ``i``'s env seed and its agents' seeds come from (tournament seed, i) alone
+(``game_seeds``), and every agent is reseeded with its seed before the game, so a result
+does not depend on which worker or backend played the game, nor when.
+
+Results: ``OUT/games.jsonl``, one game a line, each a complete replay (env id, options,
+seed, actions, log digest) plus the seating, agent seeds, returns, winner, length and
+outcome; a finished run leaves the file in game-index order. A rerun with the same
+``--out`` reads the file, skips the games already there (a truncated last line is
+dropped) and plays the rest; games of another tournament in the file are refused.
+``OUT/report.{json,md,png}`` hold the statistics (``--report-only`` rebuilds them).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import functools
+import itertools
+import json
+import math
+import os
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import yaml
+
+import labyrinth_env
+from agents import describe_agents, make_agent
+from agents.evaluate import play_game
+from agents.ratings import plot_report, print_report, report_markdown, tournament_report
+from labyrinth_env.core.rng import derive_seed, python_seed, seed_state, splitmix64
+from labyrinth_env.options import options_dict
+from labyrinth_env.registry import player_range
+from labyrinth_env.vector import COOPERATIVE
+
+BACKENDS = ("local", "ray")
+RESULTS = "games.jsonl"
+# Environment of worker processes: numba reads it at import, so it must be set before.
+WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+
+
+# --- seeds and seatings ---------------------------------------------------------------------------
+def game_seeds(seed: int, index: int, seats: int) -> tuple[int, list[int]]:
+    """(env seed, one agent seed per seat) of game ``index`` of a tournament with ``seed``:
+    successive draws of a generator seeded from both, so they depend on nothing else."""
+    if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or index < 0:
+        raise ValueError(f"game index must be an int >= 0, got {index!r}")
+    mixed = splitmix64(np.uint64(python_seed(seed))) ^ np.uint64(index)
+    rng = np.array([seed_state(mixed)], dtype=np.uint64)
+    env_seed = int(derive_seed(rng))
+    return env_seed, [int(derive_seed(rng)) for _ in range(seats)]
+
+
+@dataclasses.dataclass(frozen=True)
+class Schedule:
+    """Which agent sits in which seat in each game.
+
+    Competitive: the arrangements of one cycle are every seating of a group of agents in
+    which the agents of the group have as equal shares of seats as possible (``seats``
+    distinct agents when there are enough; otherwise each agent ``seats // k`` or one
+    more), over every such group. The set is unchanged by renaming the agents, so over a
+    cycle each agent plays equally often, in each seat equally often, and each pair meets
+    equally often. Within a cycle the seatings go in blocks of ``seats`` rotations, so
+    every block is balanced by seat on its own. Cooperative: agent ``i mod k`` plays all
+    seats of game ``i``.
+    """
+
+    agents: tuple[str, ...]
+    seats: int
+    cooperative: bool = False
+
+    def __post_init__(self) -> None:
+        if not self.agents:
+            raise ValueError("a tournament needs at least one agent spec")
+        if len(set(self.agents)) != len(self.agents):
+            raise ValueError(f"agent specs must be distinct, got {list(self.agents)}")
+        if isinstance(self.seats, bool) or not isinstance(self.seats, int) or self.seats < 1:
+            raise ValueError(f"seats must be an int >= 1, got {self.seats!r}")
+
+    @functools.cached_property
+    def _patterns(self) -> tuple[list[tuple[int, ...]], list[tuple[int, ...]]]:
+        """(necklaces of seat labels, groups mapping labels to agent indices)."""
+        k, n = len(self.agents), self.seats
+        if k >= n:
+            counts = [1] * n
+            groups = list(itertools.combinations(range(k), n))
+        else:
+            base, extra = divmod(n, k)
+            counts = [base + 1] * extra + [base] * (k - extra)
+            groups = [
+                chosen + tuple(a for a in range(k) if a not in chosen)
+                for chosen in itertools.combinations(range(k), extra)
+            ]
+        pattern = [label for label, c in enumerate(counts) for _ in range(c)]
+        # One representative per rotation class; the rotations come back in ``seating``.
+        necklaces = sorted(p for p in set(itertools.permutations(pattern)) if p == min(p[r:] + p[:r] for r in range(n)))
+        return necklaces, groups
+
+    @property
+    def cycle(self) -> int:
+        """Games after which the seatings repeat (and are exactly balanced)."""
+        if self.cooperative:
+            return len(self.agents)
+        necklaces, groups = self._patterns
+        return len(necklaces) * len(groups) * self.seats
+
+    def arrangement(self, index: int) -> int:
+        return index % self.cycle
+
+    def seating(self, index: int) -> list[str]:
+        """The agent spec in each seat of game ``index``."""
+        if self.cooperative:
+            return [self.agents[index % len(self.agents)]] * self.seats
+        necklaces, groups = self._patterns
+        j = index % self.cycle
+        rotation, rest = j % self.seats, j // self.seats
+        group, necklace = groups[rest % len(groups)], necklaces[rest // len(groups)]
+        return [self.agents[group[necklace[(p + rotation) % self.seats]]] for p in range(self.seats)]
+
+
+# --- the tournament's definition ------------------------------------------------------------------
+@dataclasses.dataclass(frozen=True)
+class Tournament:
+    """A checked tournament: everything a worker needs to play any game of it."""
+
+    env_id: str
+    options: dict[str, Any]  # as given (what make() takes)
+    full_options: dict[str, Any]  # every option, as the replay records them
+    agents: tuple[str, ...]
+    seed: int
+    cooperative: bool
+
+    @property
+    def players(self) -> int:
+        return int(self.full_options["num_players"])
+
+    @functools.cached_property
+    def schedule(self) -> Schedule:
+        return Schedule(self.agents, self.players, self.cooperative)
+
+    def meta(self) -> dict[str, Any]:
+        return {
+            "env_id": self.env_id,
+            "options": self.full_options,
+            "seed": self.seed,
+            "players": self.players,
+            "cycle": self.schedule.cycle,
+        }
+
+
+def _check_int(name: str, value: Any, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+        raise ValueError(f"{name} must be an int >= {low}, got {value!r}")
+    return int(value)
+
+
+def _check_agent(env_id: str, options: Mapping[str, Any], spec: str) -> None:
+    """Build the agent and let it choose the first action of a game, so a spec that
+    cannot play this env fails before any game starts."""
+    try:
+        agent = make_agent(spec, 0)
+        env = labyrinth_env.make(env_id, **options)
+        env.reset(seed=0)
+        agent.reset(0)
+        observation = env.observe(env.agent_selection)
+        action = agent.act(observation, env)
+    except (ValueError, RuntimeError, ImportError) as exc:
+        raise ValueError(f"agent {spec!r} cannot play {env_id}: {exc}") from None
+    if not observation["action_mask"][action]:
+        raise ValueError(f"agent {spec!r} chose an illegal first action {action} in {env_id}")
+
+
+def split_agent_specs(text: str) -> list[str]:
+    """``"random,mcts:simulations=400,c=2"`` -> ``["random", "mcts:simulations=400,c=2"]``:
+    a piece that is ``key=value`` without a name continues the spec before it."""
+    specs: list[str] = []
+    for piece in text.split(","):
+        if specs and "=" in piece and ":" not in piece.split("=", 1)[0] and ":" in specs[-1]:
+            specs[-1] += "," + piece
+        else:
+            specs.append(piece)
+    return specs
+
+
+def make_tournament(
+    env_id: str, agents: Sequence[str] | str, seed: int = 0, options: Mapping[str, Any] | None = None
+) -> Tournament:
+    """Check everything about a tournament (env, options, agents, seed) without playing;
+    ``ValueError`` says what is wrong and what is allowed. ``num_players`` defaults to the
+    number of agents in a competitive ruleset (and to the env's default in a cooperative
+    one)."""
+    if env_id not in labyrinth_env.list_envs():
+        raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(labyrinth_env.list_envs())}")
+    if isinstance(agents, str):
+        agents = split_agent_specs(agents)
+    if not isinstance(agents, Sequence) or not all(isinstance(a, str) for a in agents):
+        raise ValueError(f"agents must be a list of agent spec strings, got {agents!r}")
+    specs = tuple(a.strip() for a in agents)
+    if not specs or any(not a for a in specs):
+        raise ValueError(f"agents must be non-empty agent specs (e.g. random,heuristic), got {list(agents)!r}")
+    seed = _check_int("seed", seed, 0)
+    options = dict(options or {})
+    cooperative = env_id in COOPERATIVE
+    if not cooperative and "num_players" not in options:
+        lo, hi = player_range(env_id)
+        if not lo <= len(specs) <= hi:
+            raise ValueError(
+                f"{len(specs)} agents but {env_id} seats {lo}-{hi} players: give num_players (--players) explicitly"
+            )
+        options["num_players"] = len(specs)
+    env = labyrinth_env.raw_env(env_id, **options)
+    full = options_dict(env.options)
+    Schedule(specs, int(full["num_players"]), cooperative)  # distinct specs
+    if not cooperative and len(specs) < 2:
+        raise ValueError(f"a competitive tournament needs at least 2 agents, got {list(specs)}")
+    for spec in specs:
+        _check_agent(env_id, options, spec)
+    return Tournament(env_id, options, full, specs, seed, cooperative)
+
+
+# --- playing --------------------------------------------------------------------------------------
+_ENVS: dict[tuple[str, str], Any] = {}
+_AGENTS: dict[str, list[Any]] = {}
+
+
+def _env(t: Tournament) -> Any:
+    key = (t.env_id, json.dumps(t.options, sort_keys=True))
+    if key not in _ENVS:
+        _ENVS[key] = labyrinth_env.make(t.env_id, **t.options)
+    return _ENVS[key]
+
+
+def _seat_agents(seating: Sequence[str]) -> list[Any]:
+    """One agent object per seat, kept per worker and reseeded for every game (so a model
+    is loaded once per process, and results still do not depend on what ran before)."""
+    out, used = [], dict.fromkeys(seating, 0)
+    for spec in seating:
+        pool = _AGENTS.setdefault(spec, [])
+        if used[spec] == len(pool):
+            pool.append(make_agent(spec, 0))
+        out.append(pool[used[spec]])
+        used[spec] += 1
+    return out
+
+
+def play_one(t: Tournament, index: int) -> dict[str, Any]:
+    """Game ``index`` of the tournament, as its results-file record."""
+    seating = t.schedule.seating(index)
+    env_seed, agent_seeds = game_seeds(t.seed, index, t.players)
+    env = _env(t)
+    if t.cooperative:
+        agent = _seat_agents(seating[:1])[0]
+        result = play_game(env, agent, env_seed, agent_seeds[:1])
+    else:
+        result = play_game(env, _seat_agents(seating), env_seed, agent_seeds)
+    record = {
+        "index": index,
+        "tournament_seed": t.seed,
+        "arrangement": t.schedule.arrangement(index),
+        "agents": seating,
+        "agent_seeds": agent_seeds[:1] if t.cooperative else agent_seeds,
+        **env.unwrapped.replay_dict(),
+        "returns": result["returns"],
+        "winner": result["winner"],
+        "winner_agent": None if result["winner"] is None else seating[result["winner"]],
+        "outcome": result["outcome"],
+        "length": result["steps"],
+        "turns": result["turns"],
+    }
+    if t.cooperative:
+        record["treasures"] = result["treasures"]
+    return record
+
+
+def play_batch(t: Tournament, indices: Sequence[int]) -> list[dict[str, Any]]:
+    return [play_one(t, i) for i in indices]
+
+
+def _worker_init() -> None:
+    os.environ.update(WORKER_ENV)
+
+
+@contextlib.contextmanager
+def _worker_environment() -> Iterator[None]:
+    """WORKER_ENV in os.environ while worker processes start (they copy it at spawn)."""
+    saved = {k: os.environ.get(k) for k in WORKER_ENV}
+    os.environ.update(WORKER_ENV)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _batches(indices: Sequence[int], size: int) -> list[list[int]]:
+    return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
+
+
+def _default_batch(todo: int, workers: int) -> int:
+    return max(1, min(32, math.ceil(todo / (8 * workers))))
+
+
+Sink = Callable[[list[dict[str, Any]]], None]
+
+
+def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, batch_size: int | None = None) -> None:
+    """Play ``todo`` in this process (one worker) or in a pool of spawned processes
+    (never forked: numba's threading layer does not survive a fork); results reach
+    ``sink`` batch by batch, in game-index order."""
+    batches = _batches(todo, batch_size or _default_batch(len(todo), workers))
+    if workers == 1:
+        for batch in batches:
+            sink(play_batch(t, batch))
+        return
+    import multiprocessing
+
+    with _worker_environment():
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_init)
+    try:
+        for records in pool.imap(functools.partial(play_batch, t), batches):
+            sink(records)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()
+
+
+def run_ray(
+    t: Tournament,
+    todo: Sequence[int],
+    sink: Sink,
+    workers: int = 1,
+    batch_size: int | None = None,
+    address: str | None = None,
+) -> None:
+    """Play ``todo`` as Ray tasks, each a batch of games of one arrangement; uses the Ray
+    that is already initialised, else starts one (``address``: a cluster to join, e.g.
+    ``auto``; none: a local Ray with ``workers`` CPUs). Results reach ``sink`` as tasks
+    finish."""
+    try:
+        import ray
+    except ImportError:
+        raise ValueError("backend 'ray' needs ray: pip install -e '.[distributed]'") from None
+    started = not ray.is_initialized()
+    if started:
+        kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
+        ray.init(include_dashboard=False, **kwargs)
+    try:
+        size = batch_size or _default_batch(len(todo), workers)
+        by_arrangement: dict[int, list[int]] = {}
+        for i in todo:
+            by_arrangement.setdefault(t.schedule.arrangement(i), []).append(i)
+        remote = ray.remote(num_cpus=1)(play_batch).options(runtime_env={"env_vars": dict(WORKER_ENV)})
+        t_ref = ray.put(t)
+        pending = [remote.remote(t_ref, batch) for ids in by_arrangement.values() for batch in _batches(ids, size)]
+        while pending:
+            done, pending = ray.wait(pending, num_returns=1)
+            sink(ray.get(done[0]))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+# --- the results file -----------------------------------------------------------------------------
+def read_results(path: str | Path, t: Tournament | None = None, *, repair: bool = False) -> list[dict[str, Any]]:
+    """The records of a results file. A last line cut off by an interruption is ignored
+    (and cut from the file with ``repair``); any other malformed line, a repeated game
+    index, or (given ``t``) a game that is not this tournament's raises ``ValueError``."""
+    p = Path(path)
+    if not p.exists():
+        return []
+    data = p.read_bytes()
+    lines = data.split(b"\n")
+    records: list[dict[str, Any]] = []
+    seen: set[int] = set()
+    good_end = 0
+    for n, line in enumerate(lines):
+        last = n == len(lines) - 1
+        if not line.strip():
+            good_end += len(line) + (not last)
+            continue
+        try:
+            rec = json.loads(line)
+            if not isinstance(rec, dict) or not isinstance(rec.get("index"), int):
+                raise ValueError("not a game record")
+        except ValueError as exc:
+            if last or all(not x.strip() for x in lines[n + 1 :]):
+                break  # cut off mid-write: the game will be played again
+            raise ValueError(f"results file {str(p)!r}, line {n + 1}: malformed ({exc})") from None
+        if last:
+            break  # complete JSON but no newline: written partly; play it again
+        if rec["index"] in seen:
+            raise ValueError(f"results file {str(p)!r}, line {n + 1}: game {rec['index']} appears twice")
+        if t is not None:
+            _check_record(p, n + 1, rec, t)
+        seen.add(rec["index"])
+        records.append(rec)
+        good_end += len(line) + 1
+    if repair and good_end < len(data):
+        with p.open("r+b") as f:
+            f.truncate(good_end)
+    return records
+
+
+def _check_record(path: Path, line: int, rec: dict[str, Any], t: Tournament) -> None:
+    expected = {
+        "env_id": t.env_id,
+        "options": t.full_options,
+        "tournament_seed": t.seed,
+        "agents": t.schedule.seating(rec["index"]),
+    }
+    for key, value in expected.items():
+        if rec.get(key) != value:
+            raise ValueError(
+                f"results file {str(path)!r}, line {line}: game {rec['index']} has {key}={rec.get(key)!r} but this "
+                f"tournament has {value!r}; it belongs to another tournament: use another --out or remove the file"
+            )
+
+
+def _sort_results(path: Path, records: list[dict[str, Any]]) -> None:
+    """Rewrite the file in game-index order (atomically) if it is not already."""
+    if all(a["index"] < b["index"] for a, b in itertools.pairwise(records)):
+        return
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("".join(json.dumps(r) + "\n" for r in sorted(records, key=lambda r: r["index"])))
+    os.replace(tmp, path)
+
+
+# --- running --------------------------------------------------------------------------------------
+def run_tournament(
+    env_id: str,
+    agents: Sequence[str] | str,
+    games: int,
+    *,
+    seed: int = 0,
+    options: Mapping[str, Any] | None = None,
+    out: str | Path | None = None,
+    workers: int = 1,
+    backend: str = "local",
+    address: str | None = None,
+    batch_size: int | None = None,
+    progress: bool = False,
+    plot: bool = True,
+) -> dict[str, Any]:
+    """Play (or finish) a tournament and return its report (``agents.ratings``).
+
+    With ``out`` the games go to ``out/games.jsonl`` (resumed if present) and the report to
+    ``out/report.{json,md,png}``; without it everything stays in memory. Everything is
+    checked before the first game.
+    """
+    games = _check_int("games", games, 1)
+    workers = _check_int("workers", workers, 1)
+    if batch_size is not None:
+        batch_size = _check_int("batch_size", batch_size, 1)
+    if backend not in BACKENDS:
+        raise ValueError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
+    if backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise ValueError("backend 'ray' needs ray: pip install -e '.[distributed]'") from None
+    t = make_tournament(env_id, agents, seed, options)
+    records: list[dict[str, Any]] = []
+    path = None
+    if out is not None:
+        out_dir = Path(out)
+        if out_dir.exists() and not out_dir.is_dir():
+            raise ValueError(f"--out {str(out_dir)!r} is a file; it must be a directory")
+        path = out_dir / RESULTS
+        records = read_results(path, t, repair=True)
+        out_dir.mkdir(parents=True, exist_ok=True)
+    done = {r["index"] for r in records}
+    todo = [i for i in range(games) if i not in done]
+
+    from tqdm import tqdm
+
+    bar = tqdm(
+        total=games,
+        initial=games - len(todo),
+        desc=f"{env_id} tournament",
+        unit="game",
+        disable=not progress,
+        file=sys.stderr,
+    )
+    handle = path.open("a") if path is not None else None
+
+    def sink(batch: list[dict[str, Any]]) -> None:
+        records.extend(batch)
+        if handle is not None:
+            handle.write("".join(json.dumps(r) + "\n" for r in batch))
+            handle.flush()
+        bar.update(len(batch))
+
+    try:
+        if todo:
+            if backend == "ray":
+                run_ray(t, todo, sink, workers, batch_size, address)
+            else:
+                run_local(t, todo, sink, workers, batch_size)
+    finally:
+        bar.close()
+        if handle is not None:
+            handle.close()
+    if path is not None:
+        _sort_results(path, records)
+    report = tournament_report(
+        [r for r in records if r["index"] < games], t.agents, cooperative=t.cooperative, meta=t.meta()
+    )
+    if out is not None:
+        write_report(report, Path(out), plot=plot)
+    return report
+
+
+def write_report(report: dict[str, Any], out_dir: Path, plot: bool = True) -> list[Path]:
+    """report.json, report.md and (matplotlib permitting) report.png in ``out_dir``."""
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "report.json").write_text(json.dumps(report, indent=1))
+    (out_dir / "report.md").write_text(report_markdown(report))
+    written = [out_dir / "report.json", out_dir / "report.md"]
+    if plot:
+        png = plot_report(report, out_dir / "report.png")
+        if png is not None:
+            written.append(png)
+    return written
+
+
+# --- configs and the command line -----------------------------------------------------------------
+_CONFIG_KEYS: dict[str, type | tuple[type, ...]] = {
+    "env_id": str,
+    "options": dict,
+    "agents": (list, str),
+    "games": int,
+    "seed": int,
+    "workers": int,
+    "backend": str,
+    "address": str,
+    "batch_size": int,
+    "out": str,
+}
+
+
+def load_tournament_config(path: str | Path) -> dict[str, Any]:
+    """A tournament config (YAML with keys of ``run_tournament``: env_id, options, agents,
+    games, seed, workers, backend, address, batch_size, out); ``ValueError`` names an
+    unknown key or a wrong type."""
+    p = Path(path)
+    try:
+        data = yaml.safe_load(p.read_text())
+    except FileNotFoundError:
+        raise ValueError(f"tournament config {str(p)!r} does not exist") from None
+    except yaml.YAMLError as exc:
+        raise ValueError(f"tournament config {str(p)!r} is not YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise ValueError(f"tournament config {str(p)!r}: expected a mapping with keys {sorted(_CONFIG_KEYS)}")
+    unknown = sorted(set(data) - set(_CONFIG_KEYS))
+    if unknown:
+        raise ValueError(f"tournament config {str(p)!r}: unknown key(s) {unknown}; allowed: {sorted(_CONFIG_KEYS)}")
+    for key, value in data.items():
+        types = _CONFIG_KEYS[key] if isinstance(_CONFIG_KEYS[key], tuple) else (_CONFIG_KEYS[key],)
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            names = " or ".join(t.__name__ for t in types)
+            raise ValueError(f"tournament config {str(p)!r}: {key} must be {names}, got {value!r}")
+    if "env_id" not in data:
+        raise ValueError(f"tournament config {str(p)!r}: 'env_id' is required")
+    return data
+
+
+def _option_value(text: str) -> tuple[str, Any]:
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ValueError(f"--option takes NAME=VALUE (e.g. variant=standard), got {text!r}")
+    return key.strip(), yaml.safe_load(value)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="labyrinth tournament",
+        description=__doc__.split("\n\n")[0],
+        epilog="agent specs:\n" + describe_agents(),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--config", type=Path, default=None, help="YAML config; flags given here override it")
+    parser.add_argument("--env", default=None, help=f"env id ({', '.join(labyrinth_env.list_envs())})")
+    parser.add_argument("--agents", default=None, help="agent specs, comma-separated (random,heuristic,mcts:c=2)")
+    parser.add_argument("--players", type=int, default=None, help="num_players (default: one seat per agent)")
+    parser.add_argument("--max-turns", type=int, default=None, help="max_turns option")
+    parser.add_argument("--variant", default=None, help="variant option")
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="any env option (repeatable)"
+    )
+    parser.add_argument("--games", type=int, default=None, help="games in all (default 100)")
+    parser.add_argument("--seed", type=int, default=None, help="tournament seed (default 0)")
+    parser.add_argument("--workers", type=int, default=None, help="worker processes / Ray CPUs (default 1)")
+    parser.add_argument("--backend", default=None, choices=BACKENDS, help="local processes (default) or ray")
+    parser.add_argument("--address", default=None, help="Ray cluster to join (e.g. auto); default: a local Ray")
+    parser.add_argument("--batch-size", type=int, default=None, help="games per task")
+    parser.add_argument("--out", default=None, help="results directory (default results/tournament)")
+    parser.add_argument("--report-only", action="store_true", help="rebuild the report from the results file")
+    parser.add_argument("--no-progress", action="store_true")
+    parser.add_argument("--no-plot", action="store_true")
+    return parser
+
+
+def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
+    """run_tournament's keyword arguments from the config file and the flags."""
+    cfg = load_tournament_config(args.config) if args.config is not None else {}
+    options = dict(cfg.get("options") or {})
+    for flag, name in (("players", "num_players"), ("max_turns", "max_turns"), ("variant", "variant")):
+        if getattr(args, flag) is not None:
+            options[name] = getattr(args, flag)
+    options.update(_option_value(text) for text in args.option)
+    settings = {
+        "env_id": args.env or cfg.get("env_id"),
+        "agents": args.agents if args.agents is not None else cfg.get("agents", "random,heuristic"),
+        "games": args.games if args.games is not None else cfg.get("games", 100),
+        "seed": args.seed if args.seed is not None else cfg.get("seed", 0),
+        "options": options,
+        "out": args.out or cfg.get("out", "results/tournament"),
+        "workers": args.workers if args.workers is not None else cfg.get("workers", 1),
+        "backend": args.backend or cfg.get("backend", "local"),
+        "address": args.address or cfg.get("address"),
+        "batch_size": args.batch_size if args.batch_size is not None else cfg.get("batch_size"),
+    }
+    if settings["env_id"] is None:
+        raise ValueError(f"give --env or a --config with env_id; envs: {', '.join(labyrinth_env.list_envs())}")
+    return settings
+
+
+def report_only(settings: dict[str, Any], plot: bool = True) -> dict[str, Any]:
+    """The report of the games already in ``out`` (none played)."""
+    t = make_tournament(settings["env_id"], settings["agents"], settings["seed"], settings["options"])
+    path = Path(settings["out"]) / RESULTS
+    if not path.exists():
+        raise ValueError(f"no results file {str(path)!r} to report on")
+    records = [r for r in read_results(path, t) if r["index"] < settings["games"]]
+    report = tournament_report(records, t.agents, cooperative=t.cooperative, meta=t.meta())
+    write_report(report, Path(settings["out"]), plot=plot)
+    return report
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        settings = settings_from_args(args)
+        if args.report_only:
+            report = report_only(settings, plot=not args.no_plot)
+        else:
+            report = run_tournament(**settings, progress=not args.no_progress, plot=not args.no_plot)
+    except ValueError as exc:
+        parser.error(str(exc))
+    print_report(report)
+    out = Path(settings["out"])
+    written = [name for name in (RESULTS, "report.json", "report.md", "report.png") if (out / name).exists()]
+    print(f"results and report in {out}/: {', '.join(written)}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
