@@ -1,4 +1,4 @@
-"""The ``labyrinth`` command line: demo, envs, bench, evaluate, train, tournament, replay."""
+"""The ``labyrinth`` command line: demo, envs, play, bench, evaluate, train, tournament, replay."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import importlib
 import sys
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
 from rich.console import Console
@@ -122,6 +123,69 @@ PASS_THROUGH: dict[str, tuple[str, str]] = {
 }
 
 
+def _ask_action(env: Any, read: Callable[[str], str]) -> int:
+    """Ask the person for one of the legal actions, by number or by name, until one fits."""
+    raw = env.unwrapped
+    legal = raw.legal_actions()
+    for i, a in enumerate(legal):
+        print(f"  {i:3d}  {raw.action_to_str(a)}")
+    while True:
+        text = read("your action (number or name, 'q' quits): ").strip()
+        if text.lower() in ("q", "quit", "exit"):
+            raise KeyboardInterrupt
+        if text.isdigit() and int(text) < len(legal):
+            return legal[int(text)]
+        try:
+            action = raw.str_to_action(text)
+        except ValueError as exc:
+            print(f"  {exc}")
+            continue
+        if action in legal:
+            return action
+        print(f"  {text!r} is not legal now; choose one of the {len(legal)} listed")
+
+
+def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
+    """A person in one seat, agents in the others, the text board before each decision."""
+    from agents import make_agent
+    from agents.tournament import split_agent_specs
+
+    options = {"num_players": args.players} if args.players else {}
+    env = labyrinth_env.make(args.env, render_mode="ansi", **options)
+    players = env.unwrapped.options.num_players
+    if not 0 <= args.seat < players:
+        raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
+    specs = split_agent_specs(args.agents) or ["heuristic"]
+    opponents = [make_agent(specs[i % len(specs)], seed=args.seed + i) for i in range(players)]
+    env.reset(seed=args.seed)
+    for agent in opponents:
+        agent.reset(args.seed)
+    me = f"player_{args.seat}"
+    shown = 0
+    try:
+        for name in env.agent_iter():
+            obs, reward, term, trunc, _ = env.last()
+            log = env.unwrapped.game_log
+            for event in log[shown:]:
+                print(f"  . {event}")
+            shown = len(log)
+            if term or trunc:
+                if name == me:
+                    print(f"game over: your reward {reward:+.2f}")
+                env.step(None)
+                continue
+            if name == me:
+                print(env.render())
+                action = _ask_action(env, read)
+            else:
+                action = opponents[env.unwrapped.agent_name_mapping[name]].act(obs, env)
+                print(f"{name}: {env.unwrapped.action_to_str(action)}")
+            env.step(action)
+    except (KeyboardInterrupt, EOFError):
+        print("\nstopped")
+    return 0
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
@@ -148,6 +212,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_envs)
     for name, (text, _) in PASS_THROUGH.items():
         sub.add_parser(name, help=text, add_help=False)  # listed here, parsed by their own module
+    p = sub.add_parser("play", help="play in the terminal against agents (actions listed by name)")
+    p.add_argument("--env", required=True, choices=labyrinth_env.list_envs())
+    p.add_argument("--players", type=int, help="num_players (default: the env's)")
+    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    p.add_argument("--agents", default="heuristic", help="agent specs for the other seats, comma-separated")
+    p.add_argument("--seed", type=int, default=0)
+    p.set_defaults(func=cmd_play)
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board")
     p.add_argument("path")
     p.set_defaults(func=cmd_replay)

@@ -94,3 +94,17 @@ def test_demo_runs_games_and_a_tournament(tmp_path, capsys):
     assert "random games per ruleset" in printed and "heuristic" in printed
     assert (out / "games.jsonl").read_text().count("\n") == 4
     assert (out / "report.md").is_file()
+
+
+def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
+    """A person in seat 0 against the heuristic: a bad answer is refused with the reason,
+    a number or an action name is played, and 'q' stops the game."""
+    answers = iter(["nonsense", "999", "0", "end turn", "q"])
+    args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v0", "--players", "2", "--seed", "3"])
+    assert cli.cmd_play(args, read=lambda prompt: next(answers)) == 0
+    out = capsys.readouterr().out
+    assert "unknown action" in out or "not legal" in out or "no action" in out
+    assert "player_1:" in out or "your action" in out
+    assert out.rstrip().endswith("stopped")
+    with pytest.raises(ValueError, match="--seat 5"):
+        cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v0", "--seat", "5"]))
