@@ -1,0 +1,128 @@
+"""Information-set Monte Carlo tree search for every ruleset (``make_agent("mcts:...")``).
+
+The search itself is numba code in ``agents/mcts_template.py`` (read its docstring for
+the algorithm), compiled once per ruleset from that one source. This module is the
+agent: it copies the env's state, hands it to the search with a seed drawn from the
+agent's own generator, and checks the answer against the observation's mask. The search
+reads the state only through ``determinize`` copies for the acting seat, so the agent
+never uses hidden information (``tests/test_mcts.py`` checks it).
+
+Parameters (spec keys, ``mcts:simulations=400,c=1.5``): see ``MCTS_PARAMS``. A parameter
+left out takes the ruleset's tuned default (``RULESET_DEFAULTS``) or else the generic one.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import numpy as np
+
+from agents.base import Agent, Param, check_params, legal_actions
+
+TEMPLATE = Path(__file__).with_name("mcts_template.py")
+
+# The rulesets whose seats share one reward (the search then scores the team's progress).
+COOPERATIVE_RULESETS = {"team_edition"}
+
+MCTS_PARAMS: dict[str, Param] = {
+    "simulations": Param(int, 200, "search iterations per move", low=1, high=1_000_000),
+    "c": Param(float, 1.0, "PUCT exploration constant", low=0.0),
+    "prior": Param(float, 0.2, "prior mass on the heuristic's action (0: uniform prior)", low=0.0, high=1.0),
+    "rollout": Param(str, "heuristic", "rollout policy", choices=("heuristic", "random")),
+    "epsilon": Param(float, 0.0, "chance of a random action in a heuristic rollout", low=0.0, high=1.0),
+    "rollout_turns": Param(int, 2, "rollout cap in turns (0: evaluate at the new node)", low=0, high=100_000),
+    "rollout_steps": Param(int, 200, "rollout cap in steps", low=0, high=1_000_000),
+    "scale": Param(float, 3.0, "rollout-cap evaluation: tanh(scale x potential difference); Team Edition: 12", low=0.0),
+}
+# Tuned per ruleset; spec keys override these. Team Edition's potential moves by 1/24 per
+# treasure, Paths of Destiny's by 0.05 per step and 0.5 per key, hence the larger scale.
+RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"team_edition": {"scale": 12.0}}
+
+
+def mcts_module(ruleset: str) -> ModuleType:
+    """The compiled search for ``labyrinth_env.rulesets.<ruleset>`` (one cached copy of
+    ``mcts_template.py`` per ruleset)."""
+    from labyrinth_env.core.batching import specialise
+
+    return specialise(TEMPLATE, "mcts", ruleset)
+
+
+class MCTSAgent(Agent):
+    """ISMCTS over the kernel; needs the env (``act(obs, env)``) to copy its state."""
+
+    name = "mcts"
+
+    def __init__(self, seed: int | None = None, **params: Any) -> None:
+        self.given = check_params("mcts", MCTS_PARAMS, params)
+        self.given = {k: v for k, v in self.given.items() if k in params}
+        self._ruleset: str | None = None
+        self._module: ModuleType | None = None
+        self.params: dict[str, Any] = {}
+        self.last_visits: np.ndarray | None = None
+        self.last_values: np.ndarray | None = None
+        self.last_seconds = 0.0
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def settings(self, ruleset: str) -> dict[str, Any]:
+        """The parameters used in ``ruleset``: spec keys, else its tuned defaults, else
+        the generic defaults."""
+        out = {k: p.default for k, p in MCTS_PARAMS.items()}
+        out.update(RULESET_DEFAULTS.get(ruleset, {}))
+        out.update(self.given)
+        return out
+
+    def _bind(self, raw: Any) -> ModuleType:
+        kernel = getattr(raw, "kernel", None)
+        if kernel is None or not hasattr(raw, "state"):
+            raise ValueError(f"MCTSAgent needs a labyrinth_env env, got {type(raw).__name__}")
+        ruleset = kernel.__name__.split(".")[-2]
+        if ruleset != self._ruleset or self._module is None:
+            module = mcts_module(ruleset)
+            self._module, self._ruleset = module, ruleset
+            self.params = self.settings(ruleset)
+            p = np.zeros(module.NUM_PARAMS, dtype=np.float64)
+            p[module.P_SIMULATIONS] = self.params["simulations"]
+            p[module.P_C] = self.params["c"]
+            p[module.P_PRIOR] = self.params["prior"]
+            p[module.P_ROLLOUT] = (
+                module.ROLLOUT_HEURISTIC if self.params["rollout"] == "heuristic" else module.ROLLOUT_RANDOM
+            )
+            p[module.P_EPSILON] = self.params["epsilon"]
+            p[module.P_ROLLOUT_TURNS] = self.params["rollout_turns"]
+            p[module.P_ROLLOUT_STEPS] = self.params["rollout_steps"]
+            p[module.P_SCALE] = self.params["scale"]
+            p[module.P_COOPERATIVE] = 1.0 if ruleset in COOPERATIVE_RULESETS else 0.0
+            self._param_vec = p
+            self._states = kernel.new_states(1)
+            self.last_visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
+            self.last_values = np.zeros(kernel.NUM_ACTIONS, dtype=np.float64)
+        return self._module
+
+    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+        if env is None:
+            raise ValueError("MCTSAgent.act needs the env: call act(observation, env)")
+        raw = env.unwrapped
+        legal = legal_actions(observation)  # fails clearly when this agent is not to act
+        module = self._bind(raw)
+        seed = int(self.rng.integers(0, 1 << 63))  # drawn every move, so games replay exactly
+        if legal.size == 1:
+            return int(legal[0])
+        seat = raw.agent_name_mapping[raw.agent_selection]
+        self._states[0] = raw.state  # a private copy; the search determinizes copies of it
+        start = time.perf_counter()
+        action = int(
+            module.search(self._states, seat, np.uint64(seed), self._param_vec, self.last_visits, self.last_values)
+        )
+        self.last_seconds = time.perf_counter() - start
+        if not 0 <= action < observation["action_mask"].shape[0] or not observation["action_mask"][action]:
+            raise RuntimeError(
+                f"MCTS chose action {action}, which the mask does not allow; "
+                "the observation does not belong to the env's pending decision"
+            )
+        return action
