@@ -43,7 +43,7 @@ import numpy as np
 import yaml
 
 import labyrinth_env
-from agents import describe_agents, make_agent
+from agents import describe_agents, make_agent, split_agent_specs
 from agents.evaluate import play_game
 from agents.ratings import plot_report, print_report, report_markdown, tournament_report
 from labyrinth_env.core.rng import derive_seed, python_seed, seed_state, splitmix64
@@ -186,18 +186,6 @@ def _check_agent(env_id: str, options: Mapping[str, Any], spec: str) -> None:
         raise ValueError(f"agent {spec!r} cannot play {env_id}: {exc}") from None
     if not observation["action_mask"][action]:
         raise ValueError(f"agent {spec!r} chose an illegal first action {action} in {env_id}")
-
-
-def split_agent_specs(text: str) -> list[str]:
-    """``"random,mcts:simulations=400,c=2"`` -> ``["random", "mcts:simulations=400,c=2"]``:
-    a piece that is ``key=value`` without a name continues the spec before it."""
-    specs: list[str] = []
-    for piece in text.split(","):
-        if specs and "=" in piece and ":" not in piece.split("=", 1)[0] and ":" in specs[-1]:
-            specs[-1] += "," + piece
-        else:
-            specs.append(piece)
-    return specs
 
 
 def make_tournament(

@@ -147,8 +147,7 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
 
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
-    from agents import make_agent
-    from agents.tournament import split_agent_specs
+    from agents import make_agent, split_agent_specs
 
     options = {"num_players": args.players} if args.players else {}
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
