@@ -27,7 +27,7 @@ import numpy as np
 from tqdm import tqdm
 
 import labyrinth_env
-from agents import list_agents, make_agent
+from agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -155,7 +155,7 @@ def evaluate_match(
     Wilson 95% interval and its fair share (its seats / n), plus truncations and turns."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be an int >= 1, got {games!r}")
-    specs = [str(x).strip().lower() for x in agent_specs]
+    specs = [str(x).strip() for x in agent_specs]  # ppo:<path> keeps its case
     if len(specs) < 2:
         raise ValueError(f"a match needs an agent spec per seat (at least 2), got {list(agent_specs)!r}")
     options.setdefault("num_players", len(specs))
@@ -231,7 +231,9 @@ def format_result(result: dict[str, Any]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m agents.evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", default="team_edition_v0", choices=labyrinth_env.list_envs())
-    parser.add_argument("--agent", default="heuristic", choices=list_agents())
+    parser.add_argument(
+        "--agent", default="heuristic", help=f"agent spec ({', '.join(list_agents())}; e.g. mcts:simulations=100)"
+    )
     parser.add_argument(
         "--agents", default=None, help="a match: one agent per seat, comma-separated (e.g. heuristic,random)"
     )
@@ -258,12 +260,12 @@ def main(argv: list[str] | None = None) -> int:
         options["max_turns"] = args.max_turns
     try:
         if args.agents is not None:
-            specs = [x for x in args.agents.split(",") if x.strip()]
+            specs = split_agent_specs(args.agents)
             for spec in specs:
-                if spec.strip().lower() not in list_agents():
-                    raise ValueError(f"unknown agent spec {spec!r}; available agents: {', '.join(list_agents())}")
+                parse_agent_spec(spec)  # a clear error before any game
             result = evaluate_match(args.env, specs, args.games, args.seed, progress=not args.no_progress, **options)
         else:
+            parse_agent_spec(args.agent)
             result = evaluate(args.env, args.agent, args.games, args.seed, progress=not args.no_progress, **options)
     except ValueError as exc:
         parser.error(str(exc))

@@ -185,3 +185,14 @@ def test_bad_specs_and_bad_use_raise_clear_errors():
         HeuristicAgent().act(obs, fake)
     with pytest.raises(ValueError, match="needs the env"):
         HeuristicAgent().act(obs)
+
+
+def test_evaluate_cli_takes_agent_specs_with_parameters(capsys):
+    from agents.evaluate import main
+
+    argv = ["--env", "team_edition_v0", "--agent", "mcts:simulations=5", "--games", "1", "--no-progress"]
+    assert main(argv) == 0
+    assert "1 games" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--env", "team_edition_v0", "--agent", "mcts:simulatons=5", "--games", "1"])
+    assert "simulatons" in capsys.readouterr().err
