@@ -22,22 +22,22 @@ to key field i (``line(0) == [18, 19, 20, 21]``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from hex_helpers import HexScenario, node, search_rolls
 from numba import njit
 
 from labyrinth_env.core.batching import batch_module
-from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_INDEX, ROTATE_HEX
-from labyrinth_env.core.rng import randint, roll_2d6, seed_state
+from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, ROTATE_HEX
+from labyrinth_env.core.rng import randint, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
 B = batch_module("paths_of_destiny_2011")
 
-Event = tuple[int, ...]
 MC = K.MC
 CENTER = int(HEX_CENTER)
 CENTER_NODE = CENTER * MC
@@ -46,10 +46,6 @@ DEFAULT_FIELDS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
 
 
 # --- geometry -------------------------------------------------------------------------------
-def cell_at(q: int, r: int) -> int:
-    return HEX_INDEX[(q, r)]
-
-
 def neighbor(cell: int, d: int) -> int:
     return int(K.NEIGHBORS[cell, d])
 
@@ -61,14 +57,6 @@ def line(i: int, length: int = 4) -> list[int]:
     return out
 
 
-def node(cell: int, k: int = 0) -> int:
-    return cell * MC + k
-
-
-def key_node_of(i: int) -> int:
-    return KEY_CELLS[i] * MC
-
-
 def start_node_of(i: int) -> int:
     return (K.START_CELL + i) * MC
 
@@ -78,16 +66,6 @@ def dirs_mask(dirs: str) -> int:
     for ch in dirs:
         mask |= 1 << int(ch)
     return mask
-
-
-def events(s: np.void) -> list[Event]:
-    n = min(int(s["num_events"]), s["events"].shape[0])
-    return [tuple(int(x) for x in row) for row in s["events"][:n]]
-
-
-def events_of(evs_or_state: Any, kind: int) -> list[Event]:
-    evs = events(evs_or_state) if isinstance(evs_or_state, np.void) else evs_or_state
-    return [e for e in evs if e[0] == kind]
 
 
 # --- board fields ---------------------------------------------------------------------------
@@ -147,22 +125,6 @@ def _search_dice(lo: np.ndarray, hi: np.ndarray, first: int, tries: int) -> int:
     return -1
 
 
-@njit(cache=True)
-def _search_rolls(lo: np.ndarray, hi: np.ndarray, first: int, tries: int) -> int:
-    rng = np.empty(1, dtype=np.uint64)
-    for i in range(first, first + tries):
-        rng[0] = seed_state(np.uint64(i))
-        ok = True
-        for j in range(lo.shape[0]):
-            r = roll_2d6(rng)
-            if r < lo[j] or r > hi[j]:
-                ok = False
-                break
-        if ok:
-            return i
-    return -1
-
-
 def rng_for_dice(*faces: int | tuple[int, int] | None) -> np.uint64:
     """A generator state whose next dice show ``faces`` (int, (lo, hi) or None)."""
     lo = np.array([1 if f is None else (f if isinstance(f, int) else f[0]) for f in faces], dtype=np.int64)
@@ -177,7 +139,7 @@ def rng_for_rolls(*specs: int | tuple[int, int] | None) -> np.uint64:
     """A generator state whose next 2d6 totals match ``specs``."""
     lo = np.array([2 if s is None else (s if isinstance(s, int) else s[0]) for s in specs], dtype=np.int64)
     hi = np.array([12 if s is None else (s if isinstance(s, int) else s[1]) for s in specs], dtype=np.int64)
-    i = _search_rolls(lo, hi, 1, 50_000_000)
+    i = search_rolls(lo, hi, 1, 50_000_000)
     if i < 0:
         raise ValueError(f"no generator state found for rolls {specs}")
     return seed_state(np.uint64(i))
@@ -202,13 +164,16 @@ def new_game(seed: int = 1, fields: Sequence[int] | None = None, **options: Any)
 
 
 # --- the scenario ---------------------------------------------------------------------------
-class Scenario:
+class Scenario(HexScenario):
     """One game state to edit into a position, then play actions on.
 
     ``Scenario(num_players=2)`` starts and seats a real game and, with ``fresh=True``, hands a
     fresh round to seat 0 (2 actions, the Guard not moved, nothing being resolved) with every
     player on its start field. The board holds only the printed fields until a test lays some.
     """
+
+    K = K
+    C = C
 
     def __init__(self, seed: int = 1, fresh: bool = True, fields: Sequence[int] | None = None, **options: Any):
         options.setdefault("num_players", 2)
@@ -234,10 +199,6 @@ class Scenario:
         s["num_events"] = 0
         return self
 
-    def actions(self, n: int) -> Scenario:
-        self.s["actions_left"] = n
-        return self
-
     # --- the board -------------------------------------------------------------------------
     def _take_from_pool(self, tile: int) -> None:
         s = self.s
@@ -248,12 +209,6 @@ class Scenario:
             s["tile_pool"][: n - 1] = pool
             s["tile_pool"][n - 1] = tile
             s["tile_pool_len"] = n - 1
-
-    def set_tile(self, cell: int, tile: int, rot: int = 0) -> list[int]:
-        assert 0 <= cell < K.NUM_BOARD and not self.s["cell_built"][cell], f"cell {cell} is taken"
-        self._take_from_pool(tile)
-        K.set_tile(self.s, cell, tile, rot)
-        return [node(cell, k) for k in range(int(C.TILE_NUM_CORRIDORS[tile]))]
 
     def lay(self, cell: int, *corridors: str | tuple[str, int], tile: int | None = None) -> list[int]:
         """Lay a board field on ``cell`` whose corridors have exactly the edges given
@@ -295,13 +250,6 @@ class Scenario:
         pool.append(tile)
         s["tile_pool"][:n] = pool
         self.reserved.add(tile)
-
-    def empty_pool(self, keep: int = 0) -> None:
-        s = self.s
-        n = int(s["tile_pool_len"])
-        top = [int(t) for t in s["tile_pool"][n - keep : n]] if keep else []
-        s["tile_pool"][:keep] = top
-        s["tile_pool_len"] = keep
 
     # --- traps -----------------------------------------------------------------------------
     def trap_token_of(self, trap_type: int) -> int:
@@ -345,20 +293,6 @@ class Scenario:
         self.s["key_node"][key] = at_node
         self.s["key_touched"][key] = touched
 
-    def put(self, seat: int, at_node: int) -> None:
-        self.s["position"][seat] = at_node
-
-    def set(self, seat: int, life: int | None = None, stun: int | None = None, crystal: int | None = None) -> None:
-        if life is not None:
-            self.s["life"][seat] = life
-        if stun is not None:
-            self.s["stun"][seat] = stun
-        if crystal is not None:
-            self.s["crystal"][seat] = crystal
-
-    def start_of(self, seat: int) -> int:
-        return int(K.start_node(self.s, seat))
-
     def key_of(self, seat: int) -> int:
         return int(K.own_key_node(self.s, seat))
 
@@ -392,67 +326,6 @@ class Scenario:
         self.s["rng"][0] = rng_for_rolls(*specs)
         return self
 
-    def force(self, action: int, predicate: Callable[[np.void, list[Event]], bool], tries: int = 200_000):
-        assert self.legal(action), f"action {action} is not legal here"
-        trial = self.states.copy()
-        for i in range(1, tries + 1):
-            trial[:] = self.states
-            value = seed_state(np.uint64(i))
-            trial[0]["rng"][0] = value
-            K.step(trial[0], action)
-            if predicate(trial[0], events(trial[0])):
-                self.s["rng"][0] = value
-                return self.step(action)
-        raise ValueError(f"no generator state makes action {action} give the wanted outcome")
-
     # --- reading and playing -------------------------------------------------------------------
-    def mask(self) -> np.ndarray:
-        out = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-        K.legal_mask(self.s, out)
-        return out.astype(bool)
-
-    def legal(self, action: int) -> bool:
-        return bool(self.mask()[action])
-
-    def legal_actions(self) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.mask())]
-
-    def advance(self) -> list[Event]:
-        K.clear_events(self.s)
-        K.advance(self.s)
-        return events(self.s)
-
-    def step(self, action: int) -> list[Event]:
-        assert self.legal(action), f"action {action} is not legal now (decision {K.DECISIONS[self.decision]})"
-        assert K.step(self.s, action)
-        return events(self.s)
-
-    def move(self, d: int) -> list[Event]:
-        return self.step(K.A_MOVE + d)
-
-    def end(self) -> list[Event]:
-        return self.step(K.A_END_TURN)
-
     def offset(self, frm: int, to: int) -> int:
         return (to - frm) % int(self.s["num_players"])
-
-    @property
-    def decision(self) -> int:
-        return int(self.s["decision"])
-
-    @property
-    def decider(self) -> int:
-        return int(self.s["decider"])
-
-    def observe(self, seat: int) -> np.ndarray:
-        out = np.zeros(K.OBS_SIZE, dtype=np.float32)
-        K.observe(self.s, seat, out)
-        return out
-
-    def returns(self) -> np.ndarray:
-        out = np.zeros(K.NUM_SEATS)
-        K.returns(self.s, out)
-        return out
-
-    def pos(self, seat: int) -> int:
-        return int(self.s["position"][seat])

@@ -23,14 +23,14 @@ centre out to key space i (e.g. ``line(0) == [18, 19, 20, 21]``).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from numba import njit
+from hex_helpers import Event, HexScenario, key_node_of, node, search_rolls
 
 from labyrinth_env.core.batching import batch_module
-from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, HEX_INDEX, ROTATE_HEX
+from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, ROTATE_HEX
 from labyrinth_env.core.rng import roll_2d6, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
@@ -38,17 +38,12 @@ from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
 
 B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
-Event = tuple[int, ...]
 MC = K.MC
 CENTER = int(HEX_CENTER)
 KEY_CELLS = [int(c) for c in HEX_CORNERS]
 
 
 # --- geometry -------------------------------------------------------------------------------
-def cell_at(q: int, r: int) -> int:
-    return HEX_INDEX[(q, r)]
-
-
 def start_cell(i: int) -> int:
     """The starting space beyond key space ``i``."""
     return K.START_CELL + i
@@ -67,16 +62,8 @@ def line(i: int, length: int = 4) -> list[int]:
     return out
 
 
-def node(cell: int, k: int = 0) -> int:
-    return cell * MC + k
-
-
 def start_node_of(i: int) -> int:
     return start_cell(i) * MC
-
-
-def key_node_of(i: int) -> int:
-    return KEY_CELLS[i] * MC
 
 
 def dirs_mask(dirs: str) -> int:
@@ -85,16 +72,6 @@ def dirs_mask(dirs: str) -> int:
 
 def ev(kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> Event:
     return (kind, seat, a, b, c, d)
-
-
-def events(s: np.void) -> list[Event]:
-    n = min(int(s["num_events"]), s["events"].shape[0])
-    return [tuple(int(x) for x in row) for row in s["events"][:n]]
-
-
-def events_of(evs_or_state: Any, kind: int) -> list[Event]:
-    evs = events(evs_or_state) if isinstance(evs_or_state, np.void) else evs_or_state
-    return [e for e in evs if e[0] == kind]
 
 
 # --- tiles ----------------------------------------------------------------------------------
@@ -143,22 +120,6 @@ def tile_named(name: str) -> int:
 
 
 # --- dice -----------------------------------------------------------------------------------
-@njit(cache=True)
-def _search_rolls(lo: np.ndarray, hi: np.ndarray, first: int, tries: int) -> int:
-    rng = np.empty(1, dtype=np.uint64)
-    for i in range(first, first + tries):
-        rng[0] = seed_state(np.uint64(i))
-        ok = True
-        for j in range(lo.shape[0]):
-            r = roll_2d6(rng)
-            if r < lo[j] or r > hi[j]:
-                ok = False
-                break
-        if ok:
-            return i
-    return -1
-
-
 RollSpec = int | tuple[int, int] | None
 
 
@@ -166,7 +127,7 @@ def rng_for_rolls(*specs: RollSpec, first: int = 1) -> np.uint64:
     """A generator state (for ``s.rng[0]``) whose next 2d6 totals match ``specs``."""
     lo = np.array([2 if s is None else (s if isinstance(s, int) else s[0]) for s in specs], dtype=np.int64)
     hi = np.array([12 if s is None else (s if isinstance(s, int) else s[1]) for s in specs], dtype=np.int64)
-    i = _search_rolls(lo, hi, first, 50_000_000)
+    i = search_rolls(lo, hi, first, 50_000_000)
     if i < 0:
         raise ValueError(f"no generator state found for rolls {specs}")
     return seed_state(np.uint64(i))
@@ -191,7 +152,7 @@ def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
 
 
 # --- the scenario ---------------------------------------------------------------------------
-class Scenario:
+class Scenario(HexScenario):
     """One game state to edit into a position, then play actions on.
 
     ``Scenario(num_players=2)`` starts a real game and, with ``fresh=True`` (the default),
@@ -199,6 +160,9 @@ class Scenario:
     pending checks) with every character on its starting space. The board holds only the
     printed spaces (central space, key spaces, starting spaces) until a test lays tiles.
     """
+
+    K = K
+    C = C
 
     def __init__(self, seed: int = 1, fresh: bool = True, **options: Any) -> None:
         options.setdefault("num_players", 2)
@@ -233,10 +197,6 @@ class Scenario:
         self.s["decider"] = decider
         return self
 
-    def actions(self, n: int) -> Scenario:
-        self.s["actions_left"] = n
-        return self
-
     # --- the board -------------------------------------------------------------------------
     def _take_from_pool(self, tile: int) -> None:
         s = self.s
@@ -247,14 +207,6 @@ class Scenario:
             s["tile_pool"][: n - 1] = pool
             s["tile_pool"][n - 1] = tile  # parked beyond the pool's length
             s["tile_pool_len"] = n - 1
-
-    def set_tile(self, cell: int, tile: int, rot: int = 0) -> list[int]:
-        """Put ``tile`` on ``cell`` in rotation ``rot`` (taken out of the pool if there);
-        returns its corridor nodes."""
-        assert 0 <= cell < K.NUM_BOARD and not self.s["cell_built"][cell], f"cell {cell} is taken"
-        self._take_from_pool(tile)
-        K.set_tile(self.s, cell, tile, rot)
-        return [node(cell, k) for k in range(int(C.TILE_NUM_CORRIDORS[tile]))]
 
     def lay(self, cell: int, *corridors: str | tuple[str, int], tile: int | None = None) -> list[int]:
         """Lay a normal tile on ``cell`` whose corridors have exactly the edges given
@@ -309,14 +261,6 @@ class Scenario:
     def pool_tiles(self) -> list[int]:
         """The Labyrinth pool, bottom first (the top is the last)."""
         return [int(t) for t in self.s["tile_pool"][: int(self.s["tile_pool_len"])]]
-
-    def empty_pool(self, keep: int = 0) -> None:
-        """Leave only the top ``keep`` tiles in the pool."""
-        s = self.s
-        n = int(s["tile_pool_len"])
-        top = [int(t) for t in s["tile_pool"][n - keep : n]] if keep else []
-        s["tile_pool"][:keep] = top
-        s["tile_pool_len"] = keep
 
     # --- tokens ----------------------------------------------------------------------------
     def trap_token_of(self, trap_type: int) -> int:
@@ -395,20 +339,6 @@ class Scenario:
         self.s["key_dropped_by"][key] = dropped_by
 
     # --- characters -------------------------------------------------------------------------
-    def put(self, seat: int, at_node: int) -> None:
-        self.s["position"][seat] = at_node
-
-    def set(self, seat: int, life: int | None = None, stun: int | None = None, crystal: int | None = None) -> None:
-        if life is not None:
-            self.s["life"][seat] = life
-        if stun is not None:
-            self.s["stun"][seat] = stun
-        if crystal is not None:
-            self.s["crystal"][seat] = crystal
-
-    def start_of(self, seat: int) -> int:
-        return int(K.start_node(self.s, seat))
-
     def key_of(self, seat: int) -> int:
         """The key-space node in front of ``seat``'s starting space."""
         return key_node_of(int(self.s["seat_start"][seat]))
@@ -454,82 +384,12 @@ class Scenario:
         self.s["rng"][0] = rng_for_rolls(*specs)
         return self
 
-    def force(
-        self,
-        action: int,
-        predicate: Callable[[np.void, list[Event]], bool],
-        tries: int = 200_000,
-    ) -> list[Event]:
-        """Find a generator state for which stepping ``action`` satisfies ``predicate`` (on
-        a copy), set it, step for real and return the events."""
-        assert self.legal(action), f"action {action} is not legal here"
-        trial = self.states.copy()
-        for i in range(1, tries + 1):
-            trial[:] = self.states
-            value = seed_state(np.uint64(i))
-            trial[0]["rng"][0] = value
-            K.step(trial[0], action)
-            if predicate(trial[0], events(trial[0])):
-                self.s["rng"][0] = value
-                return self.step(action)
-        raise ValueError(f"no generator state makes action {action} give the wanted outcome")
-
     # --- reading and playing -------------------------------------------------------------------
-    def mask(self) -> np.ndarray:
-        out = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-        K.legal_mask(self.s, out)
-        return out.astype(bool)
-
-    def legal(self, action: int) -> bool:
-        return bool(self.mask()[action])
-
-    def legal_actions(self) -> list[int]:
-        return [int(a) for a in np.flatnonzero(self.mask())]
-
-    def advance(self) -> list[Event]:
-        """Resolve everything automatic (as after a step) and return the events."""
-        K.clear_events(self.s)
-        K.advance(self.s)
-        return events(self.s)
-
-    def step(self, action: int) -> list[Event]:
-        """Apply a legal action (asserting that it is legal) and return its events."""
-        assert self.legal(action), f"action {action} is not legal now (decision {K.DECISIONS[self.decision]})"
-        assert K.step(self.s, action)
-        return events(self.s)
-
-    def move(self, d: int) -> list[Event]:
-        return self.step(K.A_MOVE + d)
-
-    def end(self) -> list[Event]:
-        return self.step(K.A_END_TURN)
-
     def place(self, cell: int, rot: int) -> list[Event]:
         return self.step(K.A_PLACE + cell * 6 + rot)
 
     def golem_dir(self, d: int) -> list[Event]:
         return self.step(K.A_GOLEM_DIR + d)
 
-    @property
-    def decision(self) -> int:
-        return int(self.s["decision"])
-
-    @property
-    def decider(self) -> int:
-        return int(self.s["decider"])
-
     def to_act(self) -> int:
         return int(K.to_act(self.s))
-
-    def observe(self, seat: int) -> np.ndarray:
-        out = np.zeros(K.OBS_SIZE, dtype=np.float32)
-        K.observe(self.s, seat, out)
-        return out
-
-    def returns(self) -> np.ndarray:
-        out = np.zeros(K.NUM_SEATS)
-        K.returns(self.s, out)
-        return out
-
-    def pos(self, seat: int) -> int:
-        return int(self.s["position"][seat])

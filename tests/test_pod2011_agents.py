@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hex_helpers import key_node_of, node
 from numba import njit
-from pod2011_helpers import Scenario, key_node_of, node
+from pod2011_helpers import Scenario
 
 import labyrinth_env
 from agents import HeuristicAgent, make_agent

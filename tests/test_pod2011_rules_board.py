@@ -16,18 +16,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pod2011_helpers import (
-    CENTER,
-    Scenario,
-    cell_at,
-    events_of,
-    key_node_of,
-    neighbor,
-    new_game,
-    node,
-    options_vector,
-    start_node_of,
-)
+from hex_helpers import cell_at, events_of, key_node_of, node
+from pod2011_helpers import CENTER, Scenario, neighbor, new_game, options_vector, start_node_of
 
 from labyrinth_env.core.batching import batch_module
 from labyrinth_env.core.grid import ROTATE_HEX

@@ -14,7 +14,8 @@ import itertools
 
 import numpy as np
 import pytest
-from pod2011_helpers import CENTER, Scenario, events_of, key_node_of, node, start_node_of
+from hex_helpers import events_of, key_node_of, node
+from pod2011_helpers import CENTER, Scenario, start_node_of
 
 from labyrinth_env.core.rng import seed_state
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C

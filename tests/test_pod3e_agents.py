@@ -6,8 +6,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hex_helpers import node
 from numba import njit
-from pod3e_helpers import Scenario, line, node
+from pod3e_helpers import Scenario, line
 
 import labyrinth_env
 from agents import HeuristicAgent, make_agent

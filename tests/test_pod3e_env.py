@@ -4,13 +4,26 @@ the egocentric observation and bad input."""
 
 from __future__ import annotations
 
-import json
-import warnings
-
 import numpy as np
 import pytest
+from generic_env_checks import (
+    check_bad_action_types,
+    check_determinize_keeps_observations,
+    check_face_down_traps_show_only_presence,
+    check_illegal_wrapped,
+    check_pettingzoo_api,
+    check_pettingzoo_seed,
+    check_random_games,
+    check_replay,
+    check_replay_continues,
+    check_step_before_reset,
+    check_truncation,
+    check_unseen,
+    play_random,
+    random_env,
+)
+from hex_helpers import keys_error, tiles_error, traps_error
 from numba import njit
-from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
 from labyrinth_env.core.batching import batch_module
@@ -25,50 +38,25 @@ CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 CASE_IDS = [f"{n}p{'-variant' if v else ''}" for n, v in CASES]
 
 
-def play_random(env, seed: int, max_steps: int = 20_000) -> list[int]:
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    for _ in range(max_steps):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                break
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return list(env.unwrapped.actions_taken)
-
-
 def random_state(num_players: int, seed: int, steps: int, **options) -> labyrinth_env.raw_env:
     """A raw env after ``steps`` random actions (fewer if the game ends first)."""
-    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, **options)
-    env.reset(seed=seed)
-    rng = np.random.default_rng(seed)
-    for _ in range(steps):
-        if int(env.state["outcome"]) != K.RUNNING:
-            break
-        env.step(int(rng.choice(env.legal_actions())))
-    return env
+    return random_env(ENV_ID, seed, steps, num_players=num_players, **options)
 
 
 # --- PettingZoo API -------------------------------------------------------------------------------
 @pytest.mark.parametrize(("num_players", "variant"), CASES, ids=CASE_IDS)
 def test_pettingzoo_api_test(num_players, variant):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(labyrinth_env.make(ENV_ID, num_players=num_players, two_player_variant=variant), num_cycles=150)
+    check_pettingzoo_api(ENV_ID, num_players=num_players, two_player_variant=variant)
 
 
 @pytest.mark.parametrize(("num_players", "variant"), CASES, ids=CASE_IDS)
 def test_pettingzoo_seed_test(num_players, variant):
-    seed_test(lambda: labyrinth_env.make(ENV_ID, num_players=num_players, two_player_variant=variant), num_cycles=150)
+    check_pettingzoo_seed(ENV_ID, num_players=num_players, two_player_variant=variant)
 
 
 @pytest.mark.parametrize(("num_players", "variant"), [(2, True), (5, False)], ids=["2p-variant", "5p"])
 def test_api_test_raw_env(num_players, variant):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(labyrinth_env.raw_env(ENV_ID, num_players=num_players, two_player_variant=variant), num_cycles=150)
+    check_pettingzoo_api(ENV_ID, raw=True, num_players=num_players, two_player_variant=variant)
 
 
 # --- invariants over thousands of random games --------------------------------------------------------
@@ -105,16 +93,13 @@ INVARIANTS = {
 def _invariant_error(s) -> int:
     """0 if the state is sound, else a code of ``INVARIANTS``."""
     n = s.num_players
-    # 6 keys: each on a node or held by exactly one character
-    for k in range(K.NUM_KEYS):
-        on_node = s.key_node[k] >= 0
-        held = s.key_holder[k] >= 0
-        if on_node == held:
-            return 1
-        if on_node and (s.key_node[k] >= K.NUM_BOARD_NODES or s.node_mask[s.key_node[k]] == 0):
-            return 2
-        if held and s.key_holder[k] >= n:
-            return 3
+    for err in (
+        keys_error(s),
+        traps_error(s, s.center_cell),
+        tiles_error(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
+    ):
+        if err != 0:
+            return err
     # 15 items: pool + board + carried, each exactly once
     seen = np.zeros(K.NUM_ITEMS, dtype=np.int64)
     for i in range(s.item_pool_len):
@@ -132,50 +117,6 @@ def _invariant_error(s) -> int:
     for i in range(K.NUM_ITEMS):
         if seen[i] != 1:
             return 4
-    # 60 traps: pool + board, each once; only on existing, non-central, non-start corridors
-    traps = np.zeros(K.NUM_TRAPS, dtype=np.int64)
-    for i in range(s.trap_pool_len):
-        traps[s.trap_pool[i]] += 1
-    for node in range(K.NUM_NODES):
-        t = s.node_trap[node]
-        if t >= 0:
-            traps[t] += 1
-            cell = node // K.MC
-            if cell >= K.NUM_BOARD or cell == s.center_cell or s.node_mask[node] == 0:
-                return 7
-    for t in range(K.NUM_TRAPS):
-        if traps[t] != 1:
-            return 6
-    # 37 board spaces: the fixed ones in place, each normal tile once among board, drawn, pool
-    tiles = np.zeros(K.NUM_NORMAL_TILES, dtype=np.int64)
-    for cell in range(K.NUM_BOARD):
-        tile = s.cell_tile[cell]
-        is_key = False
-        for k in range(K.NUM_KEYS):
-            if K.KEY_CELLS[k] == cell:
-                is_key = True
-        if cell == s.center_cell:
-            if tile != C.CENTRAL_TILE_ID or not s.cell_built[cell]:
-                return 9
-        elif is_key:
-            if tile != C.KEY_TILE_ID or not s.cell_built[cell]:
-                return 9
-        elif s.cell_built[cell]:
-            if tile < 0 or tile >= K.NUM_NORMAL_TILES:
-                return 9
-            tiles[tile] += 1
-        elif tile != -1:
-            return 9
-    for cell in range(K.NUM_BOARD, K.NUM_CELLS):
-        if not s.cell_built[cell] or s.cell_tile[cell] != -1:
-            return 9
-    if s.drawn_tile >= 0:
-        tiles[s.drawn_tile] += 1
-    for i in range(s.tile_pool_len):
-        tiles[s.tile_pool[i]] += 1
-    for t in range(K.NUM_NORMAL_TILES):
-        if tiles[t] != 1:
-            return 8
     if s.drawn_tile >= 0 and not (s.outcome == K.RUNNING and s.decision == K.D_PLACE):
         return 17
     # characters
@@ -206,48 +147,9 @@ def _invariant_error(s) -> int:
     if s.outcome == K.WON:
         w = s.winner
         c = K.center_node(s)
-        if s.position[w] != c or K.keys_held(s, w) == 0 or K.occupant_mask(s, c, w) != 0:
+        if s.position[w] != c or K.keys_held(s, w) == 0 or K.occupants(s, c, w) != 0:
             return 24
     return 0
-
-
-@njit(cache=True)
-def _random_games(states, options, num_games: int, seed: int, out) -> None:
-    """Random games in the kernel, invariants checked after every step.
-    out: [games ended, steps, first error code, wins, truncations, game of the error, step of the error]."""
-    s = states[0]
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed * 7919 + 1)
-    max_turns = options[K.OPT_MAX_TURNS]
-    for g in range(num_games):
-        K.init(s, seed * 100_003 + g, options)
-        err = _invariant_error(s)
-        steps = 0
-        while s.outcome == K.RUNNING and err == 0:
-            K.legal_mask(s, mask)
-            if mask.sum() == 0:
-                err = 20
-                break
-            a = K.random_legal_action(s, mask, rng)
-            if not K.step(s, a):
-                err = 21
-                break
-            steps += 1
-            err = _invariant_error(s)
-            if steps > 100 * max_turns:
-                err = 22
-        if err == 0 and not (s.outcome == K.WON or (s.outcome == K.TRUNCATED and s.turn == max_turns)):
-            err = 23
-        if err != 0:
-            out[2] = err
-            out[5] = g
-            out[6] = steps
-            return
-        out[0] += 1
-        out[1] += steps
-        out[3] += 1 if s.outcome == K.WON else 0
-        out[4] += 1 if s.outcome == K.TRUNCATED else 0
 
 
 def _options(num_players: int, **options) -> np.ndarray:
@@ -261,19 +163,16 @@ def test_random_games_end_with_invariants_after_every_step(num_players, variant)
     out = np.zeros(7, dtype=np.int64)
     for max_turns, games in ((60, 1500), (400, 60)):
         opts = _options(num_players, two_player_variant=variant, max_turns=max_turns)
-        _random_games(K.new_states(1), opts, games, 31 * num_players + max_turns + variant, out)
-        assert out[2] == 0, (
-            f"invariant broken: {INVARIANTS.get(int(out[2]))} (code {out[2]}), {num_players} players, "
-            f"max_turns {max_turns}, game {out[5]} step {out[6]}"
-        )
+        what = f"{num_players} players, max_turns {max_turns}"
+        seed = 31 * num_players + max_turns + variant
+        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, seed, what)
     assert out[0] == 1560
     assert out[3] + out[4] == out[0]
 
 
 def test_random_games_without_crystal_questions_end_with_invariants():
-    out = np.zeros(7, dtype=np.int64)
-    _random_games(K.new_states(1), _options(4, ask_crystal=False, max_turns=120), 150, 77, out)
-    assert out[2] == 0, f"invariant broken: {INVARIANTS.get(int(out[2]))} (code {out[2]})"
+    opts = _options(4, ask_crystal=False, max_turns=120)
+    out = check_random_games(K, _invariant_error, INVARIANTS, opts, 150, 77, "4 players, no crystal questions")
     assert out[0] == 150
 
 
@@ -325,25 +224,12 @@ def test_same_seed_same_game_different_seed_different_game():
 
 @pytest.mark.parametrize(("num_players", "variant"), [(4, False), (2, True)], ids=["4p", "2p-variant"])
 def test_replay_reproduces_log(tmp_path, num_players, variant):
-    env = labyrinth_env.make(ENV_ID, num_players=num_players, two_player_variant=variant, max_turns=60)
-    play_random(env, 11)
-    path = tmp_path / "game.json"
-    env.unwrapped.save_replay(path)
-    data = json.loads(path.read_text())
-    assert data["env_id"] == ENV_ID and data["options"]["max_turns"] == 60
-    assert data["options"]["two_player_variant"] is variant
-    replayed = labyrinth_env.load_replay(path)
-    assert replayed.game_log == env.unwrapped.game_log
-    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
-    assert {e["type"] for e in replayed.game_log} >= {"start_turn", "move", "build"}
+    options = {"num_players": num_players, "two_player_variant": variant, "max_turns": 60}
+    check_replay(tmp_path, ENV_ID, 11, {"start_turn", "move", "build"}, **options)
 
 
 def test_replay_of_unfinished_game_can_continue(tmp_path):
-    env = random_state(2, 3, 25)
-    env.save_replay(tmp_path / "r.json")
-    again = labyrinth_env.load_replay(tmp_path / "r.json")
-    assert again.game_log == env.game_log
-    again.step(again.legal_actions()[-1])
+    check_replay_continues(tmp_path, random_state(2, 3, 25))
 
 
 # --- observation ------------------------------------------------------------------------------------------
@@ -392,66 +278,24 @@ def test_observation_is_egocentric(num_players):
     assert env.observe(env.agent_selection)["action_mask"].sum() > 0
 
 
-def _state_with_face_down_traps(min_traps: int = 3):
-    for seed in range(50):
-        env = random_state(3, 100 + seed, 200, max_turns=None)
-        s = env.state
-        down = [n for n in range(K.NUM_NODES) if s["node_trap"][n] >= 0 and not s["trap_up"][n]]
-        if len(down) >= min_traps and int(s["outcome"]) == K.RUNNING:
-            return env, down
-    raise AssertionError("random play left no face-down traps")
-
-
-def _all_obs(env) -> list[np.ndarray]:
-    return [env.observe(a)["observation"].copy() for a in env.agents]
-
-
 def test_face_down_traps_show_only_presence():
-    env, down = _state_with_face_down_traps()
-    s = env._states[0]
-    before = _all_obs(env)
-    nodes = before[0][: K.NUM_NODES * K.NODE_FEATURES].reshape(K.NUM_NODES, K.NODE_FEATURES)
-    for node in down:
-        assert nodes[node, K.F_TRAP_DOWN] == 1.0
-        assert nodes[node, K.F_TRAP_TYPE : K.F_TRAP_TYPE + K.NUM_TRAP_TYPES].sum() == 0.0
-    # give every face-down trap a token of another type (swapping with the pool): nothing shows
-    pool = list(s["trap_pool"][: int(s["trap_pool_len"])])
-    for node in down:
-        t = int(s["node_trap"][node])
-        j = next(i for i, u in enumerate(pool) if K.TRAP_TOKENS[u] != K.TRAP_TOKENS[t])
-        s["node_trap"][node], pool[j] = pool[j], t
-    s["trap_pool"][: len(pool)] = pool
-    after = _all_obs(env)
-    for a, b in zip(before, after):
-        assert np.array_equal(a, b)
-    # a revealed trap does show its type
-    node = down[0]
-    s["trap_up"][node] = 1
-    nodes = env.observe("player_0")["observation"][: K.NUM_NODES * K.NODE_FEATURES].reshape(
-        K.NUM_NODES, K.NODE_FEATURES
-    )
-    assert nodes[node, K.F_TRAP_DOWN] == 0.0
-    assert nodes[node, K.F_TRAP_TYPE + K.TRAP_TOKENS[s["node_trap"][node]]] == 1.0
+    check_face_down_traps_show_only_presence(random_state, K)
 
 
 def test_pool_and_deck_orders_never_reach_the_observation():
-    env = random_state(4, 9, 40, max_turns=None)
-    s = env._states[0]
-    before = _all_obs(env)
-    n = int(s["tile_pool_len"])
-    s["tile_pool"][:n] = s["tile_pool"][:n][::-1].copy()
-    n = int(s["trap_pool_len"])
-    s["trap_pool"][:n] = np.roll(s["trap_pool"][:n], 7)
-    n = int(s["item_pool_len"])
-    s["item_pool"][:n] = s["item_pool"][:n][::-1].copy()
-    pos = int(s["golem_pos"])
-    s["golem_deck"][pos:] = s["golem_deck"][pos:][::-1].copy()
-    pos = int(s["event_pos"])
-    s["event_deck"][pos : K.NUM_EVENTS - 1] = s["event_deck"][pos : K.NUM_EVENTS - 1][::-1].copy()
-    s["rng"][0] ^= np.uint64(0xDEADBEEF)
-    after = _all_obs(env)
-    for a, b in zip(before, after):
-        assert np.array_equal(a, b)
+    def reorder(s):
+        n = int(s["tile_pool_len"])
+        s["tile_pool"][:n] = s["tile_pool"][:n][::-1].copy()
+        n = int(s["trap_pool_len"])
+        s["trap_pool"][:n] = np.roll(s["trap_pool"][:n], 7)
+        n = int(s["item_pool_len"])
+        s["item_pool"][:n] = s["item_pool"][:n][::-1].copy()
+        pos = int(s["golem_pos"])
+        s["golem_deck"][pos:] = s["golem_deck"][pos:][::-1].copy()
+        pos = int(s["event_pos"])
+        s["event_deck"][pos : K.NUM_EVENTS - 1] = s["event_deck"][pos : K.NUM_EVENTS - 1][::-1].copy()
+
+    check_unseen(random_state(4, 9, 40, max_turns=None), reorder)
 
 
 def test_drawn_tile_is_visible_while_placing():
@@ -488,21 +332,7 @@ def _determinize_one(states, seat, seed):
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
 def test_determinize_keeps_the_observation_of_that_seat(num_players):
-    rng = np.random.default_rng(num_players)
-    changed = 0
-    for seed in range(4):
-        env = random_state(num_players, 50 + seed, 150, max_turns=None)
-        for seat in range(num_players):
-            copy = env._states.copy()
-            _determinize_one(copy, seat, np.uint64(rng.integers(1 << 62)))
-            mine = env.observe(f"player_{seat}")["observation"]
-            theirs = np.zeros(K.OBS_SIZE, dtype=np.float32)
-            B.observe_one(copy, seat, theirs)
-            assert np.array_equal(mine, theirs)
-            changed += copy.tobytes() != env._states.tobytes()
-            # the sampled state is still a sound game
-            assert _invariant_error(copy[0]) == 0
-    assert changed > 0
+    check_determinize_keeps_observations(random_state, num_players, K, B, _determinize_one, _invariant_error)
 
 
 # --- bad input ----------------------------------------------------------------------------------------------
@@ -546,11 +376,7 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     assert env.game_log == log_before and env.actions_taken == taken
     with pytest.raises(ValueError, match=r"illegal action \d+ \(keep the roll\).*pending decision: activity"):
         env.step(K.A_KEEP)
-    with pytest.raises(ValueError, match="out of range"):
-        env.step(K.NUM_ACTIONS)
-    with pytest.raises(ValueError, match="must be an int"):
-        env.step("build")
-    assert env.state.tobytes() == before
+    check_bad_action_types(env, K.NUM_ACTIONS, "build")
     # a pending decision other than the activity is named too
     env.step(K.A_BUILD)
     if int(env.state["decision"]) == K.D_PLACE:
@@ -561,22 +387,11 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
 
 
 def test_illegal_action_wrapped_env_terminates_with_penalty():
-    env = labyrinth_env.make(ENV_ID, num_players=3)
-    env.reset(seed=0)
-    agent = env.agent_selection
-    with pytest.warns(UserWarning, match="illegal action"):
-        env.step(K.A_KEEP)
-    assert all(env.terminations.values())
-    assert env._cumulative_rewards[agent] == -1.0
-    assert env.infos[agent]["illegal_move"] is True
+    check_illegal_wrapped(ENV_ID, K.A_KEEP, num_players=3)
 
 
 def test_step_before_reset_is_an_error():
-    env = labyrinth_env.make(ENV_ID)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(0)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.observe("player_0")
+    check_step_before_reset(ENV_ID)
 
 
 def test_action_names_round_trip_and_are_unique():
@@ -595,14 +410,7 @@ def test_action_names_round_trip_and_are_unique():
 
 
 def test_truncation_by_max_turns_gives_zero_rewards():
-    env = labyrinth_env.make(ENV_ID, num_players=2, max_turns=3)
-    env.reset(seed=1)
-    while not any(env.truncations.values()):
-        env.step(K.A_END_TURN)
-    assert int(env.unwrapped.state["turn"]) == 3
-    assert not any(env.terminations.values())
-    assert all(r == 0 for r in env._cumulative_rewards.values())
-    assert env.unwrapped.game_log[-1] == {"type": "truncated"}
+    check_truncation(ENV_ID, K.A_END_TURN, num_players=2, max_turns=3)
 
 
 @pytest.mark.parametrize(("num_players", "variant"), CASES, ids=CASE_IDS)

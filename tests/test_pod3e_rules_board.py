@@ -17,16 +17,14 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from hex_helpers import events_of, key_node_of, node
 from pod3e_helpers import (
     CENTER,
     KEY_CELLS,
     Scenario,
     ev,
-    events_of,
-    key_node_of,
     neighbor,
     new_game,
-    node,
     rng_for_rolls,
     rolls_from,
     start_node_of,

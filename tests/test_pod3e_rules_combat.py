@@ -18,15 +18,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from pod3e_helpers import (
-    CENTER,
-    Scenario,
-    ev,
-    events_of,
-    key_node_of,
-    node,
-    start_node_of,
-)
+from hex_helpers import events_of, key_node_of, node
+from pod3e_helpers import CENTER, Scenario, ev, start_node_of
 
 from labyrinth_env.core.rng import seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C

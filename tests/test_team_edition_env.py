@@ -4,12 +4,18 @@ invariants, determinism, replays, hidden information and bad input."""
 from __future__ import annotations
 
 import json
-import warnings
 
 import numpy as np
 import pytest
+from generic_env_checks import (
+    check_bad_action_types,
+    check_illegal_wrapped,
+    check_pettingzoo_api,
+    check_pettingzoo_seed,
+    check_step_before_reset,
+    play_random,
+)
 from numba import njit
-from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
 from labyrinth_env.rulesets.team_edition import components as C
@@ -20,36 +26,18 @@ VARIANTS = ("introductory", "standard", "expert")
 CASES = [(n, v) for n in (1, 2, 3, 4) for v in VARIANTS]
 
 
-def play_random(env, seed: int, max_steps: int = 10_000) -> list[int]:
-    rng = np.random.default_rng(seed)
-    env.reset(seed=seed)
-    for _ in range(max_steps):
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            if not env.agents:
-                break
-            continue
-        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
-    return list(env.unwrapped.actions_taken)
-
-
 @pytest.mark.parametrize(("num_players", "variant"), CASES)
 def test_pettingzoo_api_test(num_players, variant):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(labyrinth_env.make(ENV_ID, num_players=num_players, variant=variant), num_cycles=200)
+    check_pettingzoo_api(ENV_ID, num_cycles=200, num_players=num_players, variant=variant)
 
 
 @pytest.mark.parametrize(("num_players", "variant"), CASES)
 def test_pettingzoo_seed_test(num_players, variant):
-    seed_test(lambda: labyrinth_env.make(ENV_ID, num_players=num_players, variant=variant), num_cycles=200)
+    check_pettingzoo_seed(ENV_ID, num_cycles=200, num_players=num_players, variant=variant)
 
 
 def test_api_test_raw_env_and_public_memory():
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        api_test(labyrinth_env.raw_env(ENV_ID, num_players=3, public_memory=True), num_cycles=200)
+    check_pettingzoo_api(ENV_ID, raw=True, num_cycles=200, num_players=3, public_memory=True)
 
 
 @njit(cache=True)
@@ -166,7 +154,7 @@ def test_random_games_small_deck_and_public_memory_end():
 def test_same_seed_same_game_different_seed_different_game():
     def run(seed: int):
         env = labyrinth_env.make(ENV_ID, num_players=3, variant="standard")
-        actions = play_random(env, seed)
+        actions = play_random(env, seed, max_steps=10_000)
         return actions, env.unwrapped.game_log
 
     a1, log1 = run(5)
@@ -184,7 +172,7 @@ def test_same_seed_same_game_different_seed_different_game():
 
 def test_replay_reproduces_log(tmp_path):
     env = labyrinth_env.make(ENV_ID, num_players=4, variant="expert", max_turns=10)
-    play_random(env, 11)
+    play_random(env, 11, max_steps=10_000)
     path = tmp_path / "game.json"
     env.unwrapped.save_replay(path)
     data = json.loads(path.read_text())
@@ -297,30 +285,15 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
         env.step(illegal)
     assert env.state.tobytes() == before
     assert env.game_log == log_before and env.actions_taken == []
-    with pytest.raises(ValueError, match="out of range"):
-        env.step(K.NUM_ACTIONS)
-    with pytest.raises(ValueError, match="must be an int"):
-        env.step("push")
-    assert env.state.tobytes() == before
+    check_bad_action_types(env, K.NUM_ACTIONS, "push")
 
 
 def test_illegal_action_wrapped_env_terminates_with_penalty():
-    env = labyrinth_env.make(ENV_ID, num_players=2)
-    env.reset(seed=0)
-    agent = env.agent_selection
-    with pytest.warns(UserWarning, match="illegal action"):
-        env.step(K.A_ORIENT)
-    assert all(env.terminations.values())
-    assert env._cumulative_rewards[agent] == -1.0
-    assert env.infos[agent]["illegal_move"] is True
+    check_illegal_wrapped(ENV_ID, K.A_ORIENT, num_players=2)
 
 
 def test_step_before_reset_is_an_error():
-    env = labyrinth_env.make(ENV_ID)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.step(0)
-    with pytest.raises(RuntimeError, match="reset"):
-        env.observe("player_0")
+    check_step_before_reset(ENV_ID)
 
 
 def test_action_names_round_trip():

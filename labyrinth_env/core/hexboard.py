@@ -16,7 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
+from labyrinth_env.core.kernel_common import RUNNING, keys_held
+from labyrinth_env.core.rng import shuffle
 
 NUM_BOARD = 37
 NUM_STARTS = 6
@@ -84,3 +87,258 @@ def touches_board(cell_built, cell: int) -> bool:
         if 0 <= nb < NUM_BOARD and cell_built[nb]:
             return True
     return False
+
+
+# --- the board fields of a state record -------------------------------------------------------
+# Both editions' records hold the board under the same names (``cell_tile``, ``cell_rot``,
+# ``cell_built``, ``node_mask``, ``node_level``, ``node_pair``, ``node_trap``, ``trap_up``)
+# and the players' ``seat_start`` and ``position``; the functions below work on either.
+MAX_CORRIDORS = 3  # a tile holds at most three corridors: over a bridge, under it, beside it
+NUM_NODES = NUM_CELLS * MAX_CORRIDORS
+NUM_BOARD_NODES = NUM_BOARD * MAX_CORRIDORS
+
+
+# the board and the search scratch of a state record, in the order both editions keep them
+BOARD_FIELDS = [
+    ("cell_tile", np.int8, (NUM_CELLS,)),
+    ("cell_rot", np.int8, (NUM_CELLS,)),
+    ("cell_built", np.uint8, (NUM_CELLS,)),
+    ("node_mask", np.uint8, (NUM_NODES,)),
+    ("node_level", np.int8, (NUM_NODES,)),
+    ("node_pair", np.int16, (NUM_NODES,)),
+    ("node_trap", np.int8, (NUM_NODES,)),
+    ("trap_up", np.uint8, (NUM_NODES,)),
+]
+SEARCH_FIELDS = [
+    ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
+    ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),
+    ("place_ok", np.uint8, (NUM_BOARD * 6,)),
+]
+
+
+@njit(cache=True)
+def lay_tile(s, cell: int, tile: int, rot: int, tile_mask, tile_level, tile_pair) -> None:
+    """Lay ``tile`` (a row of the edition's tile tables) on ``cell``, turned ``rot`` steps."""
+    s.cell_tile[cell] = tile
+    s.cell_rot[cell] = rot
+    s.cell_built[cell] = 1
+    write_tile(s.node_mask, s.node_level, s.node_pair, cell, tile_mask[tile], tile_level[tile], tile_pair[tile], rot)
+
+
+@njit(cache=True)
+def clear_cell(s, cell: int) -> None:
+    s.cell_tile[cell] = -1
+    s.cell_rot[cell] = 0
+    s.cell_built[cell] = 0
+    erase_tile(s.node_mask, s.node_level, s.node_pair, cell, MAX_CORRIDORS)
+
+
+@njit(cache=True)
+def lay_frame(s, center_cell: int, tile_mask, tile_level, tile_pair, central_tile: int, key_tile: int) -> None:
+    """The board before the first build: every cell empty and untrapped, the central tile
+    on ``center_cell``, the key tile on each key field turned by its direction, and the
+    frame's start fields, each one ground-level corridor leading to its key field."""
+    for cell in range(NUM_CELLS):
+        clear_cell(s, cell)
+    s.node_trap[:] = -1
+    s.trap_up[:] = 0
+    lay_tile(s, center_cell, central_tile, 0, tile_mask, tile_level, tile_pair)
+    for i in range(NUM_STARTS):
+        lay_tile(s, KEY_CELLS[i], key_tile, i, tile_mask, tile_level, tile_pair)
+        cell = START_CELL + i
+        s.cell_built[cell] = 1
+        s.cell_tile[cell] = -1
+        s.node_mask[cell * MAX_CORRIDORS] = 1 << ((i + 3) % 6)
+        s.node_level[cell * MAX_CORRIDORS] = 0  # the ground level of every edition
+
+
+@njit(cache=True)
+def any_buildable(s) -> bool:
+    """A tile is left to draw and some empty cell touches the built board."""
+    if s.tile_pool_len <= 0:
+        return False
+    for cell in range(NUM_BOARD):
+        if touches_board(s.cell_built, cell):
+            return True
+    return False
+
+
+@njit(cache=True)
+def critical_cells(s, centre_node: int, targets, critical) -> bool:
+    """Mark in ``critical`` the empty cells whose loss as open space could cut
+    ``centre_node`` off from one of ``targets`` (through corridors, bridges and empty
+    cells); False when a way is cut already."""
+    adj = np.empty((NUM_NODES + NUM_CELLS, 7), dtype=np.int16)
+    deg = np.empty(NUM_NODES + NUM_CELLS, dtype=np.int16)
+    open_graph(s.node_mask, s.node_pair, s.cell_built, FRAME_NEIGHBORS, MAX_CORRIDORS, adj, deg)
+    return critical_empty_cells(adj, deg, centre_node, targets, NUM_NODES, critical)
+
+
+@njit(cache=True)
+def place_freely(s, critical) -> int:
+    """Allow every rotation on each buildable cell that is not critical (a tile there can
+    only add ways) and count them; the critical cells are left to the edition's own test."""
+    count = 0
+    for cell in range(NUM_BOARD):
+        if touches_board(s.cell_built, cell) and not critical[cell]:
+            for r in range(6):
+                s.place_ok[cell * 6 + r] = 1
+            count += 6
+    return count
+
+
+@njit(cache=True)
+def mark_directions(out, base: int, opts: int) -> None:
+    """``out[base + d] = 1`` for every direction ``d`` in the bit set ``opts``."""
+    for d in range(6):
+        if (opts >> d) & 1:
+            out[base + d] = 1
+
+
+@njit(cache=True)
+def start_node(s, seat: int) -> int:
+    return (START_CELL + s.seat_start[seat]) * MAX_CORRIDORS
+
+
+@njit(cache=True)
+def at_start(s, seat: int) -> bool:
+    return s.position[seat] >= START_CELL * MAX_CORRIDORS
+
+
+@njit(cache=True)
+def occupants(s, node: int, exclude: int) -> int:
+    """The seats (a bit set) standing in corridor ``node``, ``exclude`` left out."""
+    m = 0
+    for p in range(s.num_players):
+        if p != exclude and s.position[p] == node:
+            m |= 1 << p
+    return m
+
+
+@njit(cache=True)
+def move_target(s, seat: int, d: int) -> int:
+    """The corridor ``seat`` reaches by leaving its corridor in direction ``d`` (-1: none);
+    nobody enters another player's start field, nor an empty one."""
+    node = s.position[seat]
+    if not (s.node_mask[node] >> d) & 1:
+        return -1
+    other = corridor_across(s.node_mask, FRAME_NEIGHBORS, node // MAX_CORRIDORS, d, MAX_CORRIDORS)
+    if other < 0:
+        return -1
+    if other >= START_CELL * MAX_CORRIDORS and other != start_node(s, seat):
+        return -1
+    return other
+
+
+@njit(cache=True)
+def settable_corridor(s, node: int, center_cell: int) -> bool:
+    """The active player may set a trap token in an empty, untrapped corridor of a board
+    tile other than the central one."""
+    cell = node // MAX_CORRIDORS
+    if cell >= NUM_BOARD or cell == center_cell or s.node_mask[node] == 0 or s.node_trap[node] >= 0:
+        return False
+    return occupants(s, node, s.seat) == 0
+
+
+@njit(cache=True)
+def wander_options(s, node: int, came_from: int, came_turn: int) -> int:
+    """Directions the wandering figure in ``node`` (the 2011 Guard, the 3rd edition's
+    Golem) may step in: along corridors, never over a bridge nor onto a start field, never
+    back into ``came_from`` when it left it in the previous player's turn or in this one,
+    unless that is the only way (it bounces back from a dead end)."""
+    cell = node // MAX_CORRIDORS
+    forbidden = came_from if came_turn >= s.turn - 1 else -1
+    m = 0
+    back = 0
+    for d in range(6):
+        if not (s.node_mask[node] >> d) & 1:
+            continue
+        other = corridor_across(s.node_mask, FRAME_NEIGHBORS, cell, d, MAX_CORRIDORS)
+        if other < 0 or other >= NUM_BOARD_NODES:
+            continue
+        if other == forbidden:
+            back |= 1 << d
+        else:
+            m |= 1 << d
+    return m if m != 0 else back
+
+
+@njit(cache=True)
+def key_race_potential(s, seat: int, center_cell: int, allowed: int, truncated: int) -> float:
+    """Opt-in reward shaping: 0.5 for holding a key, minus 0.05 per step (as the crow
+    flies) to the goal: the nearest key in the bit set ``allowed`` while keyless, the
+    central tile once holding one. 0 once the game is won, so the shaping of a decided
+    game sums to -potential(start) and does not change which policies are best; a
+    truncated game keeps its position's value."""
+    if (s.outcome != RUNNING and s.outcome != truncated) or s.position[seat] < 0:
+        return 0.0
+    cell = s.position[seat] // MAX_CORRIDORS
+    if keys_held(s, seat) > 0:
+        return 0.5 - 0.05 * frame_distance(cell, center_cell)
+    best = 12
+    for k in range(s.key_node.shape[0]):
+        node = s.key_node[k]
+        if node >= 0 and (allowed >> k) & 1:
+            best = min(best, frame_distance(cell, node // MAX_CORRIDORS))
+    return -0.05 * best
+
+
+@njit(cache=True)
+def reshuffle_hidden_traps(s, rng) -> None:
+    """Deal the face-down trap tokens on the board and the trap pile again from one unknown
+    set (sorted first, so the result depends only on what is known and ``rng``)."""
+    hidden = np.empty(s.trap_pool.shape[0], dtype=np.int64)
+    count = 0
+    for node in range(s.node_trap.shape[0]):
+        if s.node_trap[node] >= 0 and not s.trap_up[node]:
+            hidden[count] = s.node_trap[node]
+            count += 1
+    for i in range(s.trap_pool_len):
+        hidden[count] = s.trap_pool[i]
+        count += 1
+    hidden[:count] = np.sort(hidden[:count])
+    shuffle(rng, hidden, count)
+    count = 0
+    for node in range(s.node_trap.shape[0]):
+        if s.node_trap[node] >= 0 and not s.trap_up[node]:
+            s.node_trap[node] = hidden[count]
+            count += 1
+    for i in range(s.trap_pool_len):
+        s.trap_pool[i] = hidden[count]
+        count += 1
+
+
+# observation features of a corridor node shared by both editions: exists, level (3),
+# edges (6), kind (3: central, key, start field), face-down trap, then the trap tokens
+F_EXISTS, F_LEVEL, F_EDGE, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = 0, 1, 4, 10, 13, 14
+CELL_KIND = np.full(NUM_CELLS, -1, dtype=np.int64)  # 1 key field, 2 start field (0, central, varies)
+CELL_KIND[KEY_CELLS] = 1
+CELL_KIND[START_CELL:] = 2
+
+
+@njit(cache=True)
+def observe_corridors(s, out, node_features: int, center_cell: int, trap_tokens) -> None:
+    """Write the shared features of every built corridor node ``node`` at
+    ``out[node * node_features:]``; a face-down trap shows only as "a trap is here". One
+    call for the whole board: a call per node with the arrays costs more than the work."""
+    for node in range(s.node_mask.shape[0]):
+        if s.node_mask[node] == 0:
+            continue
+        base = node * node_features
+        out[base + F_EXISTS] = 1.0
+        lvl = s.node_level[node]
+        if lvl >= 0:
+            out[base + F_LEVEL + lvl] = 1.0
+        for d in range(6):
+            if (s.node_mask[node] >> d) & 1:
+                out[base + F_EDGE + d] = 1.0
+        cell = node // MAX_CORRIDORS
+        kind = 0 if cell == center_cell else CELL_KIND[cell]
+        if kind >= 0:
+            out[base + F_KIND + kind] = 1.0
+        t = s.node_trap[node]
+        if t >= 0:
+            if s.trap_up[node]:
+                out[base + F_TRAP_TYPE + trap_tokens[t]] = 1.0
+            else:
+                out[base + F_TRAP_DOWN] = 1.0

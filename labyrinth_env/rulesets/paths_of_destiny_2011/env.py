@@ -51,10 +51,12 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
-from labyrinth_env.core.grid import HEX_CELLS
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+
+node_name = hexenv.node_name
 
 
 @dataclass(frozen=True)
@@ -66,14 +68,6 @@ class PathsOfDestiny2011Options:
     ask_crystal: bool = option(
         True, "ask the owner of a face-up fate crystal whether to repeat a throw (False: never)", check=check_bool
     )
-
-
-def node_name(node: int) -> str:
-    cell, k = divmod(int(node), K.MC)
-    if cell >= K.START_CELL:
-        return f"start {cell - K.START_CELL}"
-    q, r = HEX_CELLS[cell]
-    return f"({q},{r})" + ("" if k == 0 else f"/{k}")
 
 
 _CHECKS = ("none", "jump", "guard", "trap", "fight")
@@ -110,11 +104,9 @@ class raw_env(LabyrinthAECEnv):
         names += [f"kill stunned player +{k}" for k in range(1, K.NUM_SEATS)]
         names += [f"take the key of stunned player +{k}" for k in range(1, K.NUM_SEATS)]
         names += [f"lift key {k}" for k in range(K.NUM_KEYS)]
-        names += [f"set a trap on {node_name(n)}" for n in range(K.NUM_BOARD_NODES)]
+        names += hexenv.trap_action_names()
         names += ["move the guard", "regenerate the fate crystal", "end the round"]
-        for cell in range(K.NUM_BOARD):
-            q, r = HEX_CELLS[cell]
-            names += [f"build field at ({q},{r}) rotation {rot}" for rot in range(6)]
+        names += hexenv.place_action_names("field")
         names += [f"guard direction {d}" for d in range(6)]
         names += ["keep the throw", "repeat the throw with the fate crystal", "no attack", "attack the newcomer"]
         names += [f"attack player +{k} on coming in" for k in range(1, K.NUM_SEATS)]
@@ -126,16 +118,7 @@ class raw_env(LabyrinthAECEnv):
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         kind, seat, a, b, c, d = (int(x) for x in record)
         t = {
-            K.EV_FIRST_PLAYER: lambda: {"type": "first_player_roll", "seat": seat, "roll": a},
-            K.EV_START_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
-            K.EV_BUILD: lambda: {
-                "type": "build",
-                "seat": seat,
-                "field": C.TILE_NAMES[a],
-                "at": node_name(b * K.MC),
-                "rotation": c,
-            },
-            K.EV_BUILD_NOWHERE: lambda: {"type": "build_nowhere", "seat": seat, "field": C.TILE_NAMES[a]},
+            **hexenv.shared_events(K, C, "field", _CHECKS, seat, a, b, c),
             K.EV_TRAP_SET: lambda: {"type": "trap_set", "seat": seat, "node": node_name(a)},
             K.EV_MOVE: lambda: {
                 "type": "move",
@@ -145,13 +128,6 @@ class raw_env(LabyrinthAECEnv):
                 "how": _MOVES[c],
             },
             K.EV_JUMP: lambda: {"type": "jump_down", "seat": seat, "die": a, "success": bool(b)},
-            K.EV_REST: lambda: {"type": "rest", "seat": seat, "stun_left": a},
-            K.EV_TRAP_REVEALED: lambda: {
-                "type": "trap_revealed",
-                "seat": seat,
-                "node": node_name(a),
-                "trap": C.TRAP_NAMES[b],
-            },
             K.EV_TRAP_CHECK: lambda: {
                 "type": "trap_check",
                 "seat": seat,
@@ -176,9 +152,6 @@ class raw_env(LabyrinthAECEnv):
                 "defence": c,
                 "winner": "attackers" if b > c else ("defender" if c > b else "none"),
             },
-            K.EV_LIFE: lambda: {"type": "life", "seat": seat, "change": a, "life": b},
-            K.EV_STUN: lambda: {"type": "stun", "seat": seat, "change": a, "stun": b},
-            K.EV_DEATH: lambda: {"type": "death", "seat": seat, "node": node_name(a)},
             K.EV_DROP_KEY: lambda: {"type": "drop_key", "seat": seat, "key": a, "node": node_name(b)},
             K.EV_HOME: lambda: {"type": "to_start", "seat": seat, "from": node_name(a)},
             K.EV_RESTORED: lambda: {"type": "restored", "seat": seat},
@@ -188,12 +161,8 @@ class raw_env(LabyrinthAECEnv):
             K.EV_GUARD_CARD: lambda: {"type": "guard_card", "seat": seat, "card": C.GUARD_KIND_NAMES[a], "steps": b},
             K.EV_GUARD_MOVE: lambda: {"type": "guard_move", "from": node_name(a), "to": node_name(b)},
             K.EV_GUARD_SLEEP: lambda: {"type": "guard_sleeps" if a else "guard_wakes"},
-            K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": _CHECKS[a]},
-            K.EV_CRYSTAL: lambda: {"type": "crystal", "seat": seat, "active": bool(a)},
             K.EV_TURNED_BACK: lambda: {"type": "turned_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
             K.EV_SENT_BACK: lambda: {"type": "sent_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
-            K.EV_WIN: lambda: {"type": "win", "seat": seat},
-            K.EV_TRUNCATED: lambda: {"type": "truncated"},
             K.EV_START_FIELD: lambda: {"type": "start_field", "seat": seat, "field": a},
             K.EV_CHOOSER: lambda: {"type": "first_to_choose", "seat": seat},
             K.EV_DECLARE: lambda: {"type": "declare", "seat": seat, "declares": _DECLARE[a], "target": b},
@@ -212,60 +181,23 @@ def render_text(s: np.void) -> str:
     field, ``K`` key field, ``#`` built field, a digit a player (its seat), ``G`` the Guard
     (``g`` asleep), ``^`` a trap, ``k`` a key lying there."""
     n = int(s["num_players"])
-    glyph = {}
-    for cell in range(K.NUM_BOARD):
-        if not s["cell_built"][cell]:
-            g = "."
-        elif cell == K.CENTER_CELL:
-            g = "C"
-        elif cell in K.KEY_CELLS:
-            g = "K"
-        else:
-            g = "#"
-        nodes = range(cell * K.MC, cell * K.MC + K.MC)
-        if any(s["node_trap"][x] >= 0 for x in nodes):
-            g = "^"
-        if any(s["key_node"][k] in nodes and s["key_node"][k] != K.KEY_NODES[k] for k in range(K.NUM_KEYS)):
-            g = "k"
+
+    def guard(nodes: range, g: str) -> str:
         if s["guard_node"] in nodes:
-            g = "g" if s["guard_asleep"] else "G"
-        here = [str(p) for p in range(n) if s["position"][p] in nodes]
-        if here:
-            g = here[0] if len(here) == 1 else "*"
-        glyph[cell] = g
-    lines = []
-    for r in range(3, -4, -1):
-        row = " " * abs(r)
-        for q in range(-3, 4):
-            if max(abs(q), abs(r), abs(q + r)) <= 3:
-                cell = int(np.nonzero((HEX_CELLS[:, 0] == q) & (HEX_CELLS[:, 1] == r))[0][0])
-                row += glyph[cell] + " "
-        lines.append(row)
-    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+            return "g" if s["guard_asleep"] else "G"
+        return g
+
+    lines = hexenv.hex_map(hexenv.board_glyphs(s, K.CENTER_CELL, K.KEY_NODES, guard))
     panel = [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}",
-        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
-        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        *hexenv.panel_head(s, K.DECISIONS, K.RUNNING, K.WON, K.TRUNCATED),
         f"guard: {'asleep' if s['guard_asleep'] else 'awake'} at {node_name(int(s['guard_node']))}",
         f"piles: fields {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, "
         f"guard cards {K.NUM_GUARD_CARDS - int(s['guard_pos'])}",
     ]
     if s["drawn_tile"] >= 0:
         panel.append(f"drawn field: {C.TILE_NAMES[int(s['drawn_tile'])]}")
-    for p in range(n):
-        keys = [str(k) for k in range(K.NUM_KEYS) if s["key_holder"][k] == p]
-        where = node_name(int(s["position"][p])) if s["position"][p] >= 0 else "-"
-        panel.append(
-            f"player {p} at {where}: life {int(s['life'][p])}, stun {int(s['stun'][p])}, "
-            f"crystal {'on' if s['crystal'][p] else 'off'}, keys [{','.join(keys)}]"
-        )
-    width = max(len(x) for x in lines)
-    out = []
-    for i in range(max(len(lines), len(panel))):
-        left = lines[i] if i < len(lines) else ""
-        right = panel[i] if i < len(panel) else ""
-        out.append(f"{left:<{width}}   {right}")
-    return "\n".join(out)
+    panel += [hexenv.player_line(s, p) for p in range(n)]
+    return hexenv.beside(lines, panel)
 
 
 def env(**options: Any) -> raw_env:

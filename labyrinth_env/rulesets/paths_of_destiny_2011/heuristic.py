@@ -41,7 +41,9 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, NUM_GRAPH, PMF_2D6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
@@ -49,24 +51,13 @@ STATE_DTYPE = K.STATE_DTYPE
 MC = K.MC
 NUM_NODES = K.NUM_NODES
 NUM_BOARD = K.NUM_BOARD
-NUM_GRAPH = K.NUM_NODES + K.NUM_CELLS  # corridor nodes, then empty cells as wildcards
 NEIGHBORS = K.NEIGHBORS
-INF = 1 << 30
 
 COST_MOVE = 1
 COST_WILD = 3  # an empty cell: a build (that may not fit) and a move
 COST_LEVEL = 2  # coming down or climbing up takes a whole round
 COST_GUARD = 30  # 35 meetings in 36 send the player home
 GUARD_LOOKAHEAD = 3  # move the Guard when it stands this close ahead on the path
-
-HOP_LEVEL = 6  # first step of a path: change level on this field
-HOP_BUILD = 10  # + direction of the empty cell
-
-_PMF = np.zeros(13, dtype=np.float64)
-for _a in range(1, 7):
-    for _b in range(1, 7):
-        _PMF[_a + _b] += 1.0 / 36.0
-PMF_2D6 = _PMF
 
 
 def _fail(diff: int) -> float:
@@ -150,68 +141,17 @@ def leave_cost(s, u: int) -> int:
 
 
 @njit(cache=True)
-def edge_to(s, u: int, e: int, fill) -> tuple[int, int, int]:
-    """The vertex reached from ``u`` by edge ``e`` (0-5 a side, 6 the other level of a
-    bridge field), its cost in half-actions and the first-step code; v = -1 if none."""
-    if u < NUM_NODES:
-        cell = u // MC
-        if e == 6:
-            v = s.node_pair[u]
-            if v < 0:
-                return -1, 0, -1
-            return int(v), COST_LEVEL * 2 - 2 + enter_cost(s, v), HOP_LEVEL
-        if not (s.node_mask[u] >> e) & 1:
-            return -1, 0, -1
-        extra = leave_cost(s, u)
-    else:
-        if e == 6:
-            return -1, 0, -1
-        cell = u - NUM_NODES
-        extra = 0
-    nb = NEIGHBORS[cell, e]
-    if nb < 0 or nb >= NUM_BOARD:
-        return -1, 0, -1  # off the board, or a start field (never worth entering)
-    if s.cell_built[nb]:
-        v = corridor_across(s.node_mask, NEIGHBORS, cell, e, MC)
-        if v < 0:
-            return -1, 0, -1
-        return int(v), extra + enter_cost(s, v), e
-    if fill[nb]:
-        return int(NUM_NODES + nb), extra + COST_WILD * 2, HOP_BUILD + e
-    return -1, 0, -1
-
-
-@njit(cache=True)
 def shortest_paths(s, src: int, fill, dist, first, pred, queue, inq) -> None:
-    """Cheapest costs from ``src``; ``first[v]`` is the first step of a cheapest path to v,
-    ``pred[v]`` the previous vertex. Label-correcting search with a FIFO queue."""
-    dist[:] = INF
-    first[:] = -1
-    pred[:] = -1
-    inq[:] = 0
-    size = queue.shape[0]
-    dist[src] = 0
-    queue[0] = src
-    inq[src] = 1
-    head, count = 0, 1
-    while count > 0:
-        u = queue[head]
-        head = (head + 1) % size
-        count -= 1
-        inq[u] = 0
-        for e in range(7):
-            v, w, hop = edge_to(s, u, e, fill)
-            if v < 0:
-                continue
-            nd = dist[u] + w
-            if nd < dist[v]:
-                dist[v] = nd
-                pred[v] = u
-                first[v] = hop if u == src else first[u]
-                if not inq[v]:
-                    inq[v] = 1
-                    queue[(head + count) % size] = v
-                    count += 1
+    """Cheapest costs from ``src`` in half-actions (see ``core.hexsearch``): a door trap's
+    corridor charges for leaving it, changing level takes a whole round."""
+    enter = np.empty(NUM_NODES, dtype=np.int64)
+    leave = np.empty(NUM_NODES, dtype=np.int64)
+    for v in range(NUM_NODES):
+        enter[v] = enter_cost(s, v)
+        leave[v] = leave_cost(s, v)
+    hexsearch.cheapest_paths(
+        s, src, fill, enter, leave, COST_LEVEL * 2 - 2, COST_WILD * 2, dist, first, pred, queue, inq
+    )
 
 
 @njit(cache=True)
@@ -249,23 +189,7 @@ def fill_wild(s, fill) -> None:
 
 @njit(cache=True)
 def new_scratch():
-    dist = np.empty(NUM_GRAPH, dtype=np.int64)
-    first = np.empty(NUM_GRAPH, dtype=np.int64)
-    pred = np.empty(NUM_GRAPH, dtype=np.int64)
-    queue = np.empty(NUM_GRAPH + 1, dtype=np.int64)
-    inq = np.empty(NUM_GRAPH, dtype=np.uint8)
-    targets = np.empty(K.NUM_KEYS + K.NUM_SEATS, dtype=np.int64)
-    fill = np.empty(K.NUM_CELLS, dtype=np.uint8)
-    return dist, first, pred, queue, inq, targets, fill
-
-
-@njit(cache=True)
-def best_target(dist, targets, n: int) -> int:
-    best, best_d = -1, INF
-    for i in range(n):
-        if dist[targets[i]] < best_d:
-            best, best_d = targets[i], dist[targets[i]]
-    return best
+    return hexsearch.new_scratch(K.NUM_KEYS + K.NUM_SEATS)
 
 
 @njit(cache=True)
@@ -273,38 +197,16 @@ def plan(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int:
     """Run the search from ``seat``; returns its best target (-1 if cut off)."""
     fill_wild(s, fill)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
-    return best_target(dist, targets, fill_targets(s, seat, targets))
+    return hexsearch.best_target(dist, targets, fill_targets(s, seat, targets))
 
 
 @njit(cache=True)
 def guard_ahead(s, target: int, src: int, pred) -> bool:
     """The awake Guard on the built part of the path within ``GUARD_LOOKAHEAD`` steps."""
-    if s.guard_asleep:
-        return False
-    path = np.empty(NUM_GRAPH, dtype=np.int64)
-    n = 0
-    v = target
-    while v >= 0 and v != src and n < NUM_GRAPH:
-        path[n] = v
-        n += 1
-        v = pred[v]
-    for i in range(n - 1, max(n - 1 - GUARD_LOOKAHEAD, -1), -1):
-        if path[i] >= NUM_NODES:
-            break
-        if path[i] == s.guard_node:
-            return True
-    return False
+    return not s.guard_asleep and hexsearch.stands_ahead(s.guard_node, target, src, pred, GUARD_LOOKAHEAD)
 
 
 # --- decisions ------------------------------------------------------------------------------------
-@njit(cache=True)
-def first_legal(mask, lo: int, hi: int) -> int:
-    for a in range(lo, hi):
-        if mask[a]:
-            return a
-    return -1
-
-
 @njit(cache=True)
 def attack_value(s, me: int, target: int) -> float:
     """How much ``me`` wants to attack ``target`` (<= 0: not at all)."""
@@ -367,7 +269,7 @@ def main_action(s, mask) -> int:
     me = s.seat
     if mask[K.A_REST]:
         return K.A_REST
-    a = first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first
+    a = hexsearch.first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first
     if a >= 0:
         return a
     a = best_attack(s, mask, me, K.A_ATTACK)
@@ -403,7 +305,7 @@ def place_action(s, mask) -> int:
         if cost < best_cost:
             best, best_cost = a, cost
     if best < 0 or work.shape[0] == 0:
-        best = first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)
+        best = hexsearch.first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)
     return best
 
 
@@ -525,11 +427,7 @@ def heuristic_action(s, mask) -> int:
             a = K.A_DECLINE
     else:
         a = declare_action(s, mask, me)
-    if a < 0 or not mask[a]:  # a safety net: never an illegal action
-        for b in range(K.NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return hexsearch.legal_or_first(a, mask)
 
 
 @njit(cache=True)

@@ -17,27 +17,31 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core import hexboard, kernel_common
+from labyrinth_env.core.corridors import corridor_across, open_reach
+from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import HEX_CENTER
 from labyrinth_env.core.hexboard import (
     FRAME_NEIGHBORS,
     NUM_BOARD,
     NUM_CELLS,
-    START_CELL,
-    erase_tile,
-    frame_distance,
-    touches_board,
-    write_tile,
+    any_buildable,
+    at_start,
+    move_target,
+    occupants,
+    start_node,
 )
 from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
-from labyrinth_env.core.rng import d6, derive_seed, pick_random, randint, roll, roll_2d6, seed_state, shuffle
+from labyrinth_env.core.hexboard import START_CELL as _START_CELL
+from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
+from labyrinth_env.core.rng import d6, derive_seed, pick_random, randint, roll, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 # --- geometry -------------------------------------------------------------------------------
 MC = C.MAX_CORRIDORS
 NUM_SEATS = C.MAX_PLAYERS
 NUM_STARTS = 6
+START_CELL = _START_CELL  # start field i is cell START_CELL + i
 NUM_NODES = NUM_CELLS * MC
 NUM_BOARD_NODES = NUM_BOARD * MC
 NEIGHBORS = FRAME_NEIGHBORS
@@ -162,9 +166,7 @@ MAX_EVENTS = 64
 
 STATE_DTYPE = np.dtype(
     [
-        ("rng", np.uint64, (1,)),
-        ("options", np.int32, (NUM_OPTIONS,)),
-        ("num_players", np.int8),
+        *kernel_common.record_head(NUM_OPTIONS),
         ("max_turns", np.int32),
         ("ask_crystal", np.int8),
         ("seat_start", np.int8, (NUM_SEATS,)),
@@ -172,14 +174,7 @@ STATE_DTYPE = np.dtype(
         ("choose_pos", np.int8),
         ("first_player", np.int8),
         # board
-        ("cell_tile", np.int8, (NUM_CELLS,)),
-        ("cell_rot", np.int8, (NUM_CELLS,)),
-        ("cell_built", np.uint8, (NUM_CELLS,)),
-        ("node_mask", np.uint8, (NUM_NODES,)),
-        ("node_level", np.int8, (NUM_NODES,)),
-        ("node_pair", np.int16, (NUM_NODES,)),
-        ("node_trap", np.int8, (NUM_NODES,)),
-        ("trap_up", np.uint8, (NUM_NODES,)),
+        *hexboard.BOARD_FIELDS,
         ("trap_failed", np.uint8, (NUM_NODES,)),
         # piles and the deck
         ("tile_pool", np.int8, (NUM_NORMAL_TILES,)),
@@ -242,40 +237,17 @@ STATE_DTYPE = np.dtype(
         ("ck_node", np.int16),
         ("ck_diff", np.int8),
         ("move_dir", np.int8),
-        # events of the last step
-        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
-        ("num_events", np.int32),
-        # scratch for searches
-        ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
-        ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),
-        ("place_ok", np.uint8, (NUM_BOARD * 6,)),
+        # events of the last step, scratch for searches
+        *kernel_common.event_fields(MAX_EVENTS),
+        *hexboard.SEARCH_FIELDS,
     ]
 )
 
 
 # --- small queries --------------------------------------------------------------------------------
 @njit(cache=True)
-def start_node(s, seat: int) -> int:
-    return (START_CELL + s.seat_start[seat]) * MC
-
-
-@njit(cache=True)
 def own_key_node(s, seat: int) -> int:
     return KEY_NODES[s.seat_start[seat]]
-
-
-@njit(cache=True)
-def at_start(s, seat: int) -> bool:
-    return s.position[seat] >= START_CELL * MC
-
-
-@njit(cache=True)
-def keys_held(s, seat: int) -> int:
-    n = 0
-    for k in range(NUM_KEYS):
-        if s.key_holder[k] == seat:
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -287,26 +259,12 @@ def first_key(s, seat: int) -> int:
 
 
 @njit(cache=True)
-def occupants(s, node: int, exclude: int) -> int:
-    m = 0
-    for p in range(s.num_players):
-        if p != exclude and s.position[p] == node:
-            m |= 1 << p
-    return m
-
-
-@njit(cache=True)
 def popcount(m: int) -> int:
     c = 0
     while m:
         c += m & 1
         m >>= 1
     return c
-
-
-@njit(cache=True)
-def can_crystal(s, seat: int) -> bool:
-    return s.ask_crystal != 0 and s.crystal[seat] != 0
 
 
 @njit(cache=True)
@@ -321,37 +279,13 @@ def pickable_key(s, seat: int, k: int) -> bool:
     return True
 
 
-@njit(cache=True)
-def set_decision(s, decision: int, decider: int) -> None:
-    s.decision = decision
-    s.decider = decider
-
-
 # --- building -------------------------------------------------------------------------------------
 @njit(cache=True)
 def set_tile(s, cell: int, tile: int, rot: int) -> None:
-    s.cell_tile[cell] = tile
-    s.cell_rot[cell] = rot
-    s.cell_built[cell] = 1
-    write_tile(s.node_mask, s.node_level, s.node_pair, cell, TILE_MASK[tile], TILE_LEVEL[tile], TILE_PAIR[tile], rot)
+    hexboard.lay_tile(s, cell, tile, rot, TILE_MASK, TILE_LEVEL, TILE_PAIR)
 
 
-@njit(cache=True)
-def clear_cell(s, cell: int) -> None:
-    s.cell_tile[cell] = -1
-    s.cell_rot[cell] = 0
-    s.cell_built[cell] = 0
-    erase_tile(s.node_mask, s.node_level, s.node_pair, cell, MC)
-
-
-@njit(cache=True)
-def any_buildable(s) -> bool:
-    if s.tile_pool_len <= 0:
-        return False
-    for cell in range(NUM_BOARD):
-        if touches_board(s.cell_built, cell):
-            return True
-    return False
+clear_cell = hexboard.clear_cell  # lifts a tile again (placements are tried on copies)
 
 
 @njit(cache=True)
@@ -402,27 +336,18 @@ def compute_placements(s, tile: int) -> int:
         if node >= 0 and s.reach[node]:
             targets[nt] = node
             nt += 1
-    adj = np.empty((NUM_NODES + NUM_CELLS, 7), dtype=np.int16)
-    deg = np.empty(NUM_NODES + NUM_CELLS, dtype=np.int16)
     critical = np.empty(NUM_CELLS, dtype=np.bool_)
-    open_graph(s.node_mask, s.node_pair, s.cell_built, NEIGHBORS, MC, adj, deg)
-    if not critical_empty_cells(adj, deg, CENTER_NODE, targets[:nt], NUM_NODES, critical):
+    if not hexboard.critical_cells(s, CENTER_NODE, targets[:nt], critical):
         critical[:] = True  # a way already cut: try everything
-    count = 0
+    count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
-        if not touches_board(s.cell_built, cell):
-            continue
-        if not critical[cell]:
+        if critical[cell] and hexboard.touches_board(s.cell_built, cell):
             for r in range(6):
-                s.place_ok[cell * 6 + r] = 1
-            count += 6
-            continue
-        for r in range(6):
-            set_tile(s, cell, tile, r)
-            if ways_open(s, need):
-                s.place_ok[cell * 6 + r] = 1
-                count += 1
-            clear_cell(s, cell)
+                set_tile(s, cell, tile, r)
+                if ways_open(s, need):
+                    s.place_ok[cell * 6 + r] = 1
+                    count += 1
+                clear_cell(s, cell)
     return count
 
 
@@ -869,22 +794,7 @@ def guard_options(s) -> int:
     """Directions the Guard may step in: along corridors (never over a bridge), never onto a
     start field, never back into the corridor it came from in the previous player's round
     or earlier in this move, unless that is the only way (the end of a corridor)."""
-    node = s.guard_node
-    cell = node // MC
-    forbidden = s.guard_from if s.guard_from_turn >= s.turn - 1 else -1
-    m = 0
-    back = 0
-    for d in range(6):
-        if not (s.node_mask[node] >> d) & 1:
-            continue
-        other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        if other < 0 or other >= NUM_BOARD_NODES:
-            continue
-        if other == forbidden:
-            back |= 1 << d
-        else:
-            m |= 1 << d
-    return m if m != 0 else back
+    return hexboard.wander_options(s, s.guard_node, s.guard_from, s.guard_from_turn)
 
 
 @njit(cache=True)
@@ -935,9 +845,7 @@ def move_guard(s) -> None:
 def check_win(s) -> bool:
     seat = s.seat
     if s.position[seat] == CENTER_NODE and keys_held(s, seat) > 0:
-        s.outcome = WON
-        s.winner = seat
-        emit(s, EV_WIN, seat)
+        kernel_common.declare_winner(s, seat, WON, EV_WIN)
         return True
     return False
 
@@ -951,13 +859,8 @@ def start_turn(s) -> None:
 
 @njit(cache=True)
 def end_turn(s) -> None:
-    s.turn += 1
-    if s.max_turns > 0 and s.turn >= s.max_turns:
-        s.outcome = TRUNCATED
-        emit(s, EV_TRUNCATED, -1)
-        return
-    s.seat = (s.seat + 1) % s.num_players
-    start_turn(s)
+    if kernel_common.next_turn(s, TRUNCATED, EV_TRUNCATED):
+        start_turn(s)
 
 
 @njit(cache=True)
@@ -1026,24 +929,8 @@ def advance(s) -> None:
 
 # --- legality -------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def move_target(s, seat: int, d: int) -> int:
-    node = s.position[seat]
-    if not (s.node_mask[node] >> d) & 1:
-        return -1
-    other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
-    if other < 0:
-        return -1
-    if other >= START_CELL * MC and other != start_node(s, seat):
-        return -1  # nobody enters another player's start field (nor an empty one)
-    return other
-
-
-@njit(cache=True)
 def trap_settable(s, node: int) -> bool:
-    cell = node // MC
-    if cell >= NUM_BOARD or cell == CENTER_CELL or s.node_mask[node] == 0 or s.node_trap[node] >= 0:
-        return False
-    return occupants(s, node, s.seat) == 0
+    return hexboard.settable_corridor(s, node, CENTER_CELL)
 
 
 @njit(cache=True)
@@ -1181,10 +1068,7 @@ def legal_mask(s, out) -> None:
         for i in range(NUM_BOARD * 6):
             out[A_PLACE + i] = s.place_ok[i]
     elif dec == D_GUARD_DIR:
-        opts = guard_options(s)
-        for d in range(6):
-            if (opts >> d) & 1:
-                out[A_GUARD_DIR + d] = 1
+        hexboard.mark_directions(out, A_GUARD_DIR, guard_options(s))
     elif dec == D_REROLL:
         out[A_KEEP] = 1
         out[A_REROLL] = 1
@@ -1376,37 +1260,23 @@ def step(s, action: int) -> bool:
 
 
 # --- the kernel contract ------------------------------------------------------------------------------------
+to_act = kernel_common.to_act  # the decider, -1 once the game is over
+
+
 @njit(cache=True)
 def init_board(s) -> None:
-    for cell in range(NUM_CELLS):
-        clear_cell(s, cell)
-    s.node_trap[:] = -1
-    s.trap_up[:] = 0
+    hexboard.lay_frame(s, CENTER_CELL, TILE_MASK, TILE_LEVEL, TILE_PAIR, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
     s.trap_failed[:] = 0
-    set_tile(s, CENTER_CELL, C.CENTRAL_TILE_ID, 0)
-    for i in range(NUM_STARTS):
-        set_tile(s, KEY_CELLS[i], C.KEY_TILE_ID, i)
-        cell = START_CELL + i
-        s.cell_built[cell] = 1
-        s.cell_tile[cell] = -1
-        s.node_mask[cell * MC] = 1 << ((i + 3) % 6)
-        s.node_level[cell * MC] = C.GROUND
     for k in range(NUM_KEYS):
         s.key_node[k] = KEY_NODES[k]
         s.key_holder[k] = -1
         s.key_touched[k] = 0
-    for i in range(NUM_NORMAL_TILES):
-        s.tile_pool[i] = i
-    shuffle(s.rng, s.tile_pool, NUM_NORMAL_TILES)
+    deal_shuffled(s.rng, s.tile_pool, NUM_NORMAL_TILES)
     s.tile_pool_len = NUM_NORMAL_TILES
     s.drawn_tile = -1
-    for i in range(NUM_TRAPS):
-        s.trap_pool[i] = i
-    shuffle(s.rng, s.trap_pool, NUM_TRAPS)
+    deal_shuffled(s.rng, s.trap_pool, NUM_TRAPS)
     s.trap_pool_len = NUM_TRAPS
-    for i in range(NUM_GUARD_CARDS):
-        s.guard_deck[i] = i
-    shuffle(s.rng, s.guard_deck, NUM_GUARD_CARDS)
+    deal_shuffled(s.rng, s.guard_deck, NUM_GUARD_CARDS)
     s.guard_pos = 0
     s.guard_node = CENTER_NODE
     s.guard_from = -1
@@ -1453,39 +1323,12 @@ def init_resolution(s) -> None:
 
 
 @njit(cache=True)
-def roll_first_player(s, n: int) -> int:
-    """Everyone throws 2 dice; the highest begins (the tied throw again)."""
-    rolls = np.zeros(NUM_SEATS, dtype=np.int64)
-    tied = (1 << n) - 1
-    while True:
-        best = -1
-        for p in range(n):
-            if (tied >> p) & 1:
-                rolls[p] = roll_2d6(s.rng)
-                emit(s, EV_FIRST_PLAYER, p, rolls[p])
-                best = max(best, rolls[p])
-        new_tied = 0
-        first = 0
-        for p in range(n):
-            if (tied >> p) & 1 and rolls[p] == best:
-                new_tied |= 1 << p
-                first = p
-        if popcount(new_tied) == 1:
-            return first
-        tied = new_tied
-
-
-@njit(cache=True)
 def init(s, seed, options) -> None:
-    opts = options.copy()
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
-    n = opts[OPT_PLAYERS]
+    kernel_common.start_record(s, seed, options)
+    n = s.options[OPT_PLAYERS]
     s.num_players = n
-    s.max_turns = opts[OPT_MAX_TURNS]
-    s.ask_crystal = opts[OPT_CRYSTAL]
-    clear_events(s)
+    s.max_turns = s.options[OPT_MAX_TURNS]
+    s.ask_crystal = s.options[OPT_CRYSTAL]
     init_board(s)
     init_resolution(s)
     for p in range(NUM_SEATS):
@@ -1500,7 +1343,7 @@ def init(s, seed, options) -> None:
     s.outcome = RUNNING
     s.winner = -1
     s.turn = 0
-    first = roll_first_player(s, n)
+    first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
     s.first_player = first
     s.seat = first
     if n == 2:  # the player who begins chooses second
@@ -1525,34 +1368,25 @@ def init(s, seed, options) -> None:
 
 
 @njit(cache=True)
-def to_act(s) -> int:
-    return -1 if s.outcome != RUNNING else s.decider
-
-
-@njit(cache=True)
 def returns(s, out) -> None:
-    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
-    out[:] = 0.0
-    if s.outcome == WON:
-        n = s.num_players
-        for p in range(n):
-            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+    kernel_common.winner_returns(s, out, WON)
 
 
 # --- observation ----------------------------------------------------------------------------------------------
 NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + 1 + NUM_KEYS + 1 + 2 + NUM_SEATS
-F_EXISTS, F_LEVEL, F_EDGE, F_KIND, F_TRAP_DOWN = 0, 1, 4, 10, 13
-F_TRAP_TYPE = 14
+# the node features both editions share come first (see core.hexboard.observe_corridors)
+F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
+    hexboard.F_EXISTS,
+    hexboard.F_KIND,
+    hexboard.F_TRAP_DOWN,
+    hexboard.F_TRAP_TYPE,
+)
 F_TRAP_FAILED = F_TRAP_TYPE + NUM_TRAP_TYPES
 F_KEY = F_TRAP_FAILED + 1
 F_KEY_MINE = F_KEY + NUM_KEYS
 F_GUARD = F_KEY_MINE + 1  # the Guard, then "asleep"
 F_CHAR = F_GUARD + 2
 OBS_SEATS = NUM_NODES * NODE_FEATURES
-NODE_KIND = np.full(NUM_NODES, -1, dtype=np.int64)  # 0 central field, 1 key field, 2 start field
-NODE_KIND[CENTER_NODE] = 0
-NODE_KIND[KEY_NODES] = 1
-NODE_KIND[START_CELL * MC :: MC] = 2
 SEAT_FEATURES = 8 + NUM_STARTS
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 G_DECISION = 0
@@ -1578,27 +1412,10 @@ def rel_bits(out, base: int, mask: int, seat: int, n: int) -> None:
 
 @njit(cache=True)
 def observe_nodes(s, seat: int, out) -> None:
+    hexboard.observe_corridors(s, out, NODE_FEATURES, CENTER_CELL, TRAP_TOKENS)
     for node in range(NUM_NODES):
-        if s.node_mask[node] == 0:
-            continue
-        base = node * NODE_FEATURES
-        out[base + F_EXISTS] = 1.0
-        lvl = s.node_level[node]
-        if lvl >= 0:
-            out[base + F_LEVEL + lvl] = 1.0
-        for d in range(6):
-            if (s.node_mask[node] >> d) & 1:
-                out[base + F_EDGE + d] = 1.0
-        kind = NODE_KIND[node]
-        if kind >= 0:
-            out[base + F_KIND + kind] = 1.0
-        t = s.node_trap[node]
-        if t >= 0:
-            if s.trap_up[node]:
-                out[base + F_TRAP_TYPE + TRAP_TOKENS[t]] = 1.0
-                out[base + F_TRAP_FAILED] = s.trap_failed[node]
-            else:
-                out[base + F_TRAP_DOWN] = 1.0
+        if s.node_mask[node] != 0 and s.node_trap[node] >= 0 and s.trap_up[node]:
+            out[node * NODE_FEATURES + F_TRAP_FAILED] = s.trap_failed[node]
     for k in range(NUM_KEYS):
         node = s.key_node[k]
         if node >= 0:
@@ -1615,16 +1432,11 @@ def observe_seats(s, seat: int, out) -> None:
     for p in range(n):
         rel = (p - seat) % n
         b = OBS_SEATS + rel * SEAT_FEATURES
-        out[b] = 1.0
+        kernel_common.observe_character(s, p, out, b, LIFE)
         if s.position[p] >= 0:
             out[s.position[p] * NODE_FEATURES + F_CHAR + rel] = 1.0
             out[b + 6] = 1.0 if at_start(s, p) else 0.0
             out[b + 8 + s.seat_start[p]] = 1.0
-        out[b + 1] = s.life[p] / LIFE
-        out[b + 2] = min(s.stun[p], 4) / 4.0
-        out[b + 3] = s.crystal[p]
-        out[b + 4] = keys_held(s, p) / NUM_KEYS
-        out[b + 5] = 1.0 if p == s.seat else 0.0
         out[b + 7] = 1.0 if s.ex_active and (s.ex_bonus >> p) & 1 else 0.0
 
 
@@ -1690,33 +1502,11 @@ def determinize(s, seat: int, seed) -> None:
     of the Guard cards not yet used, which trap lies under each face-down token (with the
     pile), and the RNG. Each unknown set is sorted before it is shuffled, so the result
     depends only on what ``seat`` knows and ``seed``."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed_state(np.uint64(seed))
-    s.tile_pool[: s.tile_pool_len] = np.sort(s.tile_pool[: s.tile_pool_len])
-    shuffle(rng, s.tile_pool, s.tile_pool_len)
-    rest = NUM_GUARD_CARDS - s.guard_pos
-    s.guard_deck[s.guard_pos :] = np.sort(s.guard_deck[s.guard_pos :])
-    shuffle(rng, s.guard_deck[s.guard_pos :], rest)
-    hidden = np.empty(NUM_TRAPS, dtype=np.int64)
-    count = 0
-    for node in range(NUM_NODES):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            hidden[count] = s.node_trap[node]
-            count += 1
-    for i in range(s.trap_pool_len):
-        hidden[count] = s.trap_pool[i]
-        count += 1
-    hidden[:count] = np.sort(hidden[:count])
-    shuffle(rng, hidden, count)
-    count = 0
-    for node in range(NUM_NODES):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            s.node_trap[node] = hidden[count]
-            count += 1
-    for i in range(s.trap_pool_len):
-        s.trap_pool[i] = hidden[count]
-        count += 1
-    s.rng[0] = seed_state(derive_seed(rng))
+    rng = kernel_common.private_dice(seed)
+    shuffle_unknown(rng, s.tile_pool[: s.tile_pool_len])
+    shuffle_unknown(rng, s.guard_deck[s.guard_pos :])
+    hexboard.reshuffle_hidden_traps(s, rng)
+    kernel_common.reseed(s, rng)
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
@@ -1744,17 +1534,11 @@ def shaping_potential(s, seat: int) -> float:
     step (as the crow flies) to the goal: the nearest key the seat may lift while keyless,
     the central field once holding one. 0 once the game is won; a truncated game keeps its
     position's value (as the 3rd edition's)."""
-    if (s.outcome != RUNNING and s.outcome != TRUNCATED) or s.position[seat] < 0:
-        return 0.0
-    cell = s.position[seat] // MC
-    if keys_held(s, seat) > 0:
-        return 0.5 - 0.05 * frame_distance(cell, CENTER_CELL)
-    best = 12
+    allowed = 0
     for k in range(NUM_KEYS):
-        node = s.key_node[k]
-        if node >= 0 and pickable_key(s, seat, k):
-            best = min(best, frame_distance(cell, node // MC))
-    return -0.05 * best
+        if pickable_key(s, seat, k):
+            allowed |= 1 << k
+    return hexboard.key_race_potential(s, seat, CENTER_CELL, allowed, TRUNCATED)
 
 
 def new_states(num: int = 1) -> np.ndarray:

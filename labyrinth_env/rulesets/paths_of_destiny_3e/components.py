@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from labyrinth_env.core.grid import mask_from_directions
+from labyrinth_env.core.hexboard import MAX_CORRIDORS as HEX_MAX_CORRIDORS
 
 RULEBOOK = "rulebook"
 RECONSTRUCTED = "reconstructed"
@@ -62,7 +63,7 @@ START_SEATS_REASON = (
 )
 
 # --- space tiles ------------------------------------------------------------------------
-MAX_CORRIDORS = 3
+MAX_CORRIDORS = HEX_MAX_CORRIDORS  # over a bridge, under it, beside it (the board's nodes per cell)
 GROUND, BRIDGE, UNDER = 0, 1, 2
 LEVEL_NAMES = ("ground", "bridge", "under")
 ICON_NONE, ICON_TRAP, ICON_CHEST = 0, 1, 2

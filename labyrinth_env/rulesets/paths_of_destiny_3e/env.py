@@ -52,10 +52,12 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
-from labyrinth_env.core.grid import HEX_CELLS
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+node_name = hexenv.node_name
 
 
 @dataclass(frozen=True)
@@ -72,14 +74,6 @@ class PathsOfDestiny3eOptions:
     def validate(self) -> None:
         if self.two_player_variant and self.num_players != 2:
             raise ValueError(f"option two_player_variant needs num_players=2, got num_players={self.num_players}")
-
-
-def node_name(node: int) -> str:
-    cell, k = divmod(int(node), K.MC)
-    if cell >= K.START_CELL:
-        return f"start {cell - K.START_CELL}"
-    q, r = HEX_CELLS[cell]
-    return f"({q},{r})" + ("" if k == 0 else f"/{k}")
 
 
 _CHECKS = ("none", "jump", "golem", "trap", "combat")
@@ -109,11 +103,9 @@ class raw_env(LabyrinthAECEnv):
         names += [f"move direction {d}" for d in range(6)]
         names += ["risky jump", "safe jump", "rest"]
         names += [f"attack player +{k}" for k in range(1, 6)]
-        names += [f"set a trap on {node_name(n)}" for n in range(K.NUM_BOARD_NODES)]
+        names += hexenv.trap_action_names()
         names += ["move the golem", "trigger an event", "activate crystal of fate", "use healing potion", "end turn"]
-        for cell in range(K.NUM_BOARD):
-            q, r = HEX_CELLS[cell]
-            names += [f"build tile at ({q},{r}) rotation {rot}" for rot in range(6)]
+        names += hexenv.place_action_names("tile")
         names += [f"golem direction {d}" for d in range(6)]
         names += ["keep the roll", "reroll with crystal of fate", "scepter: no", "scepter: spend a life"]
         names += ["lose 1 life", "take 1 stun token"]
@@ -133,16 +125,7 @@ class raw_env(LabyrinthAECEnv):
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         kind, seat, a, b, c, d = (int(x) for x in record)
         t = {
-            K.EV_FIRST_PLAYER: lambda: {"type": "first_player_roll", "seat": seat, "roll": a},
-            K.EV_START_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
-            K.EV_BUILD: lambda: {
-                "type": "build",
-                "seat": seat,
-                "tile": C.TILE_NAMES[a],
-                "at": node_name(b * K.MC),
-                "rotation": c,
-            },
-            K.EV_BUILD_NOWHERE: lambda: {"type": "build_nowhere", "seat": seat, "tile": C.TILE_NAMES[a]},
+            **hexenv.shared_events(K, C, "tile", _CHECKS, seat, a, b, c),
             K.EV_TRAP_PLACED: lambda: {"type": "trap_placed", "seat": seat, "node": node_name(a)},
             K.EV_ITEM_PLACED: lambda: {
                 "type": "item_placed",
@@ -157,13 +140,6 @@ class raw_env(LabyrinthAECEnv):
                 "roll": a,
                 "success": bool(b),
             },
-            K.EV_REST: lambda: {"type": "rest", "seat": seat, "stun_left": a},
-            K.EV_TRAP_REVEALED: lambda: {
-                "type": "trap_revealed",
-                "seat": seat,
-                "node": node_name(a),
-                "trap": C.TRAP_NAMES[b],
-            },
             K.EV_TRAP_CHECK: lambda: {
                 "type": "trap_check",
                 "seat": seat,
@@ -173,9 +149,6 @@ class raw_env(LabyrinthAECEnv):
             },
             K.EV_GOLEM_CHECK: lambda: {"type": "golem_check", "seat": seat, "roll": a, "success": bool(b)},
             K.EV_COMBAT: lambda: {"type": "combat", "attacker": seat, "defender": a, "attack": b, "defence": c},
-            K.EV_LIFE: lambda: {"type": "life", "seat": seat, "change": a, "life": b},
-            K.EV_STUN: lambda: {"type": "stun", "seat": seat, "change": a, "stun": b},
-            K.EV_DEATH: lambda: {"type": "death", "seat": seat, "node": node_name(a)},
             K.EV_DROP: lambda: {
                 "type": "drop",
                 "seat": seat,
@@ -194,11 +167,7 @@ class raw_env(LabyrinthAECEnv):
             K.EV_GOLEM_CARD: lambda: {"type": "golem_card", "seat": seat, "card": C.GOLEM_KIND_NAMES[a], "steps": b},
             K.EV_GOLEM_MOVE: lambda: {"type": "golem_move", "from": node_name(a), "to": node_name(b)},
             K.EV_EVENT: lambda: {"type": "event", "seat": seat, "event": C.EVENT_NAMES[a]},
-            K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": _CHECKS[a]},
-            K.EV_CRYSTAL: lambda: {"type": "crystal", "seat": seat, "active": bool(a)},
             K.EV_PUSHED_OUT: lambda: {"type": "pushed_out", "seat": seat, "from": node_name(a), "to": node_name(b)},
-            K.EV_WIN: lambda: {"type": "win", "seat": seat},
-            K.EV_TRUNCATED: lambda: {"type": "truncated"},
             K.EV_SCEPTER: lambda: {"type": "scepter", "seat": seat},
             K.EV_HEART: lambda: {"type": "heart_of_the_abyss", "seat": seat},
             K.EV_POTION: lambda: {"type": "potion", "seat": seat},
@@ -217,63 +186,24 @@ def render_text(s: np.void) -> str:
     yet built, ``C`` central space, ``K`` key space, ``#`` built tile, a digit a character
     (its seat), ``G`` the Golem, ``^`` a trap, ``k`` a key lying there, ``$`` an item."""
     n = int(s["num_players"])
-    glyph = {}
-    for cell in range(K.NUM_BOARD):
-        if not s["cell_built"][cell]:
-            g = "."
-        elif cell == s["center_cell"]:
-            g = "C"
-        elif cell in K.KEY_CELLS:
-            g = "K"
-        else:
-            g = "#"
-        nodes = range(cell * K.MC, cell * K.MC + K.MC)
-        if any(s["node_trap"][x] >= 0 for x in nodes):
-            g = "^"
-        if any(s["key_node"][k] in nodes and s["key_node"][k] != K.key_node(k) for k in range(K.NUM_KEYS)):
-            g = "k"
+
+    def items_and_golem(nodes: range, g: str) -> str:
         if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)):
             g = "$"
-        if s["golem_node"] in nodes:
-            g = "G"
-        here = [str(p) for p in range(n) if s["position"][p] in nodes]
-        if here:
-            g = here[0] if len(here) == 1 else "*"
-        glyph[cell] = g
-    lines = []
-    # rows from r = 3 at the top: the direction numbers (and so the seats, which sit in
-    # increasing direction order) then run clockwise, as the rulebook's turn order does
-    for r in range(3, -4, -1):
-        row = " " * abs(r)
-        for q in range(-3, 4):
-            if max(abs(q), abs(r), abs(q + r)) <= 3:
-                cell = int(np.nonzero((HEX_CELLS[:, 0] == q) & (HEX_CELLS[:, 1] == r))[0][0])
-                row += glyph[cell] + " "
-        lines.append(row)
-    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+        return "G" if s["golem_node"] in nodes else g
+
+    lines = hexenv.hex_map(hexenv.board_glyphs(s, int(s["center_cell"]), K.KEY_NODES, items_and_golem))
     panel = [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}",
-        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
-        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        *hexenv.panel_head(s, K.DECISIONS, K.RUNNING, K.WON, K.TRUNCATED),
         f"event: {C.EVENT_NAMES[int(s['current_event'])] if s['current_event'] >= 0 else '-'}",
         f"pools: tiles {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, items {int(s['item_pool_len'])}",
     ]
     if s["drawn_tile"] >= 0:
         panel.append(f"drawn tile: {C.TILE_NAMES[int(s['drawn_tile'])]}")
     for p in range(n):
-        keys = [str(k) for k in range(K.NUM_KEYS) if s["key_holder"][k] == p]
         items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
-        panel.append(
-            f"player {p} at {node_name(int(s['position'][p]))}: life {int(s['life'][p])}, stun {int(s['stun'][p])}, "
-            f"crystal {'on' if s['crystal'][p] else 'off'}, keys [{','.join(keys)}], items [{', '.join(items)}]"
-        )
-    width = max(len(x) for x in lines)
-    out = []
-    for i in range(max(len(lines), len(panel))):
-        left = lines[i] if i < len(lines) else ""
-        right = panel[i] if i < len(panel) else ""
-        out.append(f"{left:<{width}}   {right}")
-    return "\n".join(out)
+        panel.append(f"{hexenv.player_line(s, p)}, items [{', '.join(items)}]")
+    return hexenv.beside(lines, panel)
 
 
 def env(**options: Any) -> raw_env:

@@ -51,7 +51,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexsearch import HOP_LEVEL as HOP_JUMP
+from labyrinth_env.core.hexsearch import INF, NUM_GRAPH, PMF_2D6
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
@@ -59,9 +62,7 @@ STATE_DTYPE = K.STATE_DTYPE
 MC = K.MC
 NUM_NODES = K.NUM_NODES
 NUM_BOARD = K.NUM_BOARD
-NUM_GRAPH = K.NUM_NODES + K.NUM_CELLS  # corridor nodes, then empty cells as wildcards
 NEIGHBORS = K.NEIGHBORS
-INF = 1 << 30
 
 # --- step costs of the path search ---------------------------------------------------------------
 COST_MOVE = 1
@@ -70,17 +71,6 @@ COST_JUMP = 2  # a safe jump takes both actions of a turn
 REFINE_POOL = 8  # with this few tiles left, check which empty cells a tile can still fill
 COST_GOLEM = 25  # the Golem Check fails 35 times in 36: back to the starting space
 GOLEM_LOOKAHEAD = 3  # move the Golem when it stands this close ahead on the path
-
-# first steps of a path (``first`` of the search)
-HOP_JUMP = 6
-HOP_BUILD = 10  # + direction of the empty cell
-
-# 2d6: the distribution of the sum
-_PMF = np.zeros(13, dtype=np.float64)
-for _a in range(1, 7):
-    for _b in range(1, 7):
-        _PMF[_a + _b] += 1.0 / 36.0
-PMF_2D6 = _PMF
 
 
 def _at_least(target: float) -> float:
@@ -216,80 +206,15 @@ def enter_cost(s, v: int) -> int:
 @njit(cache=True)
 def shortest_paths(s, src: int, fill, dist, first, pred, queue, inq) -> None:
     """Cheapest costs from ``src`` over corridor nodes, bridge jumps and the empty cells
-    marked in ``fill`` (see ``fill_wild``); ``first[v]`` is the first step of a cheapest path (a move direction 0-5,
-    ``HOP_JUMP``, ``HOP_BUILD + d``), ``pred[v]`` the previous graph vertex. Label-correcting
-    search with a FIFO queue: the graph has ~170 vertices and small integer costs."""
-    dist[:] = INF
-    first[:] = -1
-    pred[:] = -1
-    inq[:] = 0
-    size = queue.shape[0]
-    dist[src] = 0
-    queue[0] = src
-    inq[src] = 1
-    head, count = 0, 1
-    while count > 0:
-        u = queue[head]
-        head = (head + 1) % size
-        count -= 1
-        inq[u] = 0
-        du = dist[u]
-        for e in range(7):
-            v = -1
-            w = 0
-            hop = -1
-            if u < NUM_NODES:
-                cell = u // MC
-                if e < 6:
-                    if not (s.node_mask[u] >> e) & 1:
-                        continue
-                    nb = NEIGHBORS[cell, e]
-                    if nb < 0 or nb >= NUM_BOARD:
-                        continue  # off the board, or a starting space (never worth entering)
-                    if s.cell_built[nb]:
-                        v = corridor_across(s.node_mask, NEIGHBORS, cell, e, MC)
-                        if v < 0:
-                            continue
-                        w = enter_cost(s, v)
-                        hop = e
-                    elif fill[nb]:
-                        v = NUM_NODES + nb
-                        w = COST_WILD
-                        hop = HOP_BUILD + e
-                    else:
-                        continue
-                else:
-                    v = s.node_pair[u]
-                    if v < 0:
-                        continue
-                    w = COST_JUMP - COST_MOVE + enter_cost(s, v)
-                    hop = HOP_JUMP
-            else:
-                if e == 6:
-                    continue
-                cell = u - NUM_NODES
-                nb = NEIGHBORS[cell, e]
-                if nb < 0 or nb >= NUM_BOARD:
-                    continue
-                if s.cell_built[nb]:
-                    v = corridor_across(s.node_mask, NEIGHBORS, cell, e, MC)
-                    if v < 0:
-                        continue
-                    w = enter_cost(s, v)
-                elif fill[nb]:
-                    v = NUM_NODES + nb
-                    w = COST_WILD
-                else:
-                    continue
-            nd = du + w
-            if nd < dist[v]:
-                dist[v] = nd
-                pred[v] = u
-                first[v] = hop if u == src else first[u]
-                if not inq[v]:
-                    inq[v] = 1
-                    queue[(head + count) % size] = v
-                    count += 1
+    marked in ``fill`` (see ``fill_wild`` and ``core.hexsearch``): a safe jump takes both
+    actions of a turn; leaving a corridor costs nothing extra."""
+    enter = np.empty(NUM_NODES, dtype=np.int64)
+    for v in range(NUM_NODES):
+        enter[v] = enter_cost(s, v)
+    leave = np.zeros(NUM_NODES, dtype=np.int64)
+    hexsearch.cheapest_paths(
+        s, src, fill, enter, leave, COST_JUMP - COST_MOVE, COST_WILD, dist, first, pred, queue, inq
+    )
 
 
 @njit(cache=True)
@@ -324,25 +249,8 @@ def fill_targets(s, seat: int, targets) -> int:
 
 
 @njit(cache=True)
-def best_target(dist, targets, num_targets: int) -> int:
-    best, best_d = -1, INF
-    for i in range(num_targets):
-        t = targets[i]
-        if dist[t] < best_d:
-            best, best_d = t, dist[t]
-    return best
-
-
-@njit(cache=True)
 def new_scratch():
-    dist = np.empty(NUM_GRAPH, dtype=np.int64)
-    first = np.empty(NUM_GRAPH, dtype=np.int64)
-    pred = np.empty(NUM_GRAPH, dtype=np.int64)
-    queue = np.empty(NUM_GRAPH + 1, dtype=np.int64)
-    inq = np.empty(NUM_GRAPH, dtype=np.uint8)
-    targets = np.empty(K.NUM_KEYS + K.NUM_SEATS, dtype=np.int64)
-    fill = np.empty(K.NUM_CELLS, dtype=np.uint8)
-    return dist, first, pred, queue, inq, targets, fill
+    return hexsearch.new_scratch(K.NUM_KEYS + K.NUM_SEATS)
 
 
 @njit(cache=True)
@@ -399,7 +307,7 @@ def plan_cost(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int
     fill_wild(s, fill, False)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, seat, targets)
-    t = best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt)
     return INF if t < 0 else dist[t]
 
 
@@ -407,27 +315,14 @@ def plan_cost(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int
 def golem_ahead(s, target: int, src: int, pred) -> bool:
     """Whether the Golem stands on the built part of the path to ``target`` within
     ``GOLEM_LOOKAHEAD`` steps (past an empty cell the Golem will have moved anyway)."""
-    path = np.empty(NUM_GRAPH, dtype=np.int64)
-    n = 0
-    v = target
-    while v >= 0 and v != src and n < NUM_GRAPH:
-        path[n] = v
-        n += 1
-        v = pred[v]
-    # path[n-1] is the first step, path[0] the target
-    for i in range(n - 1, max(n - 1 - GOLEM_LOOKAHEAD, -1), -1):
-        if path[i] >= NUM_NODES:
-            break
-        if path[i] == s.golem_node:
-            return True
-    return False
+    return hexsearch.stands_ahead(s.golem_node, target, src, pred, GOLEM_LOOKAHEAD)
 
 
 # --- decisions ------------------------------------------------------------------------------------------
 @njit(cache=True)
 def on_centre_with_others(s, seat: int) -> bool:
     c = K.center_node(s)
-    return s.position[seat] == c and K.occupant_mask(s, c, seat) != 0
+    return s.position[seat] == c and K.occupants(s, c, seat) != 0
 
 
 @njit(cache=True)
@@ -459,14 +354,6 @@ def choose_attack(s, mask, me: int, base: int, free: bool) -> int:
         if v > best_v:
             best, best_v = a, v
     return best
-
-
-@njit(cache=True)
-def first_legal(mask, lo: int, hi: int) -> int:
-    for a in range(lo, hi):
-        if mask[a]:
-            return a
-    return -1
 
 
 @njit(cache=True)
@@ -505,7 +392,7 @@ def main_action(s, mask) -> int:
     if K.at_start(s, me):
         if mask[K.A_MOVE_GOLEM]:
             return K.A_MOVE_GOLEM  # the Golem blocks the key space
-        a = first_legal(mask, K.A_MOVE, K.A_MOVE + 6)
+        a = hexsearch.first_legal(mask, K.A_MOVE, K.A_MOVE + 6)
         return a if a >= 0 else K.A_END_TURN
     if mask[K.A_USE_POTION] and s.life[me] <= 2 and K.max_life(s) > s.life[me]:
         return K.A_USE_POTION
@@ -521,7 +408,7 @@ def main_action(s, mask) -> int:
     fill_wild(s, fill, True)
     shortest_paths(s, src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt)
     if t >= 0 and t != src:
         hop = first[t]
         if hop == HOP_JUMP and mask[K.A_SAFE_JUMP]:
@@ -572,7 +459,7 @@ def place_action(s, mask) -> int:
         if cost < best_cost:
             best, best_cost = a, cost
     if best < 0 or work.shape[0] == 0:  # (``work`` mentioned last: alive until here)
-        best = first_legal(mask, K.A_PLACE, K.A_GOLEM_DIR)
+        best = hexsearch.first_legal(mask, K.A_PLACE, K.A_GOLEM_DIR)
     return best
 
 
@@ -585,7 +472,7 @@ def golem_dir_action(s, mask) -> int:
     fill_wild(s, fill, False)
     shortest_paths(s, src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt)
     on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
     v = t
     while v >= 0:
@@ -683,7 +570,7 @@ def reroll_action(s) -> int:
 @njit(cache=True)
 def pickup_action(s, mask) -> int:
     me = s.decider
-    a = first_legal(mask, K.A_PICK_KEY, K.A_PICK_KEY + K.NUM_KEYS)
+    a = hexsearch.first_legal(mask, K.A_PICK_KEY, K.A_PICK_KEY + K.NUM_KEYS)
     if a >= 0:
         return a
     best, best_v = -1, 0
@@ -830,11 +717,7 @@ def heuristic_action(s, mask) -> int:
         a = event_target_action(s, mask)
     else:
         a = drop_action(s)
-    if a < 0 or not mask[a]:  # a safety net: never an illegal action
-        for b in range(K.NUM_ACTIONS):
-            if mask[b]:
-                return b
-    return a
+    return hexsearch.legal_or_first(a, mask)
 
 
 @njit(cache=True)
@@ -858,9 +741,9 @@ def heuristic_steps(s, mask, num_steps: int) -> int:
 
 @njit(cache=True)
 def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
-    """Play one game per seed in the kernel: the seats in the bit set ``heuristic_seats``
-    play the heuristic, the others uniformly random legal actions. ``out[g]`` gets
-    (winner or -1, turns, steps, outcome) of game ``g``; for tests and evaluations."""
+    """One game per seed in the kernel: the seats in the bit set ``heuristic_seats`` play
+    the heuristic, the others uniformly random legal actions. ``out[g]`` gets (winner or -1,
+    rounds, steps, outcome); for tests and evaluations."""
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.zeros(1, dtype=np.uint64)

@@ -14,15 +14,24 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
-from labyrinth_env.core.grid import HEX_CELLS, HEX_CENTER, HEX_DELTAS, HEX_INDEX
-from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, erase_tile, touches_board, write_tile
+from labyrinth_env.core import hexboard, kernel_common
+from labyrinth_env.core.corridors import corridor_across, open_reach
+from labyrinth_env.core.events import clear_events, emit
+from labyrinth_env.core.grid import HEX_CENTER, HEX_DELTAS, HEX_INDEX
+from labyrinth_env.core.hexboard import (
+    FRAME_NEIGHBORS,
+    any_buildable,
+    at_start,
+    move_target,
+    occupants,
+    start_node,
+)
 from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
 from labyrinth_env.core.hexboard import NUM_BOARD as _NUM_BOARD
 from labyrinth_env.core.hexboard import NUM_CELLS as _NUM_CELLS
 from labyrinth_env.core.hexboard import START_CELL as _START_CELL
-from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, seed_state, shuffle
+from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
+from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 # --- geometry: 37 board cells, then the 6 starting spaces of the frame -----------------
@@ -173,23 +182,14 @@ MAX_EVENTS = 64
 
 STATE_DTYPE = np.dtype(
     [
-        ("rng", np.uint64, (1,)),
-        ("options", np.int32, (NUM_OPTIONS,)),
-        ("num_players", np.int8),
+        *kernel_common.record_head(NUM_OPTIONS),
         ("variant", np.int8),
         ("max_turns", np.int32),
         ("ask_crystal", np.int8),
         ("center_cell", np.int8),
         ("seat_start", np.int8, (NUM_SEATS,)),
         # board
-        ("cell_tile", np.int8, (NUM_CELLS,)),
-        ("cell_rot", np.int8, (NUM_CELLS,)),
-        ("cell_built", np.uint8, (NUM_CELLS,)),
-        ("node_mask", np.uint8, (NUM_NODES,)),
-        ("node_level", np.int8, (NUM_NODES,)),
-        ("node_pair", np.int16, (NUM_NODES,)),
-        ("node_trap", np.int8, (NUM_NODES,)),
-        ("trap_up", np.uint8, (NUM_NODES,)),
+        *hexboard.BOARD_FIELDS,
         # pools and decks
         ("tile_pool", np.int8, (NUM_NORMAL_TILES,)),
         ("tile_pool_len", np.int8),
@@ -248,23 +248,14 @@ STATE_DTYPE = np.dtype(
         ("dying", np.uint8),
         ("choices_left", np.int8),
         ("push_from", np.int16),
-        # events of the last step
-        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
-        ("num_events", np.int32),
-        # scratch for searches
-        ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
-        ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),
-        ("place_ok", np.uint8, (NUM_BOARD * 6,)),
+        # events of the last step, scratch for searches
+        *kernel_common.event_fields(MAX_EVENTS),
+        *hexboard.SEARCH_FIELDS,
     ]
 )
 
 
 # --- small queries ----------------------------------------------------------------------------
-@njit(cache=True)
-def start_node(s, seat: int) -> int:
-    return (START_CELL + s.seat_start[seat]) * MC
-
-
 @njit(cache=True)
 def center_node(s) -> int:
     return s.center_cell * MC
@@ -273,20 +264,6 @@ def center_node(s) -> int:
 @njit(cache=True)
 def key_node(key: int) -> int:
     return KEY_CELLS[key] * MC
-
-
-@njit(cache=True)
-def at_start(s, seat: int) -> bool:
-    return s.position[seat] >= START_CELL * MC
-
-
-@njit(cache=True)
-def keys_held(s, seat: int) -> int:
-    n = 0
-    for k in range(NUM_KEYS):
-        if s.key_holder[k] == seat:
-            n += 1
-    return n
 
 
 @njit(cache=True)
@@ -325,35 +302,13 @@ def holds_special(s, seat: int, special: int) -> int:
     return -1
 
 
-@njit(cache=True)
-def occupant_mask(s, node: int, exclude: int) -> int:
-    m = 0
-    for p in range(s.num_players):
-        if p != exclude and s.position[p] == node:
-            m |= 1 << p
-    return m
-
-
-@njit(cache=True)
-def can_crystal(s, seat: int) -> bool:
-    return s.ask_crystal != 0 and s.crystal[seat] != 0
-
-
 # --- board building -----------------------------------------------------------------------------
 @njit(cache=True)
 def set_tile(s, cell: int, tile: int, rot: int) -> None:
-    s.cell_tile[cell] = tile
-    s.cell_rot[cell] = rot
-    s.cell_built[cell] = 1
-    write_tile(s.node_mask, s.node_level, s.node_pair, cell, TILE_MASK[tile], TILE_LEVEL[tile], TILE_PAIR[tile], rot)
+    hexboard.lay_tile(s, cell, tile, rot, TILE_MASK, TILE_LEVEL, TILE_PAIR)
 
 
-@njit(cache=True)
-def clear_cell(s, cell: int) -> None:
-    s.cell_tile[cell] = -1
-    s.cell_rot[cell] = 0
-    s.cell_built[cell] = 0
-    erase_tile(s.node_mask, s.node_level, s.node_pair, cell, MC)
+clear_cell = hexboard.clear_cell  # lifts a tile again (placements are tried on copies)
 
 
 @njit(cache=True)
@@ -369,7 +324,7 @@ def targets_connected(s, skip_cell: int) -> bool:
 
 @njit(cache=True)
 def buildable_cell(s, cell: int) -> bool:
-    return touches_board(s.cell_built, cell)
+    return hexboard.touches_board(s.cell_built, cell)
 
 
 @njit(cache=True)
@@ -379,37 +334,18 @@ def compute_placements(s, tile: int) -> int:
     off from a key space) needs each rotation tried; elsewhere a tile can only add ways,
     so every rotation is legal."""
     s.place_ok[:] = 0
-    adj = np.empty((NUM_NODES + NUM_CELLS, 7), dtype=np.int16)
-    deg = np.empty(NUM_NODES + NUM_CELLS, dtype=np.int16)
     critical = np.empty(NUM_CELLS, dtype=np.bool_)
-    open_graph(s.node_mask, s.node_pair, s.cell_built, NEIGHBORS, MC, adj, deg)
-    critical_empty_cells(adj, deg, center_node(s), KEY_NODES, NUM_NODES, critical)
-    count = 0
+    hexboard.critical_cells(s, center_node(s), KEY_NODES, critical)
+    count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
-        if not buildable_cell(s, cell):
-            continue
-        if not critical[cell]:
+        if critical[cell] and hexboard.touches_board(s.cell_built, cell):
             for r in range(6):
-                s.place_ok[cell * 6 + r] = 1
-            count += 6
-            continue
-        for r in range(6):
-            set_tile(s, cell, tile, r)
-            if targets_connected(s, -1):
-                s.place_ok[cell * 6 + r] = 1
-                count += 1
-            clear_cell(s, cell)
+                set_tile(s, cell, tile, r)
+                if targets_connected(s, -1):
+                    s.place_ok[cell * 6 + r] = 1
+                    count += 1
+                clear_cell(s, cell)
     return count
-
-
-@njit(cache=True)
-def any_buildable(s) -> bool:
-    if s.tile_pool_len <= 0:
-        return False
-    for cell in range(NUM_BOARD):
-        if buildable_cell(s, cell):
-            return True
-    return False
 
 
 @njit(cache=True)
@@ -599,12 +535,6 @@ def can_fight(s, seat: int) -> bool:
 
 
 @njit(cache=True)
-def set_decision(s, decision: int, decider: int) -> None:
-    s.decision = decision
-    s.decider = decider
-
-
-@njit(cache=True)
 def explore_step(s) -> None:
     """Carry the top exploration on by one step (or until it stops for a decision)."""
     f = s.depth - 1
@@ -629,7 +559,7 @@ def explore_step(s) -> None:
                 emit(s, EV_TRAP_REVEALED, seat, node, TRAP_TOKENS[t])
             begin_trap_check(s, seat, TRAP_TOKENS[t])
     elif step == 4:  # other characters: free attacks
-        others = occupant_mask(s, node, seat) & ~np.int64(s.ex_done[f])
+        others = occupants(s, node, seat) & ~np.int64(s.ex_done[f])
         if s.ex_phase[f] == 0:
             if others != 0 and can_fight(s, seat):
                 set_decision(s, D_FREE_ATTACK, seat)
@@ -865,24 +795,7 @@ def resolve_check(s) -> None:
 def golem_options(s) -> int:
     """Directions the Golem may step in: along corridors (never a bridge jump), never
     onto a starting space, never back where it came from last (unless that is all)."""
-    node = s.golem_node
-    cell = node // MC
-    forbidden = -1
-    if s.golem_from_turn >= s.turn - 1:
-        forbidden = s.golem_from
-    m = 0
-    back = 0
-    for d in range(6):
-        if not (s.node_mask[node] >> d) & 1:
-            continue
-        other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        if other < 0 or other >= NUM_BOARD_NODES:
-            continue
-        if other == forbidden:
-            back |= 1 << d
-        else:
-            m |= 1 << d
-    return m if m != 0 else back  # a dead end: it bounces back
+    return hexboard.wander_options(s, s.golem_node, s.golem_from, s.golem_from_turn)
 
 
 @njit(cache=True)
@@ -976,10 +889,8 @@ def event_on_target(s, target: int) -> None:
 def check_win(s) -> bool:
     seat = s.seat
     c = center_node(s)
-    if s.position[seat] == c and keys_held(s, seat) > 0 and occupant_mask(s, c, seat) == 0:
-        s.outcome = WON
-        s.winner = seat
-        emit(s, EV_WIN, seat)
+    if s.position[seat] == c and keys_held(s, seat) > 0 and occupants(s, c, seat) == 0:
+        kernel_common.declare_winner(s, seat, WON, EV_WIN)
         return True
     return False
 
@@ -995,13 +906,8 @@ def start_turn(s) -> None:
 
 @njit(cache=True)
 def end_turn(s) -> None:
-    s.turn += 1
-    if s.max_turns > 0 and s.turn >= s.max_turns:
-        s.outcome = TRUNCATED
-        emit(s, EV_TRUNCATED, -1)
-        return
-    s.seat = (s.seat + 1) % s.num_players
-    start_turn(s)
+    if kernel_common.next_turn(s, TRUNCATED, EV_TRUNCATED):
+        start_turn(s)
 
 
 @njit(cache=True)
@@ -1074,24 +980,8 @@ def advance(s) -> None:
 
 # --- legality ------------------------------------------------------------------------------------------------
 @njit(cache=True)
-def move_target(s, seat: int, d: int) -> int:
-    node = s.position[seat]
-    if not (s.node_mask[node] >> d) & 1:
-        return -1
-    other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
-    if other < 0:
-        return -1
-    if other >= START_CELL * MC and other != start_node(s, seat):
-        return -1  # nobody enters another character's starting space
-    return other
-
-
-@njit(cache=True)
 def trap_settable(s, node: int) -> bool:
-    cell = node // MC
-    if cell >= NUM_BOARD or cell == s.center_cell or s.node_mask[node] == 0 or s.node_trap[node] >= 0:
-        return False
-    return occupant_mask(s, node, s.seat) == 0
+    return hexboard.settable_corridor(s, node, s.center_cell)
 
 
 @njit(cache=True)
@@ -1157,10 +1047,7 @@ def legal_mask(s, out) -> None:
         for i in range(NUM_BOARD * 6):
             out[A_PLACE + i] = s.place_ok[i]
     elif dec == D_GOLEM_DIR:
-        opts = golem_options(s)
-        for d in range(6):
-            if (opts >> d) & 1:
-                out[A_GOLEM_DIR + d] = 1
+        hexboard.mark_directions(out, A_GOLEM_DIR, golem_options(s))
     elif dec == D_REROLL:
         out[A_KEEP] = 1
         out[A_REROLL] = 1
@@ -1183,10 +1070,7 @@ def legal_mask(s, out) -> None:
         out[A_DECLINE] = 1
         out[A_COUNTER] = 1
     elif dec == D_PUSH_DIR:
-        opts = push_options(s, s.push_from)
-        for d in range(6):
-            if (opts >> d) & 1:
-                out[A_PUSH_DIR + d] = 1
+        hexboard.mark_directions(out, A_PUSH_DIR, push_options(s, s.push_from))
     elif dec == D_PICKUP:
         node = s.position[who]
         out[A_PICKUP_DONE] = 1
@@ -1406,7 +1290,7 @@ def explore_counter_order(s, f: int) -> None:
     """The mover forgoes its free attacks: the occupants it has not fought may attack it,
     in random order."""
     node = s.ex_node[f]
-    others = occupant_mask(s, node, s.ex_seat[f]) & ~np.int64(s.ex_done[f])
+    others = occupants(s, node, s.ex_seat[f]) & ~np.int64(s.ex_done[f])
     n = 0
     for p in range(s.num_players):
         if (others >> p) & 1:
@@ -1427,56 +1311,32 @@ def finish_step(s) -> bool:
 # --- the kernel contract ------------------------------------------------------------------------------------
 @njit(cache=True)
 def init(s, seed, options) -> None:
-    opts = options.copy()
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
-    n = opts[OPT_PLAYERS]
+    kernel_common.start_record(s, seed, options)
+    n = s.options[OPT_PLAYERS]
     s.num_players = n
-    s.variant = opts[OPT_VARIANT]
-    s.max_turns = opts[OPT_MAX_TURNS]
-    s.ask_crystal = opts[OPT_CRYSTAL]
-    clear_events(s)
+    s.variant = s.options[OPT_VARIANT]
+    s.max_turns = s.options[OPT_MAX_TURNS]
+    s.ask_crystal = s.options[OPT_CRYSTAL]
     # the board: the central space, six key spaces, the frame's starting spaces
-    for cell in range(NUM_CELLS):
-        clear_cell(s, cell)
-    s.node_trap[:] = -1
-    s.trap_up[:] = 0
     s.center_cell = VARIANT_CENTER if s.variant else HEX_CENTER
-    set_tile(s, s.center_cell, C.CENTRAL_TILE_ID, 0)
-    for i in range(NUM_SEATS):
-        set_tile(s, KEY_CELLS[i], C.KEY_TILE_ID, i)
-        cell = START_CELL + i
-        s.cell_built[cell] = 1
-        s.cell_tile[cell] = -1
-        s.node_mask[cell * MC] = 1 << ((i + 3) % 6)
-        s.node_level[cell * MC] = C.GROUND
+    hexboard.lay_frame(s, s.center_cell, TILE_MASK, TILE_LEVEL, TILE_PAIR, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
     for i in range(NUM_KEYS):
         s.key_node[i] = key_node(i)
         s.key_holder[i] = -1
         s.key_dropped_by[i] = -1
     # pools and decks
-    for i in range(NUM_NORMAL_TILES):
-        s.tile_pool[i] = i
-    shuffle(s.rng, s.tile_pool, NUM_NORMAL_TILES)
+    deal_shuffled(s.rng, s.tile_pool, NUM_NORMAL_TILES)
     s.tile_pool_len = NUM_NORMAL_TILES
     s.drawn_tile = -1
-    for i in range(NUM_TRAPS):
-        s.trap_pool[i] = i
-    shuffle(s.rng, s.trap_pool, NUM_TRAPS)
+    deal_shuffled(s.rng, s.trap_pool, NUM_TRAPS)
     s.trap_pool_len = NUM_TRAPS
-    for i in range(NUM_ITEMS):
-        s.item_pool[i] = i
-        s.item_node[i] = -1
-    shuffle(s.rng, s.item_pool, NUM_ITEMS)
+    s.item_node[:] = -1
+    deal_shuffled(s.rng, s.item_pool, NUM_ITEMS)
     s.item_pool_len = NUM_ITEMS
-    for i in range(NUM_GOLEM_CARDS):
-        s.golem_deck[i] = i
-    shuffle(s.rng, s.golem_deck, NUM_GOLEM_CARDS)
+    deal_shuffled(s.rng, s.golem_deck, NUM_GOLEM_CARDS)
     s.golem_pos = 0
-    for i in range(NUM_EVENTS):
-        s.event_deck[i] = i
-    shuffle(s.rng, s.event_deck, NUM_EVENTS - 1)  # Annihilation stays at the bottom
+    deal_shuffled(s.rng, s.event_deck, NUM_EVENTS - 1)
+    s.event_deck[NUM_EVENTS - 1] = NUM_EVENTS - 1  # Annihilation stays at the bottom
     s.event_pos = 0
     s.current_event = -1
     s.golem_node = center_node(s)
@@ -1529,28 +1389,7 @@ def init(s, seed, options) -> None:
     s.outcome = RUNNING
     s.winner = -1
     s.turn = 0
-    # the first player: highest 2d6, ties roll again
-    best, first = -1, 0
-    rolls = np.zeros(NUM_SEATS, dtype=np.int64)
-    tied = (1 << n) - 1
-    while True:
-        best = -1
-        for p in range(n):
-            if (tied >> p) & 1:
-                rolls[p] = roll_2d6(s.rng)
-                emit(s, EV_FIRST_PLAYER, p, rolls[p])
-                if rolls[p] > best:
-                    best = rolls[p]
-        count = 0
-        new_tied = 0
-        for p in range(n):
-            if (tied >> p) & 1 and rolls[p] == best:
-                count += 1
-                new_tied |= 1 << p
-                first = p
-        if count == 1:
-            break
-        tied = new_tied
+    first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
     s.seat = first
     start_turn(s)
     s.decision = D_MAIN
@@ -1558,25 +1397,23 @@ def init(s, seed, options) -> None:
     advance(s)
 
 
-@njit(cache=True)
-def to_act(s) -> int:
-    return -1 if s.outcome != RUNNING else s.decider
+to_act = kernel_common.to_act  # the decider, -1 once the game is over
 
 
 @njit(cache=True)
 def returns(s, out) -> None:
-    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
-    out[:] = 0.0
-    if s.outcome == WON:
-        n = s.num_players
-        for p in range(n):
-            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+    kernel_common.winner_returns(s, out, WON)
 
 
 # --- observation ----------------------------------------------------------------------------------------------
 NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS
-F_EXISTS, F_LEVEL, F_EDGE, F_KIND, F_TRAP_DOWN = 0, 1, 4, 10, 13
-F_TRAP_TYPE = 14
+# the node features both editions share come first (see core.hexboard.observe_corridors)
+F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
+    hexboard.F_EXISTS,
+    hexboard.F_KIND,
+    hexboard.F_TRAP_DOWN,
+    hexboard.F_TRAP_TYPE,
+)
 F_ITEM = F_TRAP_TYPE + NUM_TRAP_TYPES
 F_KEY = F_ITEM + NUM_ITEMS
 F_GOLEM = F_KEY + NUM_KEYS
@@ -1595,32 +1432,7 @@ def observe(s, seat: int, out) -> None:
     tile while it is being placed."""
     out[:] = 0.0
     n = s.num_players
-    for node in range(NUM_NODES):
-        base = node * NODE_FEATURES
-        if s.node_mask[node] == 0:
-            continue
-        out[base + F_EXISTS] = 1.0
-        lvl = s.node_level[node]
-        if lvl >= 0:
-            out[base + F_LEVEL + lvl] = 1.0
-        for d in range(6):
-            if (s.node_mask[node] >> d) & 1:
-                out[base + F_EDGE + d] = 1.0
-        cell = node // MC
-        if cell == s.center_cell:
-            out[base + F_KIND] = 1.0
-        elif cell >= START_CELL:
-            out[base + F_KIND + 2] = 1.0
-        else:
-            for k in range(NUM_KEYS):
-                if KEY_CELLS[k] == cell:
-                    out[base + F_KIND + 1] = 1.0
-        t = s.node_trap[node]
-        if t >= 0:
-            if s.trap_up[node]:
-                out[base + F_TRAP_TYPE + TRAP_TOKENS[t]] = 1.0
-            else:
-                out[base + F_TRAP_DOWN] = 1.0
+    hexboard.observe_corridors(s, out, NODE_FEATURES, s.center_cell, TRAP_TOKENS)
     for i in range(NUM_ITEMS):
         if s.item_node[i] >= 0:
             out[s.item_node[i] * NODE_FEATURES + F_ITEM + i] = 1.0
@@ -1632,12 +1444,7 @@ def observe(s, seat: int, out) -> None:
         rel = (p - seat) % n
         out[s.position[p] * NODE_FEATURES + F_CHAR + rel] = 1.0
         b = OBS_SEATS + rel * SEAT_FEATURES
-        out[b] = 1.0
-        out[b + 1] = s.life[p] / LIFE
-        out[b + 2] = min(s.stun[p], 4) / 4.0
-        out[b + 3] = s.crystal[p]
-        out[b + 4] = keys_held(s, p) / NUM_KEYS
-        out[b + 5] = 1.0 if p == s.seat else 0.0
+        kernel_common.observe_character(s, p, out, b, LIFE)
         out[b + 6] = 1.0 if at_start(s, p) else 0.0
         for j in range(2):
             if s.items[p, j] >= 0:
@@ -1677,40 +1484,14 @@ def determinize(s, seat: int, seed) -> None:
     face-down trap token (with the pool). Each unknown set is sorted before it is
     shuffled, so the result depends only on what ``seat`` knows and ``seed`` (searches that
     determinize cannot leak the true order)."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed_state(np.uint64(seed))
-    s.tile_pool[: s.tile_pool_len] = np.sort(s.tile_pool[: s.tile_pool_len])
-    shuffle(rng, s.tile_pool, s.tile_pool_len)
-    s.item_pool[: s.item_pool_len] = np.sort(s.item_pool[: s.item_pool_len])
-    shuffle(rng, s.item_pool, s.item_pool_len)
-    rest = NUM_GOLEM_CARDS - s.golem_pos
-    s.golem_deck[s.golem_pos :] = np.sort(s.golem_deck[s.golem_pos :])
-    shuffle(rng, s.golem_deck[s.golem_pos :], rest)
-    left = NUM_EVENTS - 1 - s.event_pos
-    if left > 0:
-        s.event_deck[s.event_pos : NUM_EVENTS - 1] = np.sort(s.event_deck[s.event_pos : NUM_EVENTS - 1])
-        shuffle(rng, s.event_deck[s.event_pos :], left)
+    rng = kernel_common.private_dice(seed)
+    shuffle_unknown(rng, s.tile_pool[: s.tile_pool_len])
+    shuffle_unknown(rng, s.item_pool[: s.item_pool_len])
+    shuffle_unknown(rng, s.golem_deck[s.golem_pos :])
+    shuffle_unknown(rng, s.event_deck[s.event_pos : NUM_EVENTS - 1])
     # hidden traps: the face-down tokens on the board and the pool are one unknown set
-    hidden = np.empty(NUM_TRAPS, dtype=np.int64)
-    count = 0
-    for node in range(NUM_NODES):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            hidden[count] = s.node_trap[node]
-            count += 1
-    for i in range(s.trap_pool_len):
-        hidden[count] = s.trap_pool[i]
-        count += 1
-    hidden[:count] = np.sort(hidden[:count])
-    shuffle(rng, hidden, count)
-    count = 0
-    for node in range(NUM_NODES):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            s.node_trap[node] = hidden[count]
-            count += 1
-    for i in range(s.trap_pool_len):
-        s.trap_pool[i] = hidden[count]
-        count += 1
-    s.rng[0] = seed_state(derive_seed(rng))
+    hexboard.reshuffle_hidden_traps(s, rng)
+    kernel_common.reseed(s, rng)
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
@@ -1732,19 +1513,6 @@ def random_legal_action(s, mask, rng) -> int:
     return pick_random(mask, rng)
 
 
-HEX_QR = np.zeros((NUM_CELLS, 2), dtype=np.int64)
-HEX_QR[:NUM_BOARD] = HEX_CELLS
-for _i in range(NUM_SEATS):  # a starting space lies one step beyond its key space
-    HEX_QR[START_CELL + _i] = HEX_CELLS[KEY_CELLS[_i]] + HEX_DELTAS[_i]
-
-
-@njit(cache=True)
-def cell_distance(a: int, b: int) -> int:
-    dq = HEX_QR[a, 0] - HEX_QR[b, 0]
-    dr = HEX_QR[a, 1] - HEX_QR[b, 1]
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
 @njit(cache=True)
 def shaping_potential(s, seat: int) -> float:
     """Opt-in reward shaping (never the default): 0.5 for holding a key, minus 0.05 per
@@ -1752,17 +1520,8 @@ def shaping_potential(s, seat: int) -> float:
     space while keyless, the central space once holding one. 0 once the game is won, so
     the shaping of a decided game sums to -potential(start) and does not change which
     policies are best; a truncated game keeps its position's value."""
-    if (s.outcome != RUNNING and s.outcome != TRUNCATED) or s.position[seat] < 0:
-        return 0.0
-    cell = s.position[seat] // MC
-    if keys_held(s, seat) > 0:
-        return 0.5 - 0.05 * cell_distance(cell, s.center_cell)
-    best = 12
-    for k in range(NUM_KEYS):
-        node = s.key_node[k]
-        if node >= 0 and k != s.seat_start[seat]:
-            best = min(best, cell_distance(cell, node // MC))
-    return -0.05 * best
+    allowed = ((1 << NUM_KEYS) - 1) & ~(1 << s.seat_start[seat]) if s.position[seat] >= 0 else 0
+    return hexboard.key_race_potential(s, seat, s.center_cell, allowed, TRUNCATED)
 
 
 def new_states(num: int = 1) -> np.ndarray:

@@ -10,10 +10,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
+from labyrinth_env.core.kernel_common import (
+    event_fields,
+    private_dice,
+    record_head,
+    reseed,
+    shuffle_unknown,
+    start_record,
+)
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
-from labyrinth_env.core.rng import derive_seed, pick_random, randint, seed_state, shuffle
+from labyrinth_env.core.rng import derive_seed, pick_random, randint, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
 
 # --- tables (module-level constants, frozen into the compiled kernels) -----------------
@@ -89,9 +97,7 @@ MAX_EVENTS = 32
 
 STATE_DTYPE = np.dtype(
     [
-        ("rng", np.uint64, (1,)),
-        ("options", np.int32, (NUM_OPTIONS,)),
-        ("num_players", np.int8),
+        *record_head(NUM_OPTIONS),
         ("variant", np.int8),
         ("public_memory", np.int8),
         ("max_turns", np.int32),
@@ -129,8 +135,7 @@ STATE_DTYPE = np.dtype(
         ("queue", np.int16, (NUM_CELLS + 1,)),
         ("queue2", np.int16, (NUM_CELLS + 1,)),
         # what the last step resolved
-        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
-        ("num_events", np.int32),
+        *event_fields(MAX_EVENTS),
     ]
 )
 
@@ -438,15 +443,13 @@ def settle(s) -> None:
 @njit(cache=True)
 def init(s, seed, options) -> None:
     """Set up a new game from a 64-bit seed and the options vector."""
-    opts = options.copy()  # ``options`` may be this state's own field
-    s.options[:] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
+    start_record(s, seed, options)
+    opts = s.options
     n = opts[OPT_PLAYERS]
     s.num_players = n
     s.variant = opts[OPT_VARIANT]
     s.public_memory = opts[OPT_MEMORY]
     s.max_turns = opts[OPT_MAX_TURNS]
-    clear_events(s)
     # the maze: printed spaces, then the 34 loose tiles mixed, turned at random
     for k in range(FIXED_CELLS.shape[0]):
         s.cell_tile[FIXED_CELLS[k]] = NUM_LOOSE + k
@@ -745,8 +748,7 @@ def determinize(s, seat: int, seed) -> None:
     under each face-down tile in the maze. ``s`` should be a copy. Each unknown set is
     sorted before it is shuffled, so the result depends only on what ``seat`` knows and
     ``seed`` (searches that determinize cannot leak the true order)."""
-    rng = np.empty(1, dtype=np.uint64)
-    rng[0] = seed_state(np.uint64(seed))
+    rng = private_dice(seed)
     start = s.page_pos
     rest = s.pages[start : s.num_pages].copy()
     key = np.empty(rest.shape[0], dtype=np.int64)
@@ -756,9 +758,7 @@ def determinize(s, seat: int, seed) -> None:
     shuffle(rng, order, order.shape[0])
     for i in range(order.shape[0]):
         s.pages[start + i, :] = rest[order[i]]
-    remaining = NUM_TREASURES - s.treasure_pos
-    s.treasure_deck[s.treasure_pos :] = np.sort(s.treasure_deck[s.treasure_pos :])
-    shuffle(rng, s.treasure_deck[s.treasure_pos :], remaining)
+    shuffle_unknown(rng, s.treasure_deck[s.treasure_pos :])
     if not s.public_memory:
         cells = np.empty(NUM_CELLS, dtype=np.int64)
         count = 0
@@ -769,11 +769,10 @@ def determinize(s, seat: int, seed) -> None:
         tiles = np.empty(count, dtype=np.int64)
         for i in range(count):
             tiles[i] = s.cell_tile[cells[i]]
-        tiles = np.sort(tiles)
-        shuffle(rng, tiles, count)
+        shuffle_unknown(rng, tiles)
         for i in range(count):
             s.cell_tile[cells[i]] = tiles[i]
-    s.rng[0] = seed_state(derive_seed(rng))
+    reseed(s, rng)
     refresh_board(s)
     if s.outcome == RUNNING and s.decision == DECISION_MAIN:
         compute_reach(s)

@@ -1,0 +1,164 @@
+"""The cheapest-path search both Paths of Destiny heuristics plan with, and their small
+shared helpers.
+
+The graph: every corridor node of ``hexboard`` (bridge changes included), then every cell
+as a wildcard vertex ``NUM_NODES + cell``: an empty cell marked in ``fill`` counts as a
+tile still to come that may open on any side (as the building rule does). An edge's cost
+comes from the edition: ``enter[v]`` for entering corridor ``v``, ``leave[u]`` for leaving
+corridor ``u`` along its sides, ``level_cost`` added to ``enter[v]`` for changing level on
+a bridge tile, ``wild_cost`` for stepping into an empty cell. ``first[v]`` records the
+first step of a cheapest path to ``v``: a direction 0-5, ``HOP_LEVEL`` or
+``HOP_BUILD + d``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
+
+NUM_GRAPH = NUM_NODES + NUM_CELLS  # corridor nodes, then empty cells as wildcards
+INF = 1 << 30
+HOP_LEVEL = 6  # the first step changes level on a bridge tile
+HOP_BUILD = 10  # + direction of the empty cell: the first step is a build
+
+# 2d6: the distribution of the sum (index = total)
+PMF_2D6 = np.zeros(13, dtype=np.float64)
+for _a in range(1, 7):
+    for _b in range(1, 7):
+        PMF_2D6[_a + _b] += 1.0 / 36.0
+
+
+@njit(cache=True)
+def cheapest_paths(
+    s, src: int, fill, enter, leave, level_cost: int, wild_cost: int, dist, first, pred, queue, inq
+) -> None:
+    """Cheapest costs from ``src`` into ``dist``; ``pred[v]`` is the previous vertex.
+    Label-correcting search with a FIFO queue: ~170 vertices and small integer costs. The
+    edges are worked out in the loop itself (edge 6 is the other level of a bridge tile):
+    a helper called per edge with the arrays costs more than the search."""
+    dist[:] = INF
+    first[:] = -1
+    pred[:] = -1
+    inq[:] = 0
+    size = queue.shape[0]
+    dist[src] = 0
+    queue[0] = src
+    inq[src] = 1
+    head, count = 0, 1
+    while count > 0:
+        u = queue[head]
+        head = (head + 1) % size
+        count -= 1
+        inq[u] = 0
+        for e in range(7):
+            v = -1
+            w = 0
+            hop = -1
+            if u < NUM_NODES:
+                cell = u // MAX_CORRIDORS
+                if e == 6:
+                    v = s.node_pair[u]
+                    if v < 0:
+                        continue
+                    w = level_cost + enter[v]
+                    hop = HOP_LEVEL
+                else:
+                    if not (s.node_mask[u] >> e) & 1:
+                        continue
+                    extra = leave[u]
+            else:
+                if e == 6:
+                    continue
+                cell = u - NUM_NODES
+                extra = 0
+            if e < 6:
+                nb = FRAME_NEIGHBORS[cell, e]
+                if nb < 0 or nb >= NUM_BOARD:
+                    continue  # off the board, or a start field (never worth entering)
+                if s.cell_built[nb]:
+                    v = corridor_across(s.node_mask, FRAME_NEIGHBORS, cell, e, MAX_CORRIDORS)
+                    if v < 0:
+                        continue
+                    w = extra + enter[v]
+                    hop = e
+                elif fill[nb]:
+                    v = NUM_NODES + nb
+                    w = extra + wild_cost
+                    hop = HOP_BUILD + e
+                else:
+                    continue
+            nd = dist[u] + w
+            if nd < dist[v]:
+                dist[v] = nd
+                pred[v] = u
+                first[v] = hop if u == src else first[u]
+                if not inq[v]:
+                    inq[v] = 1
+                    queue[(head + count) % size] = v
+                    count += 1
+
+
+@njit(cache=True)
+def new_scratch(num_targets: int):
+    """The arrays one search needs: dist, first, pred, queue, in-queue flags, targets and
+    the wildcard cells."""
+    dist = np.empty(NUM_GRAPH, dtype=np.int64)
+    first = np.empty(NUM_GRAPH, dtype=np.int64)
+    pred = np.empty(NUM_GRAPH, dtype=np.int64)
+    queue = np.empty(NUM_GRAPH + 1, dtype=np.int64)
+    inq = np.empty(NUM_GRAPH, dtype=np.uint8)
+    targets = np.empty(num_targets, dtype=np.int64)
+    fill = np.empty(NUM_CELLS, dtype=np.uint8)
+    return dist, first, pred, queue, inq, targets, fill
+
+
+@njit(cache=True)
+def best_target(dist, targets, num_targets: int) -> int:
+    """The nearest of ``targets[:num_targets]`` (-1 when none can be reached)."""
+    best, best_d = -1, INF
+    for i in range(num_targets):
+        t = targets[i]
+        if dist[t] < best_d:
+            best, best_d = t, dist[t]
+    return best
+
+
+@njit(cache=True)
+def stands_ahead(node: int, target: int, src: int, pred, lookahead: int) -> bool:
+    """Whether ``node`` lies on the built part of the path from ``src`` to ``target``
+    within ``lookahead`` steps (past an empty cell a wandering figure will have moved)."""
+    path = np.empty(NUM_GRAPH, dtype=np.int64)
+    n = 0
+    v = target
+    while v >= 0 and v != src and n < NUM_GRAPH:
+        path[n] = v
+        n += 1
+        v = pred[v]
+    # path[n-1] is the first step, path[0] the target
+    for i in range(n - 1, max(n - 1 - lookahead, -1), -1):
+        if path[i] >= NUM_NODES:
+            break
+        if path[i] == node:
+            return True
+    return False
+
+
+@njit(cache=True)
+def first_legal(mask, lo: int, hi: int) -> int:
+    for a in range(lo, hi):
+        if mask[a]:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def legal_or_first(a: int, mask) -> int:
+    """``a`` when it is legal, else the first legal action: a heuristic's safety net."""
+    if a < 0 or not mask[a]:
+        for b in range(mask.shape[0]):
+            if mask[b]:
+                return b
+    return a
