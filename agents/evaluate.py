@@ -136,6 +136,11 @@ def evaluate(
         "mean_turns": float(turns.mean()),
         "mean_steps": float(np.mean([r["steps"] for r in results])),
         "seconds": seconds,
+        # game by game, so two agents run with the same seed can be compared pair by pair
+        "per_game": [
+            {"seed": seed + i, "outcome": r["outcome"], "treasures": r["treasures"], "turns": r["turns"]}
+            for i, r in enumerate(results)
+        ],
     }
 
 

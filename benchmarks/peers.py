@@ -8,6 +8,10 @@ optional extra (``pip install -e ".[peers]"``), never needed by the tests.
 * ``openspiel_backgammon``: OpenSpiel (``pyspiel``) backgammon driven from Python, one game:
   random legal actions, chance outcomes sampled with their probabilities, a new game on a
   terminal state.
+* ``openspiel_backgammon_rl``: the same game through OpenSpiel's own RL interface
+  (``open_spiel.python.rl_environment.Environment``), which hands the learner an
+  observation tensor and the legal actions every step, as our ``VectorEnv`` does: the
+  like-for-like row for an RL loop.
 * ``pgx_game``:            Pgx ``backgammon`` / ``connect_four`` on the CPU,
   ``jax.jit`` of a ``jax.vmap``-ed auto-resetting ``env.step`` over a batch, random legal
   actions drawn from ``legal_action_mask`` inside the jitted function; compile time is
@@ -34,6 +38,12 @@ INSTALL_HINT = 'pip install -e ".[peers]"'
 PEERS: dict[str, tuple[str, str, str, str]] = {
     "pettingzoo_connect_four": ("PettingZoo connect_four_v3 (AEC)", "pettingzoo[classic]", "connect_four", "python"),
     "openspiel_backgammon": ("OpenSpiel backgammon (pyspiel, Python loop)", "open_spiel", "backgammon", "python"),
+    "openspiel_backgammon_rl": (
+        "OpenSpiel backgammon (rl_environment: observations + legal actions)",
+        "open_spiel",
+        "backgammon",
+        "python",
+    ),
     "pgx_backgammon": ("Pgx backgammon (jit+vmap, CPU)", "pgx", "backgammon", "jax"),
     "pgx_connect_four": ("Pgx connect_four (jit+vmap, CPU)", "pgx", "connect_four", "jax"),
 }
@@ -168,6 +178,52 @@ def openspiel_backgammon(seconds: float, seed: int = 0) -> dict[str, Any]:
     )
 
 
+def openspiel_backgammon_rl(seconds: float, seed: int = 0) -> dict[str, Any]:
+    """OpenSpiel backgammon decisions/s through ``rl_environment`` (observation tensors and
+    legal actions every step, chance resolved inside the environment)."""
+    _check_seconds(seconds)
+    if _import("pyspiel") is None:
+        return not_installed("openspiel_backgammon_rl", 1, "open_spiel")
+    from open_spiel.python import rl_environment
+
+    env = rl_environment.Environment("backgammon")
+    env.seed(seed)
+    rng = random.Random(seed)
+
+    def play(budget: float) -> tuple[int, int, float]:
+        steps = games = 0
+        step = env.step
+        perf = time.perf_counter
+        start = perf()
+        deadline = start + budget
+        ts = env.reset()
+        while True:
+            for _ in range(64):
+                if ts.last():
+                    ts = env.reset()
+                    games += 1
+                    continue
+                obs = ts.observations
+                legal = obs["legal_actions"][obs["current_player"]]
+                ts = step([legal[int(rng.random() * len(legal))]])
+                steps += 1
+            if perf() >= deadline:
+                return steps, games, perf() - start
+
+    play(min(0.5, seconds / 2))
+    (steps, games, elapsed), other = _load(seconds, lambda: play(seconds))
+    return _row(
+        "openspiel_backgammon_rl",
+        1,
+        version=throughput._version("open_spiel"),
+        steps_per_s=steps / elapsed,
+        games_per_s=games / elapsed,
+        seconds=elapsed,
+        other_cpu=other,
+        note="observation tensors (info_state) and legal actions for the player to act every step",
+    )
+
+
 def pgx_game(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, Any]:
     """Pgx ``game`` steps/s on the CPU at ``batch``: one jitted call per batch step (random
     legal actions, auto-reset), waited for every step; jit compile time apart."""
@@ -235,7 +291,11 @@ def pgx_game(game: str, batch: int, seconds: float, seed: int = 0) -> dict[str, 
 
 def run(seconds: float, pgx_batches: list[int] | tuple[int, ...] = (1024,), seed: int = 0) -> list[dict[str, Any]]:
     """Every peer row: the Python-loop peers at batch 1, Pgx at each of ``pgx_batches``."""
-    rows = [connect_four_aec(seconds, seed), openspiel_backgammon(seconds, seed)]
+    rows = [
+        connect_four_aec(seconds, seed),
+        openspiel_backgammon(seconds, seed),
+        openspiel_backgammon_rl(seconds, seed),
+    ]
     for game in PGX_GAMES:
         for batch in pgx_batches:
             rows.append(pgx_game(game, batch, seconds, seed))

@@ -6,6 +6,8 @@ Rows, all measured in the same run:
   every step, random opponents in the kernel, a random legal action per game chosen in
   numpy) for each batch size and numba thread count. A step is one learner decision in
   every game of the batch; opponent moves inside the kernel are not counted.
+* ``vector_nocopy``: the same at batch 1024 with ``VectorEnv(copy=False)``, which returns
+  the env's observation buffer instead of a copy (Gymnasium's ``copy=False``).
 * ``kernel``: in-kernel random play (``random_steps_batch``, every seat's decisions counted,
   no masks or observations returned to Python), the ceiling of the vector rows.
 * peers (``benchmarks/peers.py``, when installed): PettingZoo connect_four_v3 (AEC),
@@ -17,7 +19,9 @@ Rows, all measured in the same run:
   with the env and learner shares of the time.
 
 Targets (reported, never asserted): at batch 1024 our vector env at least 10x OpenSpiel
-backgammon's per-step rate from Python and faster than Pgx backgammon on the CPU.
+backgammon's per-step rate from Python and faster than Pgx backgammon on the CPU. OpenSpiel
+is measured twice: a bare loop (legal actions only, no observations) and its RL interface
+(observations and legal actions, like ours); the report gives the ratio to both.
 
     python benchmarks/vector_throughput.py [--env ID] [--batch 1 64 1024 4096] [--threads 1 2] [--seconds 2]
 
@@ -60,6 +64,7 @@ PROBE_TIMEOUT_S = 1800
 STEP_DEFINITIONS = {
     "vector": "one learner decision per game of the batch (opponents' moves in the kernel not counted); "
     "masks and observations copied to Python every step; actions chosen in numpy",
+    "vector_nocopy": "as vector, with VectorEnv(copy=False): the observation buffer itself is returned",
     "kernel": "one decision of any seat, in the kernel (random_steps_batch); nothing returned to Python",
     "peer": "one decision of any player (chance outcomes resolved, not counted)",
 }
@@ -82,11 +87,11 @@ def _set_threads(threads: int) -> int:
     return numba.get_num_threads()
 
 
-def measure(env_id: str, batch: int, threads: int, seconds: float, seed: int = 0) -> dict[str, Any]:
+def measure(env_id: str, batch: int, threads: int, seconds: float, seed: int = 0, copy: bool = True) -> dict[str, Any]:
     """Learner steps/s of ``VectorEnv`` for one setting (after a short warm-up)."""
     used = _set_threads(threads)
     learner = "all" if env_id in COOPERATIVE else "rotate"
-    vec = VectorEnv(env_id, batch, learner_seats=learner, opponents="random", seed=seed)
+    vec = VectorEnv(env_id, batch, learner_seats=learner, opponents="random", seed=seed, copy=copy)
     vec.reset()
     rng = np.random.default_rng(seed)
 
@@ -109,7 +114,7 @@ def measure(env_id: str, batch: int, threads: int, seconds: float, seed: int = 0
     (steps, ended, elapsed), other = _other_cpu(timed)
     return {
         "env_id": env_id,
-        "kind": "vector",
+        "kind": "vector" if copy else "vector_nocopy",
         "batch": batch,
         "threads": used,
         "vector_steps": steps,
@@ -247,22 +252,28 @@ def _targets(rows: list[dict[str, Any]], peer_rows: list[dict[str, Any]]) -> lis
         return None
 
     openspiel = peer_rate("openspiel_backgammon", None)
+    openspiel_rl = peer_rate("openspiel_backgammon_rl", None)
     pgx = peer_rate("pgx_backgammon", TARGET_BATCH)
     out = []
     for r in rows:
-        if r["kind"] != "vector" or r["batch"] != TARGET_BATCH:
+        if r["kind"] not in ("vector", "vector_nocopy") or r["batch"] != TARGET_BATCH:
             continue
         ratio_os = r["steps_per_s"] / openspiel if openspiel else None
+        ratio_rl = r["steps_per_s"] / openspiel_rl if openspiel_rl else None
         ratio_pgx = r["steps_per_s"] / pgx if pgx else None
         out.append(
             {
                 "env_id": r["env_id"],
                 "threads": r["threads"],
                 "batch": TARGET_BATCH,
+                "copy": r["kind"] == "vector",
                 "steps_per_s": r["steps_per_s"],
                 "openspiel_backgammon_steps_per_s": openspiel,
                 "ratio_to_openspiel": ratio_os,
                 "openspiel_target_met": None if ratio_os is None else ratio_os >= TARGET_OPENSPIEL,
+                "openspiel_rl_backgammon_steps_per_s": openspiel_rl,
+                "ratio_to_openspiel_rl": ratio_rl,
+                "openspiel_rl_target_met": None if ratio_rl is None else ratio_rl >= TARGET_OPENSPIEL,
                 "pgx_backgammon_steps_per_s": pgx,
                 "ratio_to_pgx": ratio_pgx,
                 "pgx_target_met": None if ratio_pgx is None else ratio_pgx > TARGET_PGX,
@@ -309,6 +320,9 @@ def run(
             for t in threads:
                 say(f"{env_id}: VectorEnv batch {batch}, {t} thread(s)")
                 rows.append(measure(env_id, batch, t, seconds, seed))
+                if batch == TARGET_BATCH:
+                    say(f"{env_id}: VectorEnv(copy=False) batch {batch}, {t} thread(s)")
+                    rows.append(measure(env_id, batch, t, seconds, seed, copy=False))
                 if kernel:
                     say(f"{env_id}: in-kernel random play batch {batch}, {t} thread(s)")
                     kernel_rows.append(measure_kernel(env_id, batch, t, seconds, seed))
@@ -421,9 +435,13 @@ def markdown_report(result: dict[str, Any]) -> str:
     out.append("| row | env / game | threads | " + " | ".join(str(b) for b in batches) + " | other CPU (max) |")
     out.append("|---|---|---:|" + "---:|" * len(batches) + "---:|")
     ours = result["rows"] + result["kernel_rows"]
-    labels = {"vector": "VectorEnv (Python API)", "kernel": "in-kernel random play"}
+    labels = {
+        "vector": "VectorEnv (Python API)",
+        "vector_nocopy": "VectorEnv (Python API, copy=False)",
+        "kernel": "in-kernel random play",
+    }
     for env_id in p["env_ids"]:
-        for kind in ("vector", "kernel"):
+        for kind in ("vector", "vector_nocopy", "kernel"):
             for t in sorted({r["threads"] for r in ours if r["env_id"] == env_id and r["kind"] == kind}):
                 cells = {
                     r["batch"]: r for r in ours if r["env_id"] == env_id and r["kind"] == kind and r["threads"] == t
@@ -447,19 +465,24 @@ def markdown_report(result: dict[str, Any]) -> str:
         out += ["", f"## Targets at batch {TARGET_BATCH}", ""]
         out.append(
             f"Our VectorEnv (masks and observations) against OpenSpiel backgammon from Python "
-            f"(target ≥ {TARGET_OPENSPIEL:g}×) and Pgx backgammon on the CPU at batch {TARGET_BATCH} "
+            f"(target ≥ {TARGET_OPENSPIEL:g}×; a bare loop without observations, and OpenSpiel's RL interface "
+            f"with observations and legal actions) and Pgx backgammon on the CPU at batch {TARGET_BATCH} "
             f"(target > {TARGET_PGX:g}×)."
         )
         out += [
             "",
-            "| env | threads | VectorEnv steps/s | OpenSpiel bg steps/s | × OpenSpiel | Pgx bg steps/s | × Pgx |",
-            "|---|---:|---:|---:|---:|---:|---:|",
+            "| env | threads | obs copied | VectorEnv steps/s | OpenSpiel bg (bare) | × bare | "
+            "OpenSpiel bg (RL API) | × RL API | Pgx bg steps/s | × Pgx |",
+            "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|",
         ]
         for t in result["targets"]:
             out.append(
-                f"| {t['env_id']} | {t['threads']} | {_rate(t['steps_per_s'])} "
+                f"| {t['env_id']} | {t['threads']} | {'yes' if t.get('copy', True) else 'no'} "
+                f"| {_rate(t['steps_per_s'])} "
                 f"| {_rate(t['openspiel_backgammon_steps_per_s'])} "
                 f"| {_ratio(t['ratio_to_openspiel'], t['openspiel_target_met'])} "
+                f"| {_rate(t.get('openspiel_rl_backgammon_steps_per_s'))} "
+                f"| {_ratio(t.get('ratio_to_openspiel_rl'), t.get('openspiel_rl_target_met'))} "
                 f"| {_rate(t['pgx_backgammon_steps_per_s'])} | {_ratio(t['ratio_to_pgx'], t['pgx_target_met'])} |"
             )
         out.append("")
@@ -469,9 +492,11 @@ def markdown_report(result: dict[str, Any]) -> str:
             )
             if best is None:
                 continue
+            copied = "observations copied" if best.get("copy", True) else "copy=False"
             out.append(
-                f"- {env_id} (best: {best['threads']} thread(s)): ≥ {TARGET_OPENSPIEL:g}× OpenSpiel "
-                f"{_ratio(best['ratio_to_openspiel'], best['openspiel_target_met'])}; faster than Pgx "
+                f"- {env_id} (best: {best['threads']} thread(s), {copied}): ≥ {TARGET_OPENSPIEL:g}× OpenSpiel "
+                f"bare loop {_ratio(best['ratio_to_openspiel'], best['openspiel_target_met'])}, RL API "
+                f"{_ratio(best.get('ratio_to_openspiel_rl'), best.get('openspiel_rl_target_met'))}; faster than Pgx "
                 f"{_ratio(best['ratio_to_pgx'], best['pgx_target_met'])}"
             )
 
@@ -540,24 +565,27 @@ def plot(result: dict[str, Any], path: Path) -> None:
     ours = result["rows"] + result["kernel_rows"]
     keys = sorted({(r["env_id"], r["threads"]) for r in ours})
     for n, (env_id, t) in enumerate(keys):
-        for kind, style in (("vector", "-"), ("kernel", "--")):
+        for kind, style, marker in (("vector", "-", "o"), ("vector_nocopy", "", "x"), ("kernel", "--", "o")):
             rows = sorted(
                 (r for r in ours if r["env_id"] == env_id and r["threads"] == t and r["kind"] == kind),
                 key=lambda r: r["batch"],
             )
             if rows:
-                label = f"{env_id} {'VectorEnv' if kind == 'vector' else 'kernel'}, {t} thr"
+                name = {"vector": "VectorEnv", "vector_nocopy": "VectorEnv copy=False", "kernel": "kernel"}[kind]
+                label = f"{env_id} {name}, {t} thr"
                 ax.plot(
                     [r["batch"] for r in rows],
                     [r["steps_per_s"] for r in rows],
-                    style,
-                    marker="o",
+                    linestyle=style or "none",
+                    marker=marker,
+                    markersize=8 if kind == "vector_nocopy" else 5,
                     color=colours[n % len(colours)],
                     label=label,
                 )
     markers = {
         "pettingzoo_connect_four": "s",
         "openspiel_backgammon": "D",
+        "openspiel_backgammon_rl": "d",
         "pgx_backgammon": "^",
         "pgx_connect_four": "v",
     }

@@ -174,17 +174,26 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     # a batch-1024 row and peer rows with known rates: the ratios and verdicts follow from them
     fast = {**result["rows"][0], "batch": 1024, "steps_per_s": 1_000_000.0}
     slow = {**fast, "threads": 2, "steps_per_s": 300_000.0}
-    result["rows"] += [fast, slow]
+    nocopy = {**fast, "kind": "vector_nocopy", "steps_per_s": 1_200_000.0}
+    result["rows"] += [fast, slow, nocopy]
     result["peers"] = [
         _fake_peer("openspiel_backgammon", 1, 50_000.0),
+        _fake_peer("openspiel_backgammon_rl", 1, 20_000.0),
         _fake_peer("pgx_backgammon", 1024, 400_000.0),
         _fake_peer("pgx_connect_four", 1024, 900_000.0),
         peers.not_installed("pettingzoo_connect_four", 1, "pettingzoo[classic]"),
     ]
     targets = vt._targets(result["rows"], result["peers"])
     result["targets"] = targets
-    assert [(t["threads"], t["batch"]) for t in targets] == [(1, 1024), (2, 1024)]
+    assert [(t["threads"], t["batch"], t["copy"]) for t in targets] == [
+        (1, 1024, True),
+        (2, 1024, True),
+        (1, 1024, False),
+    ]
     assert targets[0]["ratio_to_openspiel"] == pytest.approx(20.0) and targets[0]["openspiel_target_met"]
+    assert targets[0]["ratio_to_openspiel_rl"] == pytest.approx(50.0) and targets[0]["openspiel_rl_target_met"]
+    assert targets[1]["ratio_to_openspiel_rl"] == pytest.approx(15.0) and targets[1]["openspiel_rl_target_met"]
+    assert targets[2]["ratio_to_openspiel"] == pytest.approx(24.0)
     assert targets[0]["ratio_to_pgx"] == pytest.approx(2.5) and targets[0]["pgx_target_met"]
     assert targets[1]["ratio_to_openspiel"] == pytest.approx(6.0) and not targets[1]["openspiel_target_met"]
     assert targets[1]["ratio_to_pgx"] == pytest.approx(0.75) and not targets[1]["pgx_target_met"]
@@ -194,7 +203,11 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     # columns: every batch size measured, ours and the peers'
     assert "| row | env / game | threads | 1 | 2 | 1024 | other CPU (max) |" in md
     assert "20.00× (met)" in md and "0.75× (not met)" in md
-    assert f"- {ENV_ID} (best: 1 thread(s)): ≥ 10× OpenSpiel 20.00× (met); faster than Pgx 2.50× (met)" in md
+    assert (
+        f"- {ENV_ID} (best: 1 thread(s), copy=False): ≥ 10× OpenSpiel bare loop 24.00× (met), RL API 60.00× (met); "
+        "faster than Pgx 3.00× (met)"
+    ) in md
+    assert f"| VectorEnv (Python API, copy=False) | {ENV_ID} | 1 |" in md
     assert "| PettingZoo connect_four_v3 (AEC) | — | 1 | not installed |" in md
 
     paths = vt.write_reports(result, tmp_path / "r" / "vector.json")
@@ -209,6 +222,7 @@ def test_targets_without_peers_say_not_measured() -> None:
     row = {"env_id": ENV_ID, "kind": "vector", "batch": 1024, "threads": 1, "steps_per_s": 5.0}
     (target,) = vt._targets([row], [])
     assert target["ratio_to_openspiel"] is None and target["openspiel_target_met"] is None
+    assert target["ratio_to_openspiel_rl"] is None and target["openspiel_rl_target_met"] is None
     assert vt._ratio(None, None) == "not measured"
 
 
@@ -234,6 +248,7 @@ def test_vector_compile_probe_in_a_fresh_interpreter() -> None:
     ("blocked", "call", "peer", "package"),
     [
         ("pyspiel", lambda p: p.openspiel_backgammon(0.05), "openspiel_backgammon", "open_spiel"),
+        ("pyspiel", lambda p: p.openspiel_backgammon_rl(0.05), "openspiel_backgammon_rl", "open_spiel"),
         ("pgx", lambda p: p.pgx_game("backgammon", 16, 0.05), "pgx_backgammon", "pgx"),
         ("pgx", lambda p: p.pgx_game("connect_four", 16, 0.05), "pgx_connect_four", "pgx"),
         ("pettingzoo.classic", lambda p: p.connect_four_aec(0.05), "pettingzoo_connect_four", "pettingzoo[classic]"),
@@ -260,6 +275,7 @@ def test_all_peers_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [(r["peer"], r["batch"]) for r in rows] == [
         ("pettingzoo_connect_four", 1),
         ("openspiel_backgammon", 1),
+        ("openspiel_backgammon_rl", 1),
         ("pgx_backgammon", 8),
         ("pgx_backgammon", 1024),
         ("pgx_connect_four", 8),

@@ -12,7 +12,11 @@ from agents.heuristic import HeuristicAgent
 from labyrinth_env.single import SingleAgentEnv
 from labyrinth_env.vector import VectorEnv
 
-CASES = [("team_edition_v0", {"num_players": 2}), ("paths_of_destiny_3e_v0", {"num_players": 3, "max_turns": 60})]
+CASES = [
+    ("team_edition_v0", {"num_players": 2}),
+    ("paths_of_destiny_3e_v0", {"num_players": 3, "max_turns": 60}),
+    ("paths_of_destiny_2011_v0", {"num_players": 3, "max_turns": 60}),
+]
 
 
 def _first_game_trace(vec: VectorEnv, rng: np.random.Generator, env_index: int):
@@ -111,6 +115,29 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
         b = vec_p.step(acts)
         assert np.array_equal(a[0], b[0]) and np.array_equal(a[1], b[1])
     assert calls and max(calls) > 1  # one call served several waiting envs
+
+
+def test_copy_false_returns_the_buffer_and_the_same_observations():
+    copied = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=True)
+    shared = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=False)
+    obs_c, _ = copied.reset()
+    obs_s, _ = shared.reset()
+    assert obs_c is not copied.obs and obs_s is shared.obs
+    assert np.array_equal(obs_c, obs_s)
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in copied.action_masks()])
+        held = obs_s.copy()
+        obs_c, r_c, *_ = copied.step(acts)
+        obs_s, r_s, *_ = shared.step(acts)
+        assert obs_s is shared.obs and np.array_equal(obs_c, obs_s) and np.array_equal(r_c, r_s)
+        # the buffer was overwritten in place: what the caller held now shows the new step
+        if not np.array_equal(held, obs_s):
+            break
+    else:
+        pytest.fail("20 steps never changed an observation")
+    with pytest.raises(ValueError, match="copy must be True or False"):
+        VectorEnv("team_edition_v0", 2, copy="no")
 
 
 def test_vector_env_bad_input():
