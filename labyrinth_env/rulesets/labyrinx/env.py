@@ -1,0 +1,276 @@
+"""Labyrinx (``labyrinx_v0``), the card game, 2-6 players.
+
+The labyrinth of square path cards grows around the Empty Hall, one face-down card a turn;
+characters flip cards as they walk in, face monsters, traps and chests with a die and the
+cards in their hands, and the first to hold five treasures wins. Rules, reconstructions and
+every choice where the rulebook is silent: ``docs/rules/labyrinx.md``.
+
+| Import | ``labyrinth_env.make("labyrinx_v0", num_players=4)`` |
+|---|---|
+| Actions | Discrete(``kernel.NUM_ACTIONS``) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
+| Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
+
+Actions (the mask allows only the pending decision's actions; spaces are named
+``(row,col)``, seats by offset to the left of the deciding player):
+
+| decision (who) | actions |
+|---|---|
+| the labyrinth expands (active player) | place the top card face down at (r,c) |
+| action (active player) | move to (r,c), peek at (r,c), play card k, draw a card, push player +k, |
+| | use the special power, despair, rest drawing 1-4 cards, end the turn |
+| play a card: where / push: where / Seer | at (r,c) |
+| rotate the card (who flips or places it) | rotation 0-3 (quarter turns clockwise) |
+| discard down to the hand limit / pay for a challenge | discard card k |
+| move the loser of a monster (player on the left) | move it to (r,c), stop |
+| move the loser of a trap (player on the left) | straight line north/east/south/west, stop |
+| chest with a treasure on it (who comes in) | attempt the chest, leave it |
+| despair | take a <kind> from the discard pile |
+
+Observation (egocentric: relative seat 0 is the observer): per space of the 13x13 grid (the
+table uses its top-left ``table_size`` square) whether it is on the table, the exit space,
+a pile space, empty, a face-down card, a face-up card; the card's kind when face up or when
+this seat remembers it (it peeked, or saw it face up before it was flipped back), a face-up
+card's open sides and doors, defeated challenge, treasure on a chest, the card being
+rotated or fought, the characters there; per seat treasures, hand size and limit, the
+character's icons and identity, racer; the decision and who makes it, actions left, pile
+sizes, the face-up discard pile by kind and its top card, the treasure reserve, the
+challenge and the movement being resolved, and the observer's own hand by kind.
+
+Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
+
+Version history: v0 (first release: the whole rulebook; character powers reconstructed and
+optional).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.labyrinx import components as C
+from labyrinth_env.rulesets.labyrinx import kernel as K
+
+
+@dataclass(frozen=True)
+class LabyrinxOptions:
+    num_players: int = option(2, "number of players", int_range=(2, C.MAX_PLAYERS))
+    max_turns: int | None = option(
+        600, "truncate after this many player turns (None: never)", int_range=(1, 1_000_000), optional=True
+    )
+    table_size: int = option(
+        9, "the table is table_size x table_size card spaces (its sides wrap around)", int_range=(K.MIN_TABLE, K.MAXT)
+    )
+    character_powers: bool = option(
+        False, "use the characters' special powers (reconstructed; False: the base game)", check=check_bool
+    )
+
+
+def cell_name(cell: int) -> str:
+    r, c = divmod(int(cell), K.MAXT)
+    return f"({r},{c})"
+
+
+_HOW = ("move", "push", "monster", "trap", "play", "despair", "builder")
+_END = ("all cards in game", "table full")
+_WIN = ("five treasures", "most treasures", "race back to the Empty Hall")
+
+
+def _seats(mask: int) -> list[int]:
+    return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
+
+
+class raw_env(LabyrinthAECEnv):
+    """Labyrinx AEC env (unwrapped: an illegal action raises ``ValueError``)."""
+
+    env_id = "labyrinx_v0"
+    kernel = K
+    Options = LabyrinxOptions
+    max_seats = K.NUM_SEATS
+    metadata = {**LabyrinthAECEnv.metadata, "name": "labyrinx_v0"}
+
+    def options_vector(self) -> np.ndarray:
+        o = self.options
+        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
+        vec[K.OPT_PLAYERS] = o.num_players
+        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        vec[K.OPT_TABLE] = o.table_size
+        vec[K.OPT_POWERS] = int(o.character_powers)
+        return vec
+
+    def action_names(self) -> list[str]:
+        cells = [cell_name(c) for c in range(K.NUM_CELLS)]
+        names = [f"move to {c}" for c in cells]
+        names += [f"peek at {c}" for c in cells]
+        names += [f"play card {k}" for k in range(K.MAX_HAND)]
+        names += ["draw a card"]
+        names += [f"push player +{k}" for k in range(1, K.NUM_SEATS)]
+        names += ["use the special power", "despair"]
+        names += [f"rest drawing {k}" for k in range(1, K.REST_DRAWS + 1)]
+        names += ["end the turn"]
+        names += [f"at {c}" for c in cells]
+        names += [f"rotation {r}" for r in range(4)]
+        names += [f"discard card {k}" for k in range(K.MAX_HAND)]
+        names += ["stop"]
+        names += [f"straight line {d}" for d in ("north", "east", "south", "west")]
+        names += ["attempt the chest", "leave the chest"]
+        names += [f"take a {k.lower()} from the discard pile" for k in C.KIND_NAMES]
+        assert len(names) == K.NUM_ACTIONS, len(names)
+        return names
+
+    def decode_event(self, record: np.ndarray) -> dict[str, Any]:
+        kind, seat, a, b, c, _d = (int(x) for x in record)
+        icon = C.ICON_NAMES[a] if 0 <= a < 3 else None
+        t = {
+            K.EV_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
+            K.EV_EXPAND: lambda: {"type": "labyrinth_expands", "seat": seat, "at": cell_name(a)},
+            K.EV_MOVE: lambda: {
+                "type": "move",
+                "seat": seat,
+                "from": cell_name(a),
+                "to": cell_name(b),
+                "how": _HOW[c],
+            },
+            K.EV_LOST_MOVE: lambda: {"type": "move_lost", "seat": seat, "stays": cell_name(a), "door_to": cell_name(b)},
+            K.EV_FLIP: lambda: {"type": "flip", "seat": seat, "at": cell_name(a), "card": C.KIND_NAMES[b]},
+            K.EV_ROTATE: lambda: {
+                "type": "rotate",
+                "seat": seat,
+                "at": cell_name(a),
+                "card": C.KIND_NAMES[b],
+                "rotation": c,
+            },
+            K.EV_PEEK: lambda: {"type": "peek", "seat": seat, "at": cell_name(a)},
+            K.EV_PLAY: lambda: {"type": "play", "seat": seat, "at": cell_name(a), "card": C.KIND_NAMES[b]},
+            K.EV_DRAW: lambda: {"type": "draw", "seat": seat, "cards": a},
+            K.EV_DISCARD: lambda: {"type": "discard", "seat": seat, "card": C.KIND_NAMES[a]},
+            K.EV_CHALLENGE: lambda: {"type": "challenge", "seat": seat, "challenge": icon, "difficulty": b, "icons": c},
+            K.EV_REROLL: lambda: {"type": "lucky_reroll", "seat": seat, "challenge": icon, "difficulty": b},
+            K.EV_SUCCESS: lambda: {
+                "type": "challenge_won",
+                "seat": seat,
+                "challenge": icon,
+                "treasure": bool(b),
+                "from_chest": bool(c),
+            },
+            K.EV_FAIL: lambda: {
+                "type": "challenge_lost",
+                "seat": seat,
+                "challenge": icon,
+                "treasure_lost": bool(b),
+                "mover": c if c >= 0 else None,
+            },
+            K.EV_CHEST_GOLD: lambda: {"type": "treasure_on_chest", "seat": seat, "at": cell_name(a)},
+            K.EV_RESHUFFLE: lambda: {"type": "reshuffle", "cards": a},
+            K.EV_DESPAIR: lambda: {"type": "despair", "seat": seat, "cards_drawn": a},
+            K.EV_REST: lambda: {"type": "rest", "seat": seat, "cards": a},
+            K.EV_FLIP_DOWN: lambda: {"type": "end_phase", "seat": seat, "flipped_down": a},
+            K.EV_END_TRIGGER: lambda: {"type": "end_trigger", "seat": seat, "reason": _END[a]},
+            K.EV_RACE: lambda: {"type": "race", "racers": _seats(a)},
+            K.EV_WIN: lambda: {"type": "win", "seat": seat, "how": _WIN[a]},
+            K.EV_TRUNCATED: lambda: {"type": "truncated"},
+            K.EV_POWER: lambda: {"type": "power", "seat": seat, "power": C.POWER_NAMES[a], "arg": b},
+            K.EV_CARDS_OUT: lambda: {"type": "cards_out"},
+            K.EV_DRAWN_PLACED: lambda: {
+                "type": "card_from_deck_placed",
+                "seat": seat,
+                "at": cell_name(a),
+                "card": C.KIND_NAMES[b],
+            },
+            K.EV_REPLACE: lambda: {
+                "type": "replace",
+                "seat": seat,
+                "at": cell_name(a),
+                "old": C.KIND_NAMES[b],
+                "new": C.KIND_NAMES[c],
+            },
+            K.EV_STOP: lambda: {"type": "stop_moving", "seat": seat, "moved": a, "steps_left": b},
+            K.EV_DECLINE: lambda: {"type": "chest_left", "seat": seat, "at": cell_name(a)},
+        }.get(kind)
+        if t is None:
+            raise ValueError(f"unknown event record {record.tolist()}")
+        return t()
+
+    def render_text(self) -> str:
+        return render_text(self.state)
+
+
+_ICON_GLYPH = ("M", "T", "C")
+_ARROWS = {0: " ", 1: "^", 2: ">", 4: "v", 8: "<"}
+
+
+def cell_glyph(s: np.void, cell: int) -> str:
+    """Two characters: the card (``##`` face down, ``..`` empty, ``EE`` exit, ``[]`` pile
+    space; face up: its open sides as N/E/S/W initials count and the icon)."""
+    ty = int(s["cell_type"][cell])
+    if ty == K.T_EXIT:
+        return "EE"
+    if ty == K.T_PILE:
+        return "[]"
+    card = int(s["cell_card"][cell])
+    if card < 0:
+        return ".."
+    if not s["cell_up"][cell]:
+        return "##"
+    icon = int(C.KIND_ICON[C.CARD_KIND[card]])
+    mark = "+" if icon < 0 else _ICON_GLYPH[icon]
+    if icon >= 0 and s["cell_beaten"][cell]:
+        mark = mark.lower()
+    if s["cell_gold"][cell]:
+        mark = "$"
+    rot = int(s["cell_rot"][cell])
+    sides = "?" if rot < 0 else str(bin(int(K.CARD_OPEN[card, rot])).count("1"))
+    return sides + mark
+
+
+def render_text(s: np.void) -> str:
+    """The table (two characters a space, a player's seat digit where its character stands)
+    and a side panel."""
+    n = int(s["num_players"])
+    t = int(s["table"])
+    where: dict[int, list[str]] = {}
+    for p in range(n):
+        where.setdefault(int(s["pos"][p]), []).append(str(p))
+    lines = []
+    for r in range(t):
+        row = []
+        for c in range(t):
+            cell = r * K.MAXT + c
+            g = cell_glyph(s, cell)
+            if cell in where:
+                here = where[cell]
+                g = (here[0] + g[1]) if len(here) == 1 else ("*" + g[1])
+            row.append(g)
+        lines.append(" ".join(row))
+    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    panel = [
+        f"turn {int(s['turn'])}, {status[int(s['outcome'])]}" + (" (race!)" if s["race"] else ""),
+        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        f"draw pile {int(s['deck_len'])}, discards {int(s['discard_len'])}, treasure reserve {int(s['reserve'])}",
+    ]
+    for p in range(n):
+        ch = int(s["character"][p])
+        icons = "".join(g * int(C.CHAR_ICONS[ch, i]) for i, g in enumerate(_ICON_GLYPH))
+        panel.append(
+            f"player {p} {C.CHARACTER_NAMES[ch]} [{icons}] at {cell_name(int(s['pos'][p]))}: "
+            f"treasures {int(s['treasure'][p])}, cards {int(s['hand_len'][p])}"
+        )
+    width = max(len(x) for x in lines)
+    out = []
+    for i in range(max(len(lines), len(panel))):
+        left = lines[i] if i < len(lines) else ""
+        right = panel[i] if i < len(panel) else ""
+        out.append(f"{left:<{width}}   {right}")
+    return "\n".join(out)
+
+
+def env(**options: Any) -> raw_env:
+    """The env as PettingZoo's wrapped envs behave (see ``labyrinth_env.aec``)."""
+    e = raw_env(**options)
+    e.checked = True
+    return e
