@@ -20,6 +20,8 @@ HEURISTICS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.heuristic",
     "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.heuristic",
     "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.heuristic",
+    "labyrinthos_v0": "labyrinth_env.rulesets.labyrinthos.heuristic",
+    "labyrinx_v0": "labyrinth_env.rulesets.labyrinx.heuristic",
 }
 
 

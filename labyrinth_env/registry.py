@@ -14,9 +14,9 @@ _ENVS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.env",
     "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.env",
     "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.env",
+    "labyrinthos_v0": "labyrinth_env.rulesets.labyrinthos.env",
+    "labyrinx_v0": "labyrinth_env.rulesets.labyrinx.env",
 }
-# rulesets whose issues are open: known ids that are not built yet
-_PLANNED = ("labyrinx_v0", "labyrinthos_v0")
 
 
 def list_envs() -> list[str]:
@@ -26,8 +26,7 @@ def list_envs() -> list[str]:
 
 def _module(env_id: str):
     if not isinstance(env_id, str) or env_id not in _ENVS:
-        hint = " (planned, not built yet)" if env_id in _PLANNED else ""
-        raise ValueError(f"unknown env id {env_id!r}{hint}; available: {', '.join(list_envs())}")
+        raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(list_envs())}")
     return importlib.import_module(_ENVS[env_id])
 
 

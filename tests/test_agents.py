@@ -179,9 +179,9 @@ def test_bad_specs_and_bad_use_raise_clear_errors():
         make_agent("alphazero")
     with pytest.raises(ValueError, match="games must be"):
         evaluate(ENV, "random", 0)
-    fake = SimpleNamespace(unwrapped=SimpleNamespace(env_id="labyrinx_v0"))
+    fake = SimpleNamespace(unwrapped=SimpleNamespace(env_id="chess_v1"))
     obs = {"observation": np.zeros(1, np.float32), "action_mask": np.ones(K.NUM_ACTIONS, np.int8)}
-    with pytest.raises(ValueError, match="no heuristic agent for env 'labyrinx_v0'"):
+    with pytest.raises(ValueError, match="no heuristic agent for env 'chess_v1'"):
         HeuristicAgent().act(obs, fake)
     with pytest.raises(ValueError, match="needs the env"):
         HeuristicAgent().act(obs)

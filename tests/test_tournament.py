@@ -305,7 +305,7 @@ def test_cooperative_tournament_plays_one_agent_in_all_seats():
         ({"agents": ["random", "random"]}, "distinct"),
         ({"agents": ["random"]}, "at least 2 agents"),
         ({"agents": ["random", "ppo:/no/such/model.zip"]}, "cannot play"),
-        ({"env_id": "labyrinx_v0"}, "unknown env id 'labyrinx_v0'"),
+        ({"env_id": "chess_v1"}, "unknown env id 'chess_v1'"),
         ({"options": {"num_players": 9}}, "num_players"),
         ({"options": {"max_turn": 3}}, "unknown option"),
         ({"games": 0}, "games must be"),

@@ -1,0 +1,276 @@
+"""Labyrinthos (``labyrinthos_v0``), 2-4 players.
+
+Explore a 7x7 maze of face-down tiles, spend Feet and Hand action tokens on your hero
+board, take wounds that block actions, find the four keys (each replaces an action) and
+be the first to move onto the Door tile with all four, while the Minotaur (or Medusa, or
+Cerberus) is moved by a die at the end of every turn.
+Rules: ``docs/rules/labyrinthos.md``.
+
+| Import | ``labyrinth_env.make("labyrinthos_v0", num_players=4, monster="medusa")`` |
+|---|---|
+| Actions | Discrete(``kernel.NUM_ACTIONS``) |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..4 |
+| Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
+
+Actions (the mask allows only the pending decision's actions; cells are ``rRcC``, row and
+column 0-6, the Door tile is r3c3; seat offsets count clockwise from the deciding seat):
+
+| decision | actions |
+|---|---|
+| action (active player) | move to a cell, explore N/E/S/W, discover key, desperate action (a card), |
+| | rotate wall (from side, to side), rotate tile (cell, clockwise / counter-clockwise), heal, |
+| | special action, key action (4), recover / rearrange (Feet paid), pass |
+| choose a hero board | hero 0-3 |
+| place the explored tile | rotation 0-3 |
+| choose a key token / place it on a slot / rearrange / heal / place a wound | key action 0-3 / action slot 0-8 |
+| place a wall; build; visions | inner edge 0-83 (build also removes; visions: the wall, then its new side); done |
+| spend a monster movement point | move to a cell, rotate a tile, remove a wall (edge) |
+| secret passage / charge / displace the attacked hero | cell / direction / cell |
+| wild intuition; Hermes' Mischief | yes / no |
+| reaction to an attack | play a card / no |
+| refresh the action pool | take f Feet and 7 - f Hand tokens |
+| discard before drawing / down to the limit | a card type (/ done) |
+| secret lever, Earthquake | rotate tile (/ done); Stone Gaze: player +1..+3; Ariadne's Thread: move to a cell |
+
+Observation (egocentric: relative seat 0 is the observer): per cell whether it is explored
+and then its pathways, symbol, Door / key colour / hero colour, the walls on its sides,
+the monster, the heroes by relative seat (a face-down tile shows nothing but walls); per
+seat its hero, Feet and Hand tokens, the wound and the face-up key token (colour, action)
+on each action slot, keys held, hand size, whether it is the active player; the
+observer's own hand by card type; the decision and who makes it, the monster (kind, on the
+board, points left, the hunted hero, the last die faces), supplies, deck size, the face-up
+discard pile, the key tokens the observer has looked at, what the decision is about.
+
+Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
+
+Version history: v0 (first release).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core.grid import SQUARE_DIRECTIONS
+from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.labyrinthos import components as C
+from labyrinth_env.rulesets.labyrinthos import kernel as K
+
+_DIR = ("north", "east", "south", "west")
+
+
+@dataclass(frozen=True)
+class LabyrinthosOptions:
+    num_players: int = option(2, "number of players", int_range=(C.MIN_PLAYERS, C.MAX_PLAYERS))
+    max_turns: int | None = option(
+        1000, "truncate after this many player turns (None: never)", int_range=(1, 1_000_000), optional=True
+    )
+    monster: str = option("minotaur", "the monster in the maze (Monstrous Myths)", choices=C.MONSTER_NAMES)
+    use_empty_key_slot: bool = option(
+        True, "heroes may store a key on the empty key slot (False: the harder game)", check=check_bool
+    )
+
+
+def cell_name(cell: int) -> str:
+    r, c = divmod(int(cell), K.SIZE)
+    return f"r{r}c{c}"
+
+
+def edge_name(e: int) -> str:
+    a, b = K.EDGE_CELLS[int(e)]
+    return f"{cell_name(a)}-{cell_name(b)}"
+
+
+def _seats(mask: int) -> list[int]:
+    return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
+
+
+_HOW = ("move", "secret passage", "ariadne's thread", "displaced")
+_MONSTER_HOW = ("point", "secret passage", "charge", "door", "enters", "lyre")
+
+
+class raw_env(LabyrinthAECEnv):
+    """Labyrinthos AEC env (unwrapped: an illegal action raises ``ValueError``)."""
+
+    env_id = "labyrinthos_v0"
+    kernel = K
+    Options = LabyrinthosOptions
+    max_seats = K.NUM_SEATS
+    metadata = {**LabyrinthAECEnv.metadata, "name": "labyrinthos_v0"}
+
+    def options_vector(self) -> np.ndarray:
+        o = self.options
+        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
+        vec[K.OPT_PLAYERS] = o.num_players
+        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        vec[K.OPT_MONSTER] = C.MONSTER_NAMES.index(o.monster)
+        vec[K.OPT_KEY_SLOT] = int(o.use_empty_key_slot)
+        return vec
+
+    def action_names(self) -> list[str]:
+        names = [f"move to {cell_name(c)}" for c in range(K.NUM_CELLS)]
+        names += [f"explore {d}" for d in _DIR]
+        names += ["discover key"]
+        names += [f"desperate action: {n.lower()}" for n in C.CARD_NAMES]
+        names += [f"rotate wall from {_DIR[k // 4]} to {_DIR[k % 4]}" for k in range(16)]
+        for c in range(K.NUM_CELLS):
+            names += [f"rotate tile {cell_name(c)} clockwise", f"rotate tile {cell_name(c)} counter-clockwise"]
+        names += ["heal", "special action"]
+        names += [f"key action: {n}" for n in C.KEY_ACTION_NAMES]
+        names += [f"recover paying {f} feet and {C.RECOVER_COST - f} hand" for f in range(C.RECOVER_COST + 1)]
+        names += [f"rearrange paying {f} feet and {C.REARRANGE_COST - f} hand" for f in range(C.REARRANGE_COST + 1)]
+        names += ["pass"]
+        names += [f"place the explored tile turned {r} clockwise" for r in range(4)]
+        names += [f"choose the key token {n}" for n in C.KEY_ACTION_NAMES]
+        names += [f"action slot {n}" for n in C.SLOT_NAMES]
+        names += [f"wall between {edge_name(e)}" for e in range(K.NUM_EDGES)]
+        names += [f"charge {d}" for d in _DIR]
+        names += [f"take {f} feet and {C.POOL_SIZE - f} hand tokens" for f in range(C.POOL_SIZE + 1)]
+        names += [f"choose hero {C.HERO_NAMES[h].lower()} ({C.SPECIAL_NAMES[h]})" for h in range(C.NUM_HEROES)]
+        names += [f"choose player +{k}" for k in range(1, K.NUM_SEATS)]
+        names += ["yes", "no", "done"]
+        assert len(names) == K.NUM_ACTIONS, len(names)
+        return names
+
+    def decode_event(self, record: np.ndarray) -> dict[str, Any]:
+        kind, seat, a, b, c, _ = (int(x) for x in record)
+        t = {
+            K.EV_FIRST_PLAYER: lambda: {"type": "first_player", "seat": seat},
+            K.EV_HERO: lambda: {"type": "hero", "seat": seat, "hero": C.HERO_NAMES[a]},
+            K.EV_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
+            K.EV_MOVE: lambda: {
+                "type": "move",
+                "seat": seat,
+                "from": cell_name(a) if a >= 0 else None,
+                "to": cell_name(b),
+                "how": _HOW[c],
+            },
+            K.EV_EXPLORE: lambda: {"type": "explore", "seat": seat, "cell": cell_name(a), "tile": C.TILE_NAMES[b]},
+            K.EV_ORIENT: lambda: {"type": "orient", "seat": seat, "cell": cell_name(a), "rotation": b},
+            K.EV_KEY: lambda: {
+                "type": "discover_key",
+                "seat": seat,
+                "colour": C.KEY_COLOUR_NAMES[K.KEY_TOKEN_COLOUR[a]],
+                "action": C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[a]],
+                "slot": C.SLOT_NAMES[b],
+            },
+            K.EV_CARD: lambda: {"type": "card", "seat": seat, "card": C.CARD_NAMES[a]},
+            K.EV_CANCEL: lambda: {"type": "cancel", "seat": seat, "card": C.CARD_NAMES[a], "of": b},
+            K.EV_WALL_ROTATED: lambda: {"type": "rotate_wall", "seat": seat, "from": edge_name(a), "to": edge_name(b)},
+            K.EV_TILE_ROTATED: lambda: {
+                "type": "rotate_tile",
+                "seat": seat,
+                "cell": cell_name(a),
+                "way": "counter-clockwise" if b else "clockwise",
+            },
+            K.EV_WALL_PLACED: lambda: {"type": "wall_placed", "seat": seat, "edge": edge_name(a)},
+            K.EV_WALL_REMOVED: lambda: {"type": "wall_removed", "seat": seat, "edge": edge_name(a)},
+            K.EV_HEAL: lambda: {"type": "heal", "seat": seat, "slot": C.SLOT_NAMES[a]},
+            K.EV_RECOVER: lambda: {"type": "recover", "seat": seat, "wounds": a},
+            K.EV_REARRANGE: lambda: {"type": "rearrange", "seat": seat, "from": C.SLOT_NAMES[a], "to": C.SLOT_NAMES[b]},
+            K.EV_WOUND: lambda: {"type": "wound", "seat": seat, "slot": C.SLOT_NAMES[a] if a >= 0 else None},
+            K.EV_REFRESH: lambda: {"type": "refresh", "seat": seat, "feet": a, "hand": b},
+            K.EV_DRAW: lambda: {"type": "draw", "seat": seat, "cards": a},
+            K.EV_DISCARD: lambda: {"type": "discard", "seat": seat, "card": C.CARD_NAMES[a]},
+            K.EV_ROLL: lambda: {"type": "minotaur_die", "seat": seat, "face": C.MINOTAUR_FACE_NAMES[a]},
+            K.EV_BLOOD: lambda: {"type": "blood_die", "seat": seat, "wounds": a},
+            K.EV_MONSTER_MOVE: lambda: {
+                "type": "monster_move",
+                "seat": seat,
+                "from": cell_name(a) if a >= 0 else None,
+                "to": cell_name(b),
+                "how": _MONSTER_HOW[c],
+            },
+            K.EV_ATTACK: lambda: {"type": "attack", "seat": seat, "cell": cell_name(a), "heroes": _seats(b)},
+            K.EV_DISPLACE: lambda: {
+                "type": "displace",
+                "seat": seat,
+                "to": cell_name(a) if a >= 0 else None,
+                "by": b,
+            },
+            K.EV_TOKENS: lambda: {"type": "tokens", "seat": seat, "feet": a, "hand": b},
+            K.EV_RESHUFFLE: lambda: {"type": "reshuffle", "cards": a},
+            K.EV_SPECIAL: lambda: {"type": "special_action", "seat": seat, "action": C.SPECIAL_NAMES[a]},
+            K.EV_KEY_ACTION: lambda: {"type": "key_action", "seat": seat, "action": C.KEY_ACTION_NAMES[a]},
+            K.EV_HUNT: lambda: {"type": "hunt", "target": a},
+            K.EV_WIN: lambda: {"type": "win", "seat": seat},
+            K.EV_TRUNCATED: lambda: {"type": "truncated"},
+            K.EV_POINTS: lambda: {"type": "movement_points", "seat": seat, "points": a},
+            K.EV_SHIELD: lambda: {"type": "shield_maiden", "seat": seat},
+            K.EV_INTUITION: lambda: {"type": "wild_intuition", "seat": seat, "rolls": bool(a)},
+        }.get(kind)
+        if t is None:
+            raise ValueError(f"unknown event record {record.tolist()}")
+        return t()
+
+    def render_text(self) -> str:
+        return render_text(self.state)
+
+
+def _glyph_paths(mask: int) -> str:
+    return "".join(SQUARE_DIRECTIONS[d] if (mask >> d) & 1 else "." for d in range(4))
+
+
+def render_text(s: np.void) -> str:
+    """The 7x7 maze (each cell: its pathways N/E/S/W, then ``#`` face down, ``D`` Door, a
+    key colour's initial, a symbol letter (w wall, m Minotaur, h hide, t trap, p passage),
+    ``M`` the monster, digits the heroes; ``|`` / ``=`` walls east / south) and a panel."""
+    n = int(s["num_players"])
+    sym = " wmhtp"
+    lines = []
+    for r in range(K.SIZE):
+        row, below = [], []
+        for c in range(K.SIZE):
+            cell = r * K.SIZE + c
+            if not s["cell_up"][cell]:
+                body = "  ##  "
+            else:
+                t = int(s["cell_tile"][cell])
+                mark = sym[int(C.TILE_SYMBOL[t])]
+                if C.TILE_KIND[t] == C.KIND_DOOR:
+                    mark = "D"
+                elif C.TILE_KIND[t] == C.KIND_KEY:
+                    mark = C.KEY_COLOUR_NAMES[int(C.TILE_COLOUR[t])][0]
+                body = _glyph_paths(int(s["cell_mask"][cell])) + mark
+                body += "M" if int(s["monster_cell"]) == cell else " "
+            heroes = "".join(str(p) for p in range(n) if int(s["position"][p]) == cell)
+            body = (body + heroes)[:7].ljust(7)
+            e = K.EDGE_OF[cell, 1]
+            row.append(body + ("|" if e >= 0 and s["wall"][e] else " "))
+            e = K.EDGE_OF[cell, 2]
+            below.append(("=======" if e >= 0 and s["wall"][e] else "       ") + " ")
+        lines.append("".join(row))
+        lines.append("".join(below))
+    status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    panel = [
+        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}, monster: {C.MONSTER_NAMES[int(s['monster'])]}",
+        f"active player {int(s['seat'])}; decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        f"walls in supply {int(s['wall_supply'])}, deck {int(s['deck_len'])} cards",
+    ]
+    for p in range(n):
+        h = int(s["hero"][p])
+        slots = []
+        for i in range(C.NUM_SLOTS):
+            k = int(s["slot_key"][p, i])
+            if k < 0:
+                name = C.SLOT_NAMES[i]
+            else:
+                name = f"{C.KEY_COLOUR_NAMES[K.KEY_TOKEN_COLOUR[k]]} {C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[k]]}"
+            slots.append(name + ("*" if s["slot_wound"][p, i] else ""))
+        panel.append(
+            f"player {p} ({C.HERO_NAMES[h] if h >= 0 else '-'}) at "
+            f"{cell_name(int(s['position'][p])) if s['position'][p] >= 0 else '-'}: "
+            f"{int(s['feet'][p])} feet, {int(s['hands'][p])} hand, {int(s['hand'][p].sum())} cards; "
+            f"[{', '.join(slots)}] (* wounded)"
+        )
+    return "\n".join(lines + panel)
+
+
+def env(**options: Any) -> raw_env:
+    """The env as PettingZoo's wrapped envs behave (see ``labyrinth_env.aec``)."""
+    e = raw_env(**options)
+    e.checked = True
+    return e

@@ -1,0 +1,553 @@
+"""A rule-based Labyrinthos player as numba functions over the state.
+
+``heuristic_action(s, mask)`` picks the action of ``s.decider`` for whatever decision is
+pending. It never changes ``s`` and can run inside batched kernel loops.
+
+The plan. The seat's *target* is the Door tile once it holds four keys, else the nearest
+explored key tile of a colour it lacks, else the nearest face-down tile (the key tiles lie
+among them). A cheapest-path search runs over the 7x7 cells: a move costs 1, a pathway
+that must be turned first adds a Rotate Tile per quarter turn (any explored tile may be
+turned from anywhere), a wall on the way adds the Rotate Wall that clears it (much more
+when the wall limit leaves it no side to turn to), a face-down tile costs an Explore,
+secret passages link to each other, the monster's tile is avoided.
+Then, in the action decision:
+
+1. a needed action (move, explore, discover key, rotate tile) wounded: heal it (Bandages,
+   Heal) or Recover;
+2. on a key tile of a missing colour: discover the key (Bandages first, then the others);
+   keys go on the empty key slot, then desperate action, heal, special action, rotate wall;
+3. play Ambrosia when wounded twice, Winged Sandals and Daedalus' Tools when possible;
+   the Runner's Swift Stride when short of Feet;
+4. follow the path: take the secret passage, or clear the wall (Rotate Wall, else the Build
+   or Visions key, else heal a wounded Rotate Wall or Recover), turn the tile, explore or
+   move;
+5. otherwise pass; the pool is refreshed with 4 Feet and 3 Hand tokens.
+
+Controlling the monster, it goes for the other heroes and keeps away from the seat's own
+hero; attacked rivals are pushed onto traps. Wounds go on the least needed actions. Walls
+(the symbol, Stonemason) go between two explored tiles far from its hero: walling off
+face-down tiles can shut the last key tile in for everyone.
+Reactions are always played. Cards it never plays are discarded before drawing.
+
+Hidden information is never read: face-down tiles count by their place only, other hands,
+the deck and the RNG are never looked at.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.rulesets.labyrinthos import components as C
+from labyrinth_env.rulesets.labyrinthos import kernel as K
+
+STATE_DTYPE = K.STATE_DTYPE
+INF = 1 << 20
+NUM_CELLS = K.NUM_CELLS
+COST_MOVE = 1
+COST_EXPLORE = 2
+COST_BEYOND = 3  # a step past a face-down tile: its pathways are unknown
+COST_WALL = 2  # a Rotate Wall clears it
+COST_WALL_STUCK = 12  # no side to turn it to (the wall limit): another way, or Build
+COST_MONSTER = 30
+WOUND_ORDER = np.array([7, 3, 6, 4, 8, 5, 2, 1, 0], dtype=np.int64)  # least needed first
+HEAL_ORDER = np.array([0, 1, 2, 5, 4, 8, 6, 3, 7], dtype=np.int64)  # most needed first (rotate wall: 5th)
+KEY_SLOT_ORDER = np.array([8, 3, 6, 7, 4, 5, 2, 1, 0], dtype=np.int64)
+KEY_PICK_ORDER = np.array([C.K_BANDAGES, C.K_SECRET_LEVER, C.K_BUILD, C.K_VISIONS], dtype=np.int64)
+HERO_ORDER = np.array([C.H_SWIFT_STRIDE, C.H_SHIELD_MAIDEN, C.H_WILD_INTUITION, C.H_BEAST_CALLER], dtype=np.int64)
+KEEP_CARD = np.zeros(C.NUM_CARD_TYPES, dtype=np.int64)
+for _t in range(C.NUM_CARD_TYPES):
+    _e = C.CARD_EFFECT[_t]
+    KEEP_CARD[_t] = 1 if _e in (C.E_CANCEL, C.E_HEAL_ALL, C.E_FEET, C.E_HANDS, C.E_DODGE, C.E_MIRROR) else 0
+REFRESH_FEET = 4
+
+
+@njit(cache=True)
+def rot_steps(mask: int, d: int) -> int:
+    """Quarter turns that open ``mask`` towards ``d`` (INF for a tile without pathways)."""
+    for k in (0, 1, 3, 2):
+        if (rotate_mask(mask, k, 4) >> d) & 1:
+            return 2 if k == 2 else (0 if k == 0 else 1)
+    return INF
+
+
+@njit(cache=True)
+def wall_turnable(s, a: int, e: int) -> bool:
+    """The wall on ``e`` can be turned to another side of ``a`` (the wall limit allows it)."""
+    for g in range(4):
+        e2 = K.EDGE_OF[a, g]
+        if e2 >= 0 and K.can_move_wall(s, e, e2):
+            return True
+    return False
+
+
+@njit(cache=True)
+def edge_cost(s, a: int, d: int) -> int:
+    """The cost of stepping from the explored tile ``a`` towards ``d`` (INF: impossible)."""
+    b = K.NEIGHBORS[a, d]
+    if b < 0:
+        return INF
+    cost = rot_steps(s.cell_mask[a], d)
+    e = K.EDGE_OF[a, d]
+    if s.wall[e]:
+        cost += COST_WALL if wall_turnable(s, a, e) else COST_WALL_STUCK
+    if not s.cell_up[b]:
+        return cost + COST_EXPLORE
+    cost += COST_MOVE + rot_steps(s.cell_mask[b], (d + 2) % 4)
+    if b == s.monster_cell and K.TILE_SYMBOL[s.cell_tile[b]] != C.SYM_HIDE:
+        cost += COST_MONSTER
+    return cost
+
+
+@njit(cache=True)
+def plan(s, me: int, dist, prev) -> None:
+    """Cheapest costs from the seat's tile to every cell (``prev``: the cell before)."""
+    dist[:] = INF
+    prev[:] = -1
+    done = np.zeros(NUM_CELLS, dtype=np.uint8)
+    dist[s.position[me]] = 0
+    for _ in range(NUM_CELLS):
+        a, best = -1, INF
+        for c in range(NUM_CELLS):
+            if not done[c] and dist[c] < best:
+                a, best = c, dist[c]
+        if a < 0:
+            break
+        done[a] = 1
+        if not s.cell_up[a]:  # past a face-down tile: any direction, at a guess
+            for d in range(4):
+                b = K.NEIGHBORS[a, d]
+                if b >= 0 and best + COST_BEYOND < dist[b]:
+                    dist[b] = best + COST_BEYOND
+                    prev[b] = a
+            continue
+        for d in range(4):
+            b = K.NEIGHBORS[a, d]
+            if b >= 0:
+                c2 = best + edge_cost(s, a, d)
+                if c2 < dist[b]:
+                    dist[b] = c2
+                    prev[b] = a
+        if K.is_passage(s, a):
+            for b in range(NUM_CELLS):
+                if b != a and K.is_passage(s, b) and best + COST_MOVE < dist[b]:
+                    dist[b] = best + COST_MOVE
+                    prev[b] = a
+
+
+@njit(cache=True)
+def target_cell(s, me: int, dist) -> int:
+    if K.keys_held(s, me) == K.NUM_COLOURS:
+        return K.DOOR_CELL
+    best, best_d = -1, INF
+    for c in range(NUM_CELLS):  # explored key tiles of a missing colour
+        t = s.cell_tile[c]
+        key = s.cell_up[c] and K.TILE_KIND[t] == C.KIND_KEY
+        if key and not K.holds_colour(s, me, K.TILE_COLOUR[t]) and dist[c] < best_d:
+            best, best_d = c, dist[c]
+    if best >= 0:
+        return best
+    for c in range(NUM_CELLS):  # else the nearest face-down tile
+        if not s.cell_up[c] and dist[c] < best_d:
+            best, best_d = c, dist[c]
+    return best
+
+
+@njit(cache=True)
+def first_step(s, me: int, goal: int, prev) -> int:
+    c = goal
+    while c >= 0 and prev[c] != s.position[me]:
+        c = prev[c]
+    return c
+
+
+@njit(cache=True)
+def turn_action(s, cell: int, d: int) -> int:
+    """Rotate Tile on ``cell`` the shorter way towards opening ``d``."""
+    if (rotate_mask(s.cell_mask[cell], 1, 4) >> d) & 1:
+        return K.A_ROTATE + 2 * cell
+    return K.A_ROTATE + 2 * cell + 1
+
+
+@njit(cache=True)
+def next_cell(s, me: int) -> int:
+    """The next cell on the seat's cheapest path to its target (-1: none)."""
+    dist = np.empty(NUM_CELLS, dtype=np.int64)
+    prev = np.empty(NUM_CELLS, dtype=np.int64)
+    plan(s, me, dist, prev)
+    goal = target_cell(s, me, dist)
+    if goal < 0 or dist[goal] >= INF or goal == s.position[me]:
+        return -1
+    return first_step(s, me, goal, prev)
+
+
+@njit(cache=True)
+def blocking_wall(s, me: int) -> int:
+    """The wall on the first step of the seat's path (-1: none)."""
+    b = next_cell(s, me)
+    a = s.position[me]
+    for d in range(4):
+        if b >= 0 and K.NEIGHBORS[a, d] == b and s.wall[K.EDGE_OF[a, d]]:
+            return K.EDGE_OF[a, d]
+    return -1
+
+
+@njit(cache=True)
+def clear_wall_action(s, mask, me: int, d: int) -> int:
+    """A wall blocks the way towards ``d``: turn it away, or Build / Visions, or heal Rotate Wall."""
+    for g in range(4):
+        if g != d and mask[K.A_ROT_WALL + d * 4 + g]:
+            return K.A_ROT_WALL + d * 4 + g
+    for k in (C.K_BUILD, C.K_VISIONS):
+        if mask[K.A_KEY_ACT + k]:
+            return K.A_KEY_ACT + k
+    if s.slot_wound[me, C.S_ROTATE_WALL] and s.slot_key[me, C.S_ROTATE_WALL] < 0:
+        if mask[K.A_KEY_ACT + C.K_BANDAGES]:
+            return K.A_KEY_ACT + C.K_BANDAGES
+        if mask[K.A_HEAL]:
+            return K.A_HEAL
+        for f in range(C.RECOVER_COST, -1, -1):
+            if mask[K.A_RECOVER + f]:
+                return K.A_RECOVER + f
+    return -1
+
+
+@njit(cache=True)
+def path_action(s, mask, me: int) -> int:
+    b = next_cell(s, me)
+    if b < 0:
+        return -1
+    a = s.position[me]
+    if K.is_passage(s, a) and K.is_passage(s, b):  # the plan takes the secret passage
+        return K.A_CELL + b if mask[K.A_CELL + b] else -1
+    d = -1
+    for k in range(4):
+        if K.NEIGHBORS[a, k] == b:
+            d = k
+    e = K.EDGE_OF[a, d]
+    if s.wall[e]:
+        return clear_wall_action(s, mask, me, d)
+    if not K.open_towards(s, a, d):
+        act = turn_action(s, a, d)
+        return act if mask[act] else -1
+    if not s.cell_up[b]:
+        return K.A_EXPLORE + d if mask[K.A_EXPLORE + d] else -1
+    if not K.open_towards(s, b, (d + 2) % 4):
+        act = turn_action(s, b, (d + 2) % 4)
+        return act if mask[act] else -1
+    return K.A_CELL + b if mask[K.A_CELL + b] else -1
+
+
+@njit(cache=True)
+def care_action(s, mask, me: int) -> int:
+    """Heal a wounded action the plan needs, or Recover."""
+    need = 0
+    for slot in (C.S_MOVE, C.S_EXPLORE, C.S_ROTATE_TILE, C.S_DISCOVER):
+        if slot == C.S_DISCOVER and K.keys_held(s, me) == K.NUM_COLOURS:
+            continue
+        if s.slot_wound[me, slot]:
+            need += 1
+    if need == 0:
+        return -1
+    if need == 1:
+        if mask[K.A_KEY_ACT + C.K_BANDAGES]:
+            return K.A_KEY_ACT + C.K_BANDAGES
+        if mask[K.A_HEAL]:
+            return K.A_HEAL
+    for f in range(C.RECOVER_COST, -1, -1):
+        if mask[K.A_RECOVER + f]:
+            return K.A_RECOVER + f
+    return -1
+
+
+@njit(cache=True)
+def card_action(s, mask, me: int) -> int:
+    for t in range(C.NUM_CARD_TYPES):
+        if not mask[K.A_CARD + t]:
+            continue
+        e = C.CARD_EFFECT[t]
+        if e == C.E_HEAL_ALL and K.wounds(s, me) >= 2:
+            return K.A_CARD + t
+        if (e == C.E_FEET or e == C.E_HANDS) and s.hands[me] >= 1:
+            return K.A_CARD + t
+    return -1
+
+
+@njit(cache=True)
+def main_action(s, mask) -> int:
+    me = s.seat
+    a = care_action(s, mask, me)
+    if a >= 0:
+        return a
+    if mask[K.A_DISCOVER]:
+        return K.A_DISCOVER
+    a = card_action(s, mask, me)
+    if a >= 0:
+        return a
+    if mask[K.A_SPECIAL] and s.hero[me] == C.H_SWIFT_STRIDE and s.feet[me] < 2 and s.hands[me] >= 1:
+        return K.A_SPECIAL
+    a = path_action(s, mask, me)
+    if a >= 0:
+        return a
+    return K.A_PASS
+
+
+@njit(cache=True)
+def orient_action(s, mask, me: int) -> int:
+    """Open back towards where the hero comes from, then towards face-down tiles (or the
+    Door with four keys)."""
+    cell = s.pending_cell
+    here = s.position[me]
+    tile_mask = K.TILE_MASK[s.cell_tile[cell]]
+    best, best_v = K.A_ORIENT, -1.0
+    four = K.keys_held(s, me) == K.NUM_COLOURS
+    for r in range(4):
+        m = rotate_mask(tile_mask, r, 4)
+        v = 0.0
+        for d in range(4):
+            if not (m >> d) & 1:
+                continue
+            nb = K.NEIGHBORS[cell, d]
+            if nb < 0:
+                continue
+            if nb == here:
+                v += 3.0
+            elif not s.cell_up[nb]:
+                v += 1.0
+            if four:
+                dr = abs(nb // K.SIZE - 3) + abs(nb % K.SIZE - 3)
+                v += 0.5 if dr < abs(cell // K.SIZE - 3) + abs(cell % K.SIZE - 3) else 0.0
+        if v > best_v:
+            best, best_v = K.A_ORIENT + r, v
+    return best
+
+
+@njit(cache=True)
+def rival_score(s, me: int, cell: int) -> float:
+    """How good it is for ``me`` that the monster stands on ``cell``."""
+    v = 0.0
+    near = 99
+    for p in range(s.num_players):
+        c = s.position[p]
+        dd = abs(c // K.SIZE - cell // K.SIZE) + abs(c % K.SIZE - cell % K.SIZE)
+        if p == me:
+            if dd == 0 and K.TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+                v -= 100.0
+            v += 0.5 * min(dd, 4)
+        else:
+            near = min(near, dd)
+            if dd == 0 and K.TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+                v += 20.0 + 5.0 * K.keys_held(s, p)
+    return v - near
+
+
+@njit(cache=True)
+def charge_end(s, d: int) -> int:
+    """Where a charge towards ``d`` would stop (the kernel's ``charge`` without its effects)."""
+    c = s.monster_cell
+    while True:
+        nb = K.NEIGHBORS[c, d]
+        if nb < 0 or not s.cell_up[nb] or not K.open_towards(s, c, d) or not K.open_towards(s, nb, (d + 2) % 4):
+            return c
+        c = nb
+        if K.occupied_mask(s, c) != 0 and K.TILE_SYMBOL[s.cell_tile[c]] != C.SYM_HIDE:
+            return c
+
+
+@njit(cache=True)
+def monster_action(s, mask, me: int) -> int:
+    best, best_v = -1, -1e9
+    here = rival_score(s, me, s.monster_cell) - 0.1
+    for a in range(K.NUM_ACTIONS):
+        if not mask[a]:
+            continue
+        if a < K.A_EXPLORE:
+            v = rival_score(s, me, a - K.A_CELL)
+        elif K.A_CHARGE <= a < K.A_CHARGE + 4:
+            v = rival_score(s, me, charge_end(s, a - K.A_CHARGE))
+        else:
+            v = here
+        if v > best_v:
+            best, best_v = a, v
+    return best
+
+
+@njit(cache=True)
+def displace_action(s, mask, me: int) -> int:
+    victim = s.pending_seat
+    best, best_v = -1, -1e9
+    for c in range(NUM_CELLS):
+        if not mask[K.A_CELL + c]:
+            continue
+        trap = K.TILE_SYMBOL[s.cell_tile[c]] == C.SYM_TRAP
+        v = (-1.0 if trap else 0.0) if victim == me else (1.0 if trap else 0.0)
+        if v > best_v:
+            best, best_v = K.A_CELL + c, v
+    return best
+
+
+@njit(cache=True)
+def first_in(order, base: int, mask) -> int:
+    for i in order:
+        if mask[base + i]:
+            return base + i
+    return -1
+
+
+@njit(cache=True)
+def wall_action(s, mask, me: int) -> int:
+    """A wall between two explored tiles (never walling off face-down ones, which would
+    shut the key tiles in), as far from the seat's hero as possible."""
+    best, best_v = -1, -1
+    c = s.position[me]
+    for e in range(K.NUM_EDGES):
+        if mask[K.A_EDGE + e]:
+            a, b = K.EDGE_CELLS[e, 0], K.EDGE_CELLS[e, 1]
+            v = abs(a // K.SIZE - c // K.SIZE) + abs(a % K.SIZE - c % K.SIZE)
+            if s.cell_up[a] and s.cell_up[b]:
+                v += 20
+            if v > best_v:
+                best, best_v = K.A_EDGE + e, v
+    return best
+
+
+@njit(cache=True)
+def build_action(s, mask, me: int, dec: int) -> int:
+    """Build and Visions: take away the wall on the seat's way, then stop."""
+    if dec == K.D_VISION_TO:
+        here = s.position[me]
+        for e in range(K.NUM_EDGES):  # turn it to a side away from the hero
+            if mask[K.A_EDGE + e] and K.EDGE_CELLS[e, 0] != here and K.EDGE_CELLS[e, 1] != here:
+                return K.A_EDGE + e
+        return -1
+    e = blocking_wall(s, me)
+    if e >= 0 and mask[K.A_EDGE + e]:
+        return K.A_EDGE + e
+    return K.A_DONE
+
+
+@njit(cache=True)
+def discard_action(s, mask, me: int, optional: bool) -> int:
+    for t in range(C.NUM_CARD_TYPES):
+        if mask[K.A_CARD + t] and not KEEP_CARD[t]:
+            return K.A_CARD + t
+    if optional:
+        return K.A_DONE
+    for t in range(C.NUM_CARD_TYPES):
+        if mask[K.A_CARD + t]:
+            return K.A_CARD + t
+    return -1
+
+
+@njit(cache=True)
+def refresh_action(mask) -> int:
+    for off in range(C.POOL_SIZE + 1):
+        for f in (REFRESH_FEET + off, REFRESH_FEET - off):
+            if 0 <= f <= C.POOL_SIZE and mask[K.A_REFRESH + f]:
+                return K.A_REFRESH + f
+    return -1
+
+
+@njit(cache=True)
+def free_move_action(s, mask, me: int) -> int:
+    a = path_action(s, mask, me)
+    if 0 <= a < K.A_EXPLORE:
+        return a
+    for c in range(NUM_CELLS):
+        if mask[K.A_CELL + c]:
+            return K.A_CELL + c
+    return -1
+
+
+@njit(cache=True)
+def decide(s, mask, dec: int, me: int) -> int:
+    if dec == K.D_MAIN:
+        return main_action(s, mask)
+    if dec == K.D_HERO:
+        return first_in(HERO_ORDER, K.A_HERO, mask)
+    if dec == K.D_ORIENT:
+        return orient_action(s, mask, me)
+    if dec == K.D_KEY_PICK:
+        return first_in(KEY_PICK_ORDER, K.A_KEY_PICK, mask)
+    if dec == K.D_KEY_SLOT:
+        return first_in(KEY_SLOT_ORDER, K.A_SLOT, mask)
+    if dec == K.D_HEAL:
+        return first_in(HEAL_ORDER, K.A_SLOT, mask)
+    if dec == K.D_WOUND:
+        if K.keys_held(s, me) == K.NUM_COLOURS and mask[K.A_SLOT + C.S_DISCOVER]:
+            return K.A_SLOT + C.S_DISCOVER
+        return first_in(WOUND_ORDER, K.A_SLOT, mask)
+    if dec == K.D_MONSTER or dec == K.D_PASSAGE or dec == K.D_CHARGE:
+        return monster_action(s, mask, me)
+    if dec == K.D_DISPLACE:
+        return displace_action(s, mask, me)
+    if dec == K.D_INTUITION:
+        return K.A_NO
+    if dec == K.D_CANCEL:
+        return K.A_YES
+    if dec == K.D_DODGE:
+        for t in range(C.NUM_CARD_TYPES):
+            if mask[K.A_CARD + t]:
+                return K.A_CARD + t
+        return K.A_NO
+    if dec == K.D_REFRESH:
+        return refresh_action(mask)
+    if dec == K.D_DISCARD_OPT or dec == K.D_DISCARD:
+        return discard_action(s, mask, me, dec == K.D_DISCARD_OPT)
+    if dec == K.D_WALL:
+        return wall_action(s, mask, me)
+    if dec == K.D_LEVER:
+        return K.A_DONE
+    if dec in (K.D_BUILD, K.D_VISION_FROM, K.D_VISION_TO):
+        return build_action(s, mask, me, dec)
+    if dec == K.D_FREE_MOVE:
+        return free_move_action(s, mask, me)
+    return -1  # the first legal action (target, rotate card, rearrange, visions' side)
+
+
+@njit(cache=True)
+def heuristic_action(s, mask) -> int:
+    """The heuristic's action for the pending decision of ``s`` (made by ``s.decider``), or
+    -1 once the game is over. ``mask`` is overwritten with the legal mask; ``s`` is not
+    changed."""
+    if s.outcome != K.RUNNING:
+        return -1
+    K.legal_mask(s, mask)
+    a = decide(s, mask, s.decision, s.decider)
+    if a < 0 or not mask[a]:  # a safety net: never an illegal action
+        for b in range(K.NUM_ACTIONS):
+            if mask[b]:
+                return b
+    return a
+
+
+@njit(cache=True)
+def heuristic_one(states, mask) -> int:
+    """``heuristic_action`` for game 0 of ``states`` (the single-game entry point)."""
+    return heuristic_action(states[0], mask)
+
+
+@njit(cache=True)
+def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
+    """One game per seed in the kernel: the seats in the bit set ``heuristic_seats`` play
+    the heuristic, the others uniformly random legal actions. ``out[g]`` gets (winner or -1,
+    turns, steps, outcome); for tests and evaluations."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(rng_seed) * np.uint64(2654435761) + np.uint64(1)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], options)
+        steps = 0
+        while s.outcome == K.RUNNING:
+            if (heuristic_seats >> s.decider) & 1:
+                a = heuristic_action(s, mask)
+            else:
+                a = K.random_legal_action(s, mask, rng)
+            K.step(s, a)
+            steps += 1
+        out[g, 0] = s.winner if s.outcome == K.WON else -1
+        out[g, 1] = s.turn
+        out[g, 2] = steps
+        out[g, 3] = s.outcome
