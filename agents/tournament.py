@@ -516,21 +516,55 @@ def run_tournament(
         [r for r in records if r["index"] < games], t.agents, cooperative=t.cooperative, meta=t.meta()
     )
     if out is not None:
-        write_report(report, Path(out), plot=plot)
+        write_report(report, Path(out), plot=plot, records=[r for r in records if r["index"] < games])
     return report
 
 
-def write_report(report: dict[str, Any], out_dir: Path, plot: bool = True) -> list[Path]:
-    """report.json, report.md and (matplotlib permitting) report.png in ``out_dir``."""
+def write_report(
+    report: dict[str, Any], out_dir: Path, plot: bool = True, records: Sequence[dict[str, Any]] | None = None
+) -> list[Path]:
+    """report.json, report.md and (matplotlib permitting) report.png in ``out_dir``; with
+    the game ``records`` also replays.md, each game with the command that replays it."""
     out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "report.json").write_text(json.dumps(report, indent=1))
-    (out_dir / "report.md").write_text(report_markdown(report))
+    markdown = report_markdown(report)
+    if records is not None:
+        markdown += replay_section(out_dir)
+    (out_dir / "report.md").write_text(markdown)
     written = [out_dir / "report.json", out_dir / "report.md"]
+    if records is not None:
+        (out_dir / "replays.md").write_text(replays_markdown(records, out_dir))
+        written.append(out_dir / "replays.md")
     if plot:
         png = plot_report(report, out_dir / "report.png")
         if png is not None:
             written.append(png)
     return written
+
+
+def replay_command(out_dir: str | Path, index: int) -> str:
+    """The shell command that writes game ``index``'s HTML replay page."""
+    results = Path(out_dir) / RESULTS
+    return f"labyrinth replay {results} --game {index} --html {Path(out_dir) / 'replays' / f'game_{index}.html'}"
+
+
+def replay_section(out_dir: Path) -> str:
+    return (
+        "\n## Replays\n\n"
+        f"Every game can be watched in a browser: `{replay_command(out_dir, 0)}` (any game index); "
+        "[replays.md](replays.md) lists each game with its command.\n"
+    )
+
+
+def replays_markdown(records: Sequence[dict[str, Any]], out_dir: Path) -> str:
+    rows = ["# Replays", "", "| game | seats | winner | turns | replay |", "|---|---|---|---|---|"]
+    for r in sorted(records, key=lambda r: r["index"]):
+        seats = ", ".join(r.get("agents", []))
+        winner = r.get("winner_agent") or r.get("outcome") or "-"
+        rows.append(
+            f"| {r['index']} | {seats} | {winner} | {r.get('turns', '-')} | `{replay_command(out_dir, r['index'])}` |"
+        )
+    return "\n".join(rows) + "\n"
 
 
 # --- configs and the command line -----------------------------------------------------------------
@@ -643,7 +677,7 @@ def report_only(settings: dict[str, Any], plot: bool = True) -> dict[str, Any]:
         raise ValueError(f"no results file {str(path)!r} to report on")
     records = [r for r in read_results(path, t) if r["index"] < settings["games"]]
     report = tournament_report(records, t.agents, cooperative=t.cooperative, meta=t.meta())
-    write_report(report, Path(settings["out"]), plot=plot)
+    write_report(report, Path(settings["out"]), plot=plot, records=records)
     return report
 
 
@@ -660,7 +694,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error(str(exc))
     print_report(report)
     out = Path(settings["out"])
-    written = [name for name in (RESULTS, "report.json", "report.md", "report.png") if (out / name).exists()]
+    names = (RESULTS, "report.json", "report.md", "report.png", "replays.md")
+    written = [name for name in names if (out / name).exists()]
     print(f"results and report in {out}/: {', '.join(written)}")
     return 0
 

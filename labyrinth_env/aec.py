@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -40,11 +41,25 @@ class LabyrinthAECEnv(AECEnv):
     max_seats: ClassVar[int]
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi", "human"],
+        # rgb_array and to_svg() draw with the ruleset's picture module
+        # (labyrinth_env/rulesets/<package>/picture.py, found by package name)
+        "render_modes": ["ansi", "human", "rgb_array"],
         "name": "labyrinth",
         "is_parallelizable": False,
         "render_fps": 2,
     }
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        kernel = getattr(cls, "kernel", None)
+        if kernel is not None and "rgb_array" in cls.metadata.get("render_modes", ()):
+            # rgb_array only for rulesets that have a picture module (added by one file)
+            import importlib.util
+
+            package = kernel.__name__.rsplit(".", 1)[0]
+            if importlib.util.find_spec(f"{package}.picture") is None:
+                modes = [m for m in cls.metadata["render_modes"] if m != "rgb_array"]
+                cls.metadata = {**cls.metadata, "render_modes": modes}
 
     def options_vector(self) -> np.ndarray:
         """The kernel's options vector for ``self.options``."""
@@ -99,6 +114,7 @@ class LabyrinthAECEnv(AECEnv):
         self.actions_taken: list[int] = []
         self._decoded_log: list[dict[str, Any]] = []
         self._pending_events: list[np.ndarray] = []
+        self._window: Any = None  # the matplotlib figure of render_mode="human", once opened
 
     # spaces -----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.Space:
@@ -268,20 +284,92 @@ class LabyrinthAECEnv(AECEnv):
     def legal_actions(self) -> list[int]:
         return [int(a) for a in np.flatnonzero(self._mask)]
 
-    def render(self) -> str | None:
+    def render(self) -> str | np.ndarray | None:
+        """``ansi``: the text board; ``rgb_array``: the picture as an HxWx3 uint8 array;
+        ``human``: the picture in a window where a display exists, else the text board
+        printed. Hidden information never appears (see ``picture(omniscient=True)``)."""
         if self.render_mode is None:
             gymnasium.logger.warn(f"You are calling render method without specifying any render mode ({self.env_id}).")
             return None
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before render()")
-        text = self.render_text()
+        if self.render_mode == "rgb_array":
+            return self.picture().to_array()
         if self.render_mode == "human":
-            print(text)
+            if not self._show_window():
+                print(self.render_text())
             return None
-        return text
+        return self.render_text()
+
+    @property
+    def ruleset_package(self) -> str:
+        """The ruleset's package under ``labyrinth_env.rulesets`` (e.g. ``team_edition``)."""
+        return self.kernel.__name__.split(".")[-2]
+
+    def picture(self, omniscient: bool = False, viewer: int | str | None = None) -> Any:
+        """The current state drawn as a ``labyrinth_env.render.Canvas`` (write it with
+        ``to_svg()``, ``to_array()`` or ``to_image()``). ``viewer``: a seat or agent name
+        whose own private information may show (None: a spectator); ``omniscient=True``
+        shows everything hidden (face-down tiles and traps, other hands, the next cards)."""
+        from labyrinth_env.render import picture_module
+
+        if not isinstance(omniscient, (bool, np.bool_)):
+            raise ValueError(f"omniscient must be True or False, got {omniscient!r}")
+        if not self._has_reset:
+            raise RuntimeError(f"{self.env_id}: reset() must be called before drawing a picture")
+        return picture_module(self.ruleset_package).draw(self.state, viewer=self._viewer_seat(viewer),
+                                                         omniscient=bool(omniscient))  # fmt: skip
+
+    def to_svg(self, omniscient: bool = False, viewer: int | str | None = None) -> str:
+        """The current state as an SVG document (see ``picture``)."""
+        return self.picture(omniscient, viewer).to_svg()
+
+    def _viewer_seat(self, viewer: int | str | None) -> int | None:
+        if viewer is None:
+            return None
+        if isinstance(viewer, str):
+            if viewer not in self.agent_name_mapping:
+                raise ValueError(f"unknown viewer {viewer!r}; agents are {self.possible_agents} (or None)")
+            return self.agent_name_mapping[viewer]
+        if isinstance(viewer, (bool, np.bool_)) or not isinstance(viewer, (int, np.integer)):
+            raise ValueError(f"viewer must be a seat number, an agent name or None, got {viewer!r}")
+        if not 0 <= int(viewer) < len(self.possible_agents):
+            raise ValueError(f"viewer seat {viewer} is not in this game; seats are 0..{len(self.possible_agents) - 1}")
+        return int(viewer)
+
+    def _show_window(self) -> bool:
+        """Show the picture in a matplotlib window; False when there is no display, no
+        interactive backend or no picture module (the caller then prints the text board)."""
+        if not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+            return False
+        if "rgb_array" not in self.metadata["render_modes"]:
+            return False
+        try:
+            import matplotlib.pyplot as plt
+
+            if not plt.get_backend().lower().endswith(("tkagg", "qtagg", "gtk3agg", "gtk4agg", "wxagg", "macosx")):
+                return False
+            image = self.picture().to_array()
+            if self._window is None or not plt.fignum_exists(self._window[0].number):
+                fig, ax = plt.subplots(figsize=(image.shape[1] / 100, image.shape[0] / 100), dpi=100)
+                ax.set_axis_off()
+                fig.subplots_adjust(0, 0, 1, 1)
+                self._window = (fig, ax.imshow(image))
+                plt.show(block=False)
+            else:
+                self._window[1].set_data(image)
+            plt.pause(1.0 / self.metadata["render_fps"])
+            return True
+        except Exception as exc:  # a broken GUI toolkit must not stop a game
+            warnings.warn(f"{self.env_id}: no picture window ({exc}); printing the text board", stacklevel=3)
+            return False
 
     def close(self) -> None:
-        pass
+        if self._window is not None:
+            import matplotlib.pyplot as plt
+
+            plt.close(self._window[0])
+            self._window = None
 
     # replays ----------------------------------------------------------------------------------
     def log_digest(self) -> str:

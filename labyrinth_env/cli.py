@@ -186,7 +186,31 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    env = labyrinth_env.load_replay(args.path)
+    """Print a saved game's log and final board, or (``--html``) write its replay page."""
+    from labyrinth_env.render.replay_html import replay_record, write_replay_html
+
+    if args.game is not None and args.game < 0:
+        raise ValueError(f"--game must be a game index >= 0, got {args.game}")
+    if args.html:
+        data = replay_record(args.path, args.game)
+        title = f"{data['env_id']} · game {args.game}" if args.game is not None else None
+        out = write_replay_html(data, args.html, title=title, omniscient=args.omniscient)
+        print(f"wrote {out} ({len(data['actions'])} steps, {out.stat().st_size / 1e6:.1f} MB): open it in a browser")
+        return 0
+    if args.omniscient:
+        raise ValueError("--omniscient applies to the --html page only")
+    if args.game is not None:
+        import json
+        import tempfile
+        from pathlib import Path
+
+        data = replay_record(args.path, args.game)
+        with tempfile.TemporaryDirectory() as tmp:
+            one = Path(tmp) / "game.json"
+            one.write_text(json.dumps(data))
+            env = labyrinth_env.load_replay(one)
+    else:
+        env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
     for event in env.game_log:
         print(event)
@@ -218,8 +242,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--agents", default="heuristic", help="agent specs for the other seats, comma-separated")
     p.add_argument("--seed", type=int, default=0)
     p.set_defaults(func=cmd_play)
-    p = sub.add_parser("replay", help="replay a saved game: print its log and final board")
-    p.add_argument("path")
+    p = sub.add_parser("replay", help="replay a saved game: print its log and final board, or write an HTML viewer")
+    p.add_argument("path", help="a replay JSON file, or a tournament's games.jsonl with --game")
+    p.add_argument("--game", type=int, help="the game's index in a tournament's games.jsonl")
+    p.add_argument("--html", metavar="OUT.html", help="write a self-contained HTML page stepping through the game")
+    p.add_argument("--omniscient", action="store_true", help="with --html: show hidden information too")
     p.set_defaults(func=cmd_replay)
     return parser
 

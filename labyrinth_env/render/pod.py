@@ -1,0 +1,113 @@
+"""What the two Paths of Destiny pictures share: the canvas, the board with its tokens,
+short labels for named tokens, the legend and the per-player rows of the panel."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from labyrinth_env.render.canvas import Canvas
+from labyrinth_env.render.hexboard import (
+    BACKGROUND,
+    FLOOR,
+    GOLD,
+    TRAP_BACK,
+    UNDER_FLOOR,
+    HexLayout,
+    Token,
+    draw_tile,
+)
+from labyrinth_env.render.panel import INK, MUTED, Panel, seat_colour
+
+WIDTH, HEIGHT = 990, 620
+RADIUS = 36
+BOARD_CX, BOARD_CY = 305, 300
+PANEL_X = 625
+
+
+def abbreviations(names: Sequence[str]) -> tuple[str, ...]:
+    """Two-letter labels: the initials of the capitalised words ("Rune of Binding" -> "RB"),
+    the first two letters of a one-word name; a clash falls back to the index."""
+    out = []
+    for i, name in enumerate(names):
+        words = [w for w in name.replace("'", "").split() if w[:1].isupper()]
+        label = (words[0][0] + words[1][0]) if len(words) > 1 else name[:2]
+        out.append(label if label not in out else str(i))
+    return tuple(out)
+
+
+def new_canvas(title: str) -> tuple[Canvas, HexLayout]:
+    return Canvas(WIDTH, HEIGHT, BACKGROUND, title=title), HexLayout(BOARD_CX, BOARD_CY, RADIUS)
+
+
+def character_token(seat: int, active: bool, title: str) -> Token:
+    return Token(seat_colour(seat), str(seat), title, radius=0.34, ring=INK if active else None)
+
+
+def key_token(key: int, owner_colour: str | None) -> Token:
+    return Token(GOLD, "K", f"key {key}", radius=0.25, stroke=owner_colour or INK, text=INK)
+
+
+def legend(c: Canvas, x: float, y: float) -> None:
+    """Bottom-left of the board: what the corridor kinds and trap backs look like."""
+    rows = [("floor", FLOOR), ("passage under a bridge", UNDER_FLOOR)]
+    for i, (label, colour) in enumerate(rows):
+        yy = y + i * 18
+        c.polyline([(x, yy), (x + 22, yy)], colour, 9, round_caps=False)
+        c.text(x + 30, yy, label, 11, "#d9d2c5")
+    yy = y + 2 * 18
+    c.polyline([(x, yy), (x + 22, yy)], "#5c3718", 11, round_caps=False)
+    c.polyline([(x, yy), (x + 22, yy)], "#a0652f", 8, round_caps=False)
+    c.text(x + 30, yy, "bridge", 11, "#d9d2c5")
+    yy = y + 3 * 18
+    c.polygon([(x + 11, yy - 7), (x + 18, yy), (x + 11, yy + 7), (x + 4, yy)], fill=TRAP_BACK, stroke=INK)
+    c.text(x + 30, yy, "face-down trap", 11, "#d9d2c5")
+
+
+def drawn_tile_figure(p: Panel, c: Canvas, label: str, masks: list[int], levels: list[int], name: str) -> None:
+    def fig(x: float, y: float, w: float, h: float) -> None:
+        c.text(x, y + h / 2, label, 13, INK)
+        r = h / 2 - 2
+        draw_tile(c, x + 110, y + h / 2, r, masks, levels, title=name)
+        c.text(x + 110 + r + 10, y + h / 2, name, 12, MUTED)
+
+    p.figure(58, fig)
+
+
+def player_rows(
+    p: Panel,
+    s: np.void,
+    seat: int,
+    viewer: int | None,
+    life_max: int,
+    keys_of: dict[int, list[int]],
+    extra: dict[int, str],
+    where: dict[int, str],
+) -> None:
+    """Per player: colour, name, place, life pips, stun, crystal, keys, ``extra[p]``."""
+    for q in range(int(s["num_players"])):
+        you = " (you)" if q == viewer else ""
+        act = " · to act" if q == seat else ""
+        p.text(f"Player {q}{you}{act} · {where[q]}", swatch=seat_colour(q), bold=q == seat, max_lines=1)
+        life = int(s["life"][q])
+        p.pips("life", life, life_max, seat_colour(q), indent=16)
+        keys = ", ".join(str(k) for k in keys_of.get(q, [])) or "none"
+        crystal = "on" if s["crystal"][q] else "off"
+        p.text(f"stun {int(s['stun'][q])} · crystal {crystal} · keys {keys}", MUTED, size=12, indent=16, max_lines=1)
+        if extra.get(q):
+            p.text(extra[q], MUTED, size=12, indent=16, max_lines=2)
+        p.gap(3)
+
+
+def place_name(node: int, mc: int) -> str:
+    """``start 2``, ``(1,-2)`` or ``(1,-2)/1`` (the second corridor of that space)."""
+    from labyrinth_env.core.hexboard import FRAME_QR, START_CELL
+
+    if node < 0:
+        return "off the board"
+    cell, k = divmod(int(node), mc)
+    if cell >= START_CELL:
+        return f"start {cell - START_CELL}"
+    q, r = (int(v) for v in FRAME_QR[cell])
+    return f"({q},{r})" + ("" if k == 0 else f"/{k}")

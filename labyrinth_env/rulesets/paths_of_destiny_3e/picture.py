@@ -1,0 +1,130 @@
+"""Picture of a Paths of Destiny (3rd edition) state: the hex board with its corridors,
+bridges and passages under them, characters, keys, items, traps and the Golem, and a side
+panel (turn, decision, the current event, pools, the drawn tile, each player's Life,
+stun, Crystal of Fate, keys and items). Face-down traps are drawn as backs; their kind
+shows only with ``omniscient=True``. Nothing else of the game is private to a seat.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from labyrinth_env.render import INK, MUTED, Canvas, Panel, seat_colour
+from labyrinth_env.render.hexboard import TRAP_BACK, TRAP_RED, Token, draw_board, draw_tokens
+from labyrinth_env.render.pod import (
+    HEIGHT,
+    PANEL_X,
+    WIDTH,
+    abbreviations,
+    character_token,
+    drawn_tile_figure,
+    key_token,
+    legend,
+    new_canvas,
+    place_name,
+    player_rows,
+)
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+
+ITEM_ABBR = abbreviations(C.ITEM_NAMES)
+TRAP_ABBR = abbreviations(C.TRAP_NAMES)
+ITEM_COLOUR = "#2a9d8f"
+GOLEM = "#9aa5ae"
+_STATUS = {K.RUNNING: "running", K.TRUNCATED: "stopped (turn limit)"}
+
+
+def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Canvas:
+    """The picture of state ``s`` as seen by seat ``viewer`` (None: a spectator)."""
+    n = int(s["num_players"])
+    if viewer is not None and not 0 <= viewer < n:
+        raise ValueError(f"viewer must be a seat 0..{n - 1} or None, got {viewer!r}")
+    c, layout = new_canvas("Labyrinth: Paths of Destiny (3rd edition)")
+    owner = {int(s["seat_start"][p]): p for p in range(n)}
+    colours = {i: seat_colour(p) for i, p in owner.items()}
+    anchors = draw_board(c, layout, s, K.MC, int(s["center_cell"]), K.KEY_CELLS, colours, colours, C.TILE_NAMES)
+    running = int(s["outcome"]) == K.RUNNING
+    seat = int(s["seat"]) if running else -1
+    tokens: dict[int, list[Token]] = {}
+    for p in range(n):
+        node = int(s["position"][p])
+        if node >= 0:
+            title = f"player {p}: life {int(s['life'][p])}, stun {int(s['stun'][p])}"
+            tokens.setdefault(node, []).append(character_token(p, p == seat, title))
+    tokens.setdefault(int(s["golem_node"]), []).append(Token(GOLEM, "G", "the Golem", radius=0.36, text=INK))
+    for k in range(K.NUM_KEYS):
+        node = int(s["key_node"][k])
+        if node >= 0:
+            tokens.setdefault(node, []).append(key_token(k, colours.get(k)))
+    for i in range(K.NUM_ITEMS):
+        node = int(s["item_node"][i])
+        if node >= 0:
+            tokens.setdefault(node, []).append(Token(ITEM_COLOUR, ITEM_ABBR[i], C.describe_item(i), radius=0.25))
+    for node in np.flatnonzero(s["node_trap"] >= 0):
+        kind = int(C.TRAP_TOKENS[int(s["node_trap"][node])])
+        if s["trap_up"][node]:
+            tok = Token(TRAP_RED, TRAP_ABBR[kind], C.describe_trap(kind), radius=0.24, shape="diamond")
+        elif omniscient:
+            tok = Token(
+                TRAP_BACK,
+                TRAP_ABBR[kind],
+                "face down: " + C.describe_trap(kind),
+                radius=0.24,
+                shape="diamond",
+                text="#f0b0a8",
+            )
+        else:
+            tok = Token(TRAP_BACK, "?", "a face-down trap", radius=0.24, shape="diamond")
+        tokens.setdefault(int(node), []).append(tok)
+    draw_tokens(c, layout, anchors, tokens)
+    legend(c, 22, HEIGHT - 78)
+    c.text(22, 24, "Paths of Destiny · 3rd edition", 15, "#f1e9da", bold=True)
+    if omniscient:
+        c.text(22, 44, "omniscient view: hidden traps shown", 11, "#f0b0a8")
+    _panel(c, s, viewer, seat)
+    return c
+
+
+def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
+    p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 20, HEIGHT - 48, size=13)
+    outcome = int(s["outcome"])
+    status = f"won by player {int(s['winner'])}" if outcome == K.WON else _STATUS[outcome]
+    p.heading(f"Turn {int(s['turn']) + 1} · {status}")
+    if outcome == K.RUNNING:
+        decider = int(s["decider"])
+        p.text(f"Player {seat}'s turn · {int(s['actions_left'])} action(s) left", swatch=seat_colour(seat), bold=True)
+        who = "" if decider == seat else f" (player {decider})"
+        p.text(f"deciding: {K.DECISIONS[int(s['decision'])]}{who}", MUTED, max_lines=2)
+    else:
+        winner = int(s["winner"])
+        if outcome == K.WON and winner >= 0:
+            p.text(f"Player {winner} holds the centre with a key", swatch=seat_colour(winner), bold=True)
+    e = int(s["current_event"])
+    if e >= 0:
+        p.text(f"Event: {C.EVENT_NAMES[e]}", "#7a3b9e", bold=True)
+        p.text(C.EVENT_TEXT[e], MUTED, size=12, max_lines=3)
+    else:
+        p.text("Event: none yet", MUTED)
+    p.text(
+        f"pools: tiles {int(s['tile_pool_len'])} · traps {int(s['trap_pool_len'])} · items {int(s['item_pool_len'])}"
+        f" · Golem cards {K.NUM_GOLEM_CARDS - int(s['golem_pos'])} · events {K.NUM_EVENTS - int(s['event_pos'])}",
+        MUTED,
+        size=12,
+        max_lines=2,
+    )
+    t = int(s["drawn_tile"])
+    if t >= 0:
+        masks = [int(m) for m, lv in zip(C.TILE_CORRIDOR_MASK[t], C.TILE_CORRIDOR_LEVEL[t]) if lv >= 0]
+        levels = [int(lv) for lv in C.TILE_CORRIDOR_LEVEL[t] if lv >= 0]
+        drawn_tile_figure(p, c, "drawn tile", masks, levels, C.TILE_NAMES[t])
+    p.gap(4)
+    p.heading("Players")
+    keys_of: dict[int, list[int]] = {}
+    for k in range(K.NUM_KEYS):
+        if s["key_holder"][k] >= 0:
+            keys_of.setdefault(int(s["key_holder"][k]), []).append(k)
+    n = int(s["num_players"])
+    extra = {q: ", ".join(C.ITEM_NAMES[int(i)] for i in s["items"][q] if i >= 0) for q in range(n)}
+    extra = {q: f"items: {v}" for q, v in extra.items() if v}
+    where = {q: place_name(int(s["position"][q]), K.MC) for q in range(n)}
+    player_rows(p, s, seat, viewer, C.LIFE, keys_of, extra, where)
