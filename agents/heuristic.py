@@ -15,7 +15,8 @@ import numpy as np
 
 from agents.base import Agent, legal_actions
 
-# env id -> module with ``heuristic_one(states, mask) -> int`` and its kernel as ``K``
+# env id -> module with ``heuristic_action(s, mask) -> int`` and its kernel as ``K``; the
+# entry point from Python is the ruleset's batch module's ``heuristic_one``
 HEURISTICS: dict[str, str] = {
     "team_edition_v0": "labyrinth_env.rulesets.team_edition.heuristic",
     "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.heuristic",
@@ -60,11 +61,11 @@ class HeuristicAgent(Agent):
         env_id = getattr(raw, "env_id", None)
         if env_id is None:
             raise ValueError(f"HeuristicAgent needs a labyrinth_env env, got {type(raw).__name__}")
-        module = self._bind(env_id)
+        self._bind(env_id)
         legal_actions(observation)  # fails clearly when this agent is not to act
         # A private copy, so nothing the kernel does can touch the env's game.
         self._states[0] = raw.state
-        action = int(module.heuristic_one(self._states, self._mask))
+        action = int(raw.batch.heuristic_one(self._states, self._mask))
         if not 0 <= action < self._mask.shape[0] or not observation["action_mask"][action]:
             raise RuntimeError(
                 f"heuristic chose action {action} ({raw.action_to_str(action)}), which the mask does not allow; "

@@ -88,7 +88,8 @@ def rollout(s, params, mask, hmask, rng) -> None:
         if heuristic and (epsilon <= 0.0 or randint(rng, 1 << 30) >= epsilon * (1 << 30)):
             a = H.heuristic_action(s, hmask)
         else:
-            a = K.random_legal_action(s, mask, rng)
+            K.legal_mask(s, mask)
+            a = pick_random(mask, rng)
         K.step(s, a)
         steps += 1
 

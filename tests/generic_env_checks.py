@@ -18,6 +18,7 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
+from labyrinth_env.core.rng import pick_random
 
 RUNNING, WON, TRUNCATED = 0, 1, 2  # the Paths of Destiny kernels' outcomes
 
@@ -63,7 +64,7 @@ def check_pettingzoo_seed(env_id: str, num_cycles: int = 150, **options: Any) ->
 
 @njit(cache=True)
 def random_games(
-    states, options, num_games: int, seed: int, out, mask, init, legal_mask, random_legal_action, step, invariant_error
+    states, options, num_games: int, seed: int, out, mask, init, legal_mask, step, invariant_error
 ) -> None:
     """Random games in the kernel whose functions are passed in, ``invariant_error(s)``
     (0: sound) checked after every step. ``out``: [games ended, steps, first error code,
@@ -83,7 +84,7 @@ def random_games(
             if mask.sum() == 0:
                 err = 20
                 break
-            a = random_legal_action(s, mask, rng)
+            a = pick_random(mask, rng)
             if not step(s, a):
                 err = 21
                 break
@@ -110,7 +111,7 @@ def check_random_games(
     """Run ``random_games`` and fail with the broken invariant's description; returns ``out``."""
     out = np.zeros(7, dtype=np.int64)
     mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.uint8)
-    fns = (kernel.init, kernel.legal_mask, kernel.random_legal_action, kernel.step, invariant_error)
+    fns = (kernel.init, kernel.legal_mask, kernel.step, invariant_error)
     random_games(kernel.new_states(1), options_vector, games, seed, out, mask, *fns)
     assert out[2] == 0, (
         f"invariant broken: {invariants.get(int(out[2]))} (code {out[2]}), {what}, game {out[5]} step {out[6]}"

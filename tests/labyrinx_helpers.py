@@ -364,7 +364,7 @@ def random_games(states, opts, games: int, seed: int, out) -> None:
         steps = 0
         err = invariant_error(s)
         while s.outcome == K.RUNNING and err == 0 and steps < 200_000:
-            a = K.random_legal_action(s, mask, rng)
+            a = B.random_legal_action(s, mask, rng)
             if not K.step(s, a):
                 err = 99
                 break

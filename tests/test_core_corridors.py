@@ -12,6 +12,8 @@ from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, 
 from labyrinth_env.core.grid import square_neighbors
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
+B = batch_module("paths_of_destiny_3e")  # the ruleset's batched loops and single-game entry points
+
 B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 
@@ -96,6 +98,6 @@ def test_articulation_shortcut_equals_trying_every_placement():
                         K.buildable_cell(work[0], c) and brute[c * 6 : c * 6 + 6].sum() < 6 for c in range(K.NUM_BOARD)
                     )
                     checked += 1
-            K.step(s, K.random_legal_action(s, mask, rng))
+            K.step(s, B.random_legal_action(s, mask, rng))
     assert checked > 1000
     assert closing_seen > 0  # some positions forbade a rotation or a whole buildable cell

@@ -13,7 +13,6 @@ from agents import HeuristicAgent, make_agent
 from agents.evaluate import evaluate, play_game
 from agents.heuristic import HEURISTICS
 from labyrinth_env.rulesets.labyrinthos import components as C
-from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
 ENV = "labyrinthos_v0"
@@ -48,7 +47,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
             steps = 0
             while K.to_act(states[0]) >= 0 and steps < 700:
                 before = states.tobytes()
-                action = int(H.heuristic_one(states, hmask))
+                action = int(B.heuristic_one(states, hmask))
                 assert states.tobytes() == before
                 assert mask[action] == 1, (n, action, K.DECISIONS[int(states[0]["decision"])])
                 decisions.add(int(states[0]["decision"]))
@@ -70,12 +69,12 @@ def test_heuristic_never_reads_hidden_information():
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n)
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 400:
-            action = int(H.heuristic_one(states, hmask))
+            action = int(B.heuristic_one(states, hmask))
             seat = int(states[0]["decider"])
             for _ in range(2):
                 other = states.copy()
                 _determinize_one(other, seat, np.uint64(rng.integers(1 << 62)))
-                assert int(H.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
+                assert int(B.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
                 compared += 1
             if rng.random() < 0.3:
                 action = int(rng.choice(np.flatnonzero(mask)))
@@ -96,7 +95,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     out = np.zeros((games, 4), dtype=np.int64)
     vec = options_vector(num_players=num_players, monster=monster)
     seeds = np.arange(seed, seed + games, dtype=np.int64)
-    H.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 
@@ -121,7 +120,7 @@ def test_heuristic_through_evaluate():
 # --- purpose -------------------------------------------------------------------------------------------
 def _act(sc: Scenario) -> int:
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    a = int(H.heuristic_one(sc.states, hmask))
+    a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a
 

@@ -190,7 +190,7 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
             if mask.sum() == 0:
                 err = 20
                 break
-            if not K.step(s, K.random_legal_action(s, mask, rng)):
+            if not K.step(s, B.random_legal_action(s, mask, rng)):
                 err = 21
                 break
             steps += 1
@@ -234,7 +234,7 @@ def _mixed_games(states, options, seeds, out) -> None:
             if s.decider == 0:
                 a = H.heuristic_action(s, mask)
             else:
-                a = K.random_legal_action(s, mask, rng)
+                a = B.random_legal_action(s, mask, rng)
             if not K.step(s, a):
                 out[1] = 21
                 return

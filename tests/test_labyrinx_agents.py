@@ -11,7 +11,6 @@ import labyrinth_env
 from agents import HeuristicAgent, make_agent
 from agents.evaluate import play_game
 from agents.heuristic import HEURISTICS
-from labyrinth_env.rulesets.labyrinx import heuristic as H
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
 
@@ -37,7 +36,7 @@ def test_heuristic_is_legal_leaves_the_state_alone_and_never_reads_hidden_inform
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 600:
             before = states.tobytes()
-            action = int(H.heuristic_one(states, hmask))
+            action = int(B.heuristic_one(states, hmask))
             assert states.tobytes() == before
             B.refresh_one(states, mask, rewards)
             assert mask[action], K.DECISIONS[int(states[0]["decision"])]
@@ -45,7 +44,7 @@ def test_heuristic_is_legal_leaves_the_state_alone_and_never_reads_hidden_inform
             seat = int(states[0]["decider"])
             other = states.copy()
             _determinize_one(other, seat, np.uint64(rng.integers(1 << 62)))
-            assert int(H.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
+            assert int(B.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
             compared += 1
             if rng.random() < 0.3:
                 action = int(rng.choice(np.flatnonzero(mask)))
@@ -70,12 +69,12 @@ def test_heuristic_attempts_a_visible_challenge_it_beats_and_peeks_before_walkin
     sc.main(0)
     x = sc.lay(2, 3, "straight with a monster", 0)
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    assert H.heuristic_one(sc.states, hmask) == K.A_MOVE + x
+    assert B.heuristic_one(sc.states, hmask) == K.A_MOVE + x
     sc.s["cell_up"][x] = 0
     sc.s["cell_rot"][x] = -1
-    assert H.heuristic_one(sc.states, hmask) == K.A_PEEK + x  # unknown: look first
+    assert B.heuristic_one(sc.states, hmask) == K.A_PEEK + x  # unknown: look first
     sc.s["known"][0, x] = 1
-    assert H.heuristic_one(sc.states, hmask) == K.A_MOVE + x  # 4 of 6 faces win
+    assert B.heuristic_one(sc.states, hmask) == K.A_MOVE + x  # 4 of 6 faces win
     assert sc.s["pos"][0] == EXIT and cell(2, 3) == x
 
 
@@ -88,7 +87,7 @@ def test_heuristic_does_not_help_a_rival_it_moves():
     sc.s["mv_mover"] = 1
     sc.s["mv_steps"] = 3
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    assert H.heuristic_one(sc.states, hmask) == K.A_STOP
+    assert B.heuristic_one(sc.states, hmask) == K.A_STOP
 
 
 def test_one_heuristic_beats_random_players():
@@ -96,7 +95,7 @@ def test_one_heuristic_beats_random_players():
         games = 160
         out = np.zeros((games, 4), dtype=np.int64)
         seeds = np.arange(1000, 1000 + games, dtype=np.uint64)
-        H.play_games(K.new_states(1), options(n), seeds, 1, 5, out)
+        B.play_games(K.new_states(1), options(n), seeds, 1, 5, out)
         wins = int((out[:, 0] == 0).sum())
         assert (out[:, 3] == K.WON).mean() > 0.9
         assert wins / games > 1.5 / n, (n, wins)

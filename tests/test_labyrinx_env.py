@@ -422,7 +422,7 @@ def _step_accepts_exactly_the_mask(states, opts, games: int, out) -> None:
                                 out[1] += 1
                                 break
                 out[0] += 1
-            K.step(s, K.random_legal_action(s, mask, rng))
+            K.step(s, B.random_legal_action(s, mask, rng))
             steps += 1
 
 

@@ -18,6 +18,8 @@ from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
+B = batch_module("paths_of_destiny_2011")  # the ruleset's batched loops and single-game entry points
+
 B = batch_module("paths_of_destiny_2011")
 ENV = "paths_of_destiny_2011_v0"
 N19, N20 = node(19), node(20)
@@ -52,7 +54,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
             states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n, max_turns=150)
             while K.to_act(states[0]) >= 0:
                 before = states.tobytes()
-                action = int(H.heuristic_one(states, hmask))
+                action = int(B.heuristic_one(states, hmask))
                 assert states.tobytes() == before
                 assert mask[action] == 1, (n, action, K.DECISIONS[int(states[0]["decision"])])
                 decisions.add(int(states[0]["decision"]))
@@ -72,12 +74,12 @@ def test_heuristic_never_reads_hidden_information():
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n)
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 400:
-            action = int(H.heuristic_one(states, hmask))
+            action = int(B.heuristic_one(states, hmask))
             seat = int(states[0]["decider"])
             for _ in range(2):
                 other = states.copy()
                 _determinize_one(other, seat, np.uint64(rng.integers(1 << 62)))
-                assert int(H.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
+                assert int(B.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
                 compared += 1
             if rng.random() < 0.3:
                 action = int(rng.choice(np.flatnonzero(mask)))
@@ -97,7 +99,7 @@ def test_heuristic_is_deterministic_and_plays_through_the_agent():
 # --- purpose -------------------------------------------------------------------------------------------
 def _act(sc: Scenario) -> int:
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    a = int(H.heuristic_one(sc.states, hmask))
+    a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a
 
@@ -173,7 +175,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     vec = labyrinth_env.raw_env(ENV, num_players=num_players).options_vector()
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    H.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 

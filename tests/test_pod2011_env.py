@@ -30,6 +30,8 @@ from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
+B = batch_module("paths_of_destiny_2011")  # the ruleset's batched loops and single-game entry points
+
 B = batch_module("paths_of_destiny_2011")
 
 ENV_ID = "paths_of_destiny_2011_v0"
@@ -433,7 +435,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
                     if (mask[a] != 0) != (a < K.A_PLACE and K.main_legal(s, a)):
                         return -1
                 compared += 1
-            K.step(s, K.random_legal_action(s, mask, rng))
+            K.step(s, B.random_legal_action(s, mask, rng))
     return compared
 
 

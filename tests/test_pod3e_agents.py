@@ -18,6 +18,8 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
+B = batch_module("paths_of_destiny_3e")  # the ruleset's batched loops and single-game entry points
+
 B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
 
 ENV = "paths_of_destiny_3e_v0"
@@ -55,7 +57,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
             # Random steps mixed in reach states the heuristic would avoid on its own.
             while K.to_act(states[0]) >= 0:
                 before = states.tobytes()
-                action = int(H.heuristic_one(states, hmask))
+                action = int(B.heuristic_one(states, hmask))
                 assert states.tobytes() == before
                 assert mask[action] == 1, (n, variant, action, K.DECISIONS[int(states[0]["decision"])])
                 decisions.add(int(states[0]["decision"]))
@@ -78,12 +80,12 @@ def test_heuristic_never_reads_hidden_information():
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n, two_player_variant=variant)
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 600:
-            action = int(H.heuristic_one(states, hmask))
+            action = int(B.heuristic_one(states, hmask))
             seat = int(states[0]["decider"])
             for _ in range(2):
                 other = states.copy()
                 _determinize_one(other, seat, np.uint64(rng.integers(1 << 62)))
-                assert int(H.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
+                assert int(B.heuristic_one(other, hmask)) == action, K.DECISIONS[int(states[0]["decision"])]
                 compared += 1
             if rng.random() < 0.3:
                 action = int(rng.choice(np.flatnonzero(mask)))
@@ -100,13 +102,13 @@ def test_heuristic_is_deterministic():
     assert first == list(env.unwrapped.actions_taken) and a == b
     states, _, _ = _kernel_game(9, num_players=4)
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    assert H.heuristic_one(states, hmask) == H.heuristic_one(states, hmask)
+    assert B.heuristic_one(states, hmask) == B.heuristic_one(states, hmask)
 
 
 # --- purpose: the situations the brief names ----------------------------------------------------
 def _act(sc: Scenario) -> int:
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    a = int(H.heuristic_one(sc.states, hmask))
+    a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a
 
@@ -270,7 +272,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     vec = labyrinth_env.raw_env(ENV, num_players=num_players, **options).options_vector()
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    H.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 

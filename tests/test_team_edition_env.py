@@ -18,8 +18,11 @@ from generic_env_checks import (
 from numba import njit
 
 import labyrinth_env
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
+
+B = batch_module("team_edition")  # the ruleset's batched loops and single-game entry points
 
 ENV_ID = "team_edition_v0"
 VARIANTS = ("introductory", "standard", "expert")
@@ -110,7 +113,7 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
             if mask.sum() == 0:
                 err = 20  # never all-false while the game runs
                 break
-            a = K.random_legal_action(s, mask, rng)
+            a = B.random_legal_action(s, mask, rng)
             if not K.step(s, a):
                 err = 21
                 break

@@ -17,9 +17,12 @@ import itertools
 import numpy as np
 from team_helpers import Scenario, cell, events_of, new_game, rotation_for
 
+from labyrinth_env.core.batching import batch_module
 from labyrinth_env.core.grid import mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
+
+B = batch_module("team_edition")  # the ruleset's batched loops and single-game entry points
 
 MUSHROOM, ELEPHANT, SKULL, LANTERN, SHELL = 0, 1, 12, 13, 23
 MUSHROOM_TILE, ELEPHANT_TILE = int(C.TREASURE_TILE[MUSHROOM]), int(C.TREASURE_TILE[ELEPHANT])
@@ -677,8 +680,8 @@ def test_pieces_never_stand_on_face_down_tiles():
     for variant in K.VARIANTS:
         _, s = new_game(seed=99, num_players=4, variant=variant)
         for _ in range(1500):
-            a = K.random_legal_action(s, mask, rng)
-            K.step_autoreset(s, a, np.zeros(4))
+            a = B.random_legal_action(s, mask, rng)
+            B.step_autoreset(s, a, np.zeros(4))
             for p in range(int(s["num_players"])):
                 assert s["tile_down"][s["cell_tile"][s["piece"][p]]] == 0
 

@@ -95,12 +95,10 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
         # batch for every env waiting on an opponent
         calls.append(len(observations))
         idx = np.flatnonzero(vec_p.learners[np.arange(3), vec_p.seats] == 0)
-        from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
-
         out = []
         for i in idx:
             m = np.zeros(vec_p.kernel.NUM_ACTIONS, dtype=np.uint8)
-            out.append(H.heuristic_one(vec_p.states[i : i + 1], m))
+            out.append(vec_p.loops.heuristic_one(vec_p.states[i : i + 1], m))
         return np.array(out)
 
     vec_p = VectorEnv("paths_of_destiny_3e_v0", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)

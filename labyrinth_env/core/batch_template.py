@@ -13,11 +13,77 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from labyrinth_env.core.rng import derive_seed
+from labyrinth_env.core.rng import derive_seed, pick_random
 from labyrinth_env.rulesets.team_edition import heuristic as H  # batching: heuristic
 from labyrinth_env.rulesets.team_edition import kernel as K  # batching: kernel
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
+
+
+# --- one game, built from the kernel contract (init, step, legal_mask, returns) -----------
+@njit(cache=True)
+def step_autoreset(s, action: int, rewards) -> bool:
+    """Step one game; when it ends, write its returns and start the next game from a seed
+    drawn from the finished game's RNG. Returns True when a game ended."""
+    K.step(s, action)
+    if s.outcome == K.RUNNING:
+        rewards[:] = 0.0
+        return False
+    K.returns(s, rewards)
+    K.init(s, derive_seed(s.rng), s.options)
+    return True
+
+
+@njit(cache=True)
+def random_legal_action(s, mask, rng) -> int:
+    """A uniformly random legal action (``mask`` is filled here)."""
+    K.legal_mask(s, mask)
+    return pick_random(mask, rng)
+
+
+@njit(cache=True)
+def heuristic_one(states, mask) -> int:
+    """The heuristic's action for game 0 of ``states`` (the entry point from Python, which
+    hands over a batch of one so that numba sees the record in place)."""
+    return H.heuristic_action(states[0], mask)
+
+
+@njit(cache=True)
+def heuristic_steps(s, mask, num_steps: int) -> int:
+    """Play ``num_steps`` heuristic steps in one game (auto-reset when a game ends, as the
+    batched loops do). Returns the number of games finished; for benchmarks."""
+    rewards = np.zeros(K.NUM_SEATS)
+    done = 0
+    for _ in range(num_steps):
+        if step_autoreset(s, H.heuristic_action(s, mask), rewards):
+            done += 1
+    return done
+
+
+@njit(cache=True)
+def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
+    """Competitive rulesets: one game per seed in the kernel, the seats in the bit set
+    ``heuristic_seats`` playing the heuristic and the others uniformly random legal
+    actions. ``out[g]`` gets (winner or -1, turns, steps, outcome); for tests and
+    evaluations."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(rng_seed) * np.uint64(2654435761) + np.uint64(1)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], options)
+        steps = 0
+        while s.outcome == K.RUNNING:
+            if (heuristic_seats >> s.decider) & 1:
+                a = H.heuristic_action(s, mask)
+            else:
+                a = random_legal_action(s, mask, rng)
+            K.step(s, a)
+            steps += 1
+        out[g, 0] = s.winner if s.outcome == K.WON else -1
+        out[g, 1] = s.turn
+        out[g, 2] = steps
+        out[g, 3] = s.outcome
 
 
 # --- single-game entry points for Python (one call per AEC env step) ----------------------
@@ -53,7 +119,7 @@ def observe_one(states, seat: int, out) -> None:
 def opponent_action(s, kind: int, mask, rng) -> int:
     if kind == OPPONENT_HEURISTIC:
         return H.heuristic_action(s, mask)
-    return K.random_legal_action(s, mask, rng)
+    return random_legal_action(s, mask, rng)
 
 
 @njit(cache=True, parallel=True)
@@ -79,7 +145,7 @@ def observe_batch(states, seats, out) -> None:
 @njit(cache=True, parallel=True)
 def step_batch(states, actions, rewards, dones) -> None:
     for i in prange(states.shape[0]):
-        dones[i] = K.step_autoreset(states[i], actions[i], rewards[i])
+        dones[i] = step_autoreset(states[i], actions[i], rewards[i])
 
 
 @njit(cache=True)
@@ -89,7 +155,7 @@ def random_steps(s, mask, rng, num_steps: int) -> int:
     rewards = np.zeros(K.NUM_SEATS)
     done = 0
     for _ in range(num_steps):
-        if K.step_autoreset(s, K.random_legal_action(s, mask, rng), rewards):
+        if step_autoreset(s, random_legal_action(s, mask, rng), rewards):
             done += 1
     return done
 

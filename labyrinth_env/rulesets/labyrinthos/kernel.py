@@ -19,7 +19,7 @@ from numba import njit
 
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.grid import rotate_mask, square_neighbors
-from labyrinth_env.core.rng import derive_seed, pick_random, randint, seed_state, shuffle
+from labyrinth_env.core.rng import derive_seed, randint, seed_state, shuffle
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 # --- geometry -----------------------------------------------------------------------------
@@ -1955,22 +1955,6 @@ def determinize(s, seat: int, seed) -> None:
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template -------------------------------
-@njit(cache=True)
-def step_autoreset(s, action: int, rewards) -> bool:
-    step(s, action)
-    if s.outcome == RUNNING:
-        rewards[:] = 0.0
-        return False
-    returns(s, rewards)
-    init(s, derive_seed(s.rng), s.options)
-    return True
-
-
-@njit(cache=True)
-def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (``mask`` is filled here)."""
-    legal_mask(s, mask)
-    return pick_random(mask, rng)
 
 
 @njit(cache=True)

@@ -249,34 +249,3 @@ def heuristic_action(s, mask) -> int:
             if mask[b]:
                 return b
     return a
-
-
-@njit(cache=True)
-def heuristic_one(states, mask) -> int:
-    """``heuristic_action`` for game 0 of ``states`` (the single-game entry point)."""
-    return heuristic_action(states[0], mask)
-
-
-@njit(cache=True)
-def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
-    """One game per seed in the kernel: the seats in the bit set ``heuristic_seats`` play
-    the heuristic, the others uniformly random legal actions. ``out[g]`` gets (winner or -1,
-    turns, steps, outcome); for tests and evaluations."""
-    s = states[0]
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(rng_seed) * np.uint64(2654435761) + np.uint64(1)
-    for g in range(seeds.shape[0]):
-        K.init(s, seeds[g], options)
-        steps = 0
-        while s.outcome == K.RUNNING:
-            if (heuristic_seats >> s.decider) & 1:
-                a = heuristic_action(s, mask)
-            else:
-                a = K.random_legal_action(s, mask, rng)
-            K.step(s, a)
-            steps += 1
-        out[g, 0] = s.winner if s.outcome == K.WON else -1
-        out[g, 1] = s.turn
-        out[g, 2] = steps
-        out[g, 3] = s.outcome

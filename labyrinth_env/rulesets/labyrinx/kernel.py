@@ -22,7 +22,7 @@ from numba import njit
 
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, SQUARE_DELTAS
-from labyrinth_env.core.rng import d6, derive_seed, pick_random, randint, seed_state, shuffle
+from labyrinth_env.core.rng import d6, derive_seed, randint, seed_state, shuffle
 from labyrinth_env.rulesets.labyrinx import components as C
 
 # --- sizes and tables -----------------------------------------------------------------------------
@@ -1389,22 +1389,6 @@ def determinize(s, seat: int, seed) -> None:
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
-@njit(cache=True)
-def step_autoreset(s, action: int, rewards) -> bool:
-    step(s, action)
-    if s.outcome == RUNNING:
-        rewards[:] = 0.0
-        return False
-    returns(s, rewards)
-    init(s, derive_seed(s.rng), s.options)
-    return True
-
-
-@njit(cache=True)
-def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (``mask`` is filled here)."""
-    legal_mask(s, mask)
-    return pick_random(mask, rng)
 
 
 @njit(cache=True)

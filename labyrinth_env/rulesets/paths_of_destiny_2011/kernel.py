@@ -34,7 +34,7 @@ from labyrinth_env.core.hexboard import (
 from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
 from labyrinth_env.core.hexboard import START_CELL as _START_CELL
 from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
-from labyrinth_env.core.rng import d6, derive_seed, pick_random, randint, roll, roll_2d6, shuffle
+from labyrinth_env.core.rng import d6, randint, roll, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 # --- geometry -------------------------------------------------------------------------------
@@ -1510,22 +1510,6 @@ def determinize(s, seat: int, seed) -> None:
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
-@njit(cache=True)
-def step_autoreset(s, action: int, rewards) -> bool:
-    step(s, action)
-    if s.outcome == RUNNING:
-        rewards[:] = 0.0
-        return False
-    returns(s, rewards)
-    init(s, derive_seed(s.rng), s.options)
-    return True
-
-
-@njit(cache=True)
-def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (``mask`` is filled here)."""
-    legal_mask(s, mask)
-    return pick_random(mask, rng)
 
 
 @njit(cache=True)

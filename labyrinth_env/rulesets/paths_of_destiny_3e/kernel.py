@@ -31,7 +31,7 @@ from labyrinth_env.core.hexboard import NUM_BOARD as _NUM_BOARD
 from labyrinth_env.core.hexboard import NUM_CELLS as _NUM_CELLS
 from labyrinth_env.core.hexboard import START_CELL as _START_CELL
 from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
-from labyrinth_env.core.rng import derive_seed, pick_random, randint, roll_2d6, shuffle
+from labyrinth_env.core.rng import randint, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 # --- geometry: 37 board cells, then the 6 starting spaces of the frame -----------------
@@ -1495,22 +1495,6 @@ def determinize(s, seat: int, seed) -> None:
 
 
 # --- shared with the batched loops of labyrinth_env.core.batch_template ---------------------------
-@njit(cache=True)
-def step_autoreset(s, action: int, rewards) -> bool:
-    step(s, action)
-    if s.outcome == RUNNING:
-        rewards[:] = 0.0
-        return False
-    returns(s, rewards)
-    init(s, derive_seed(s.rng), s.options)
-    return True
-
-
-@njit(cache=True)
-def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (``mask`` is filled here)."""
-    legal_mask(s, mask)
-    return pick_random(mask, rng)
 
 
 @njit(cache=True)

@@ -290,22 +290,3 @@ def heuristic_action(s, mask) -> int:
     if cell >= 0:
         return K.A_MOVE + cell
     return K.A_END
-
-
-@njit(cache=True)
-def heuristic_one(states, mask) -> int:
-    """``heuristic_action`` for game 0 of ``states`` (the single-game entry point)."""
-    return heuristic_action(states[0], mask)
-
-
-@njit(cache=True)
-def heuristic_steps(s, mask, num_steps: int) -> int:
-    """Play ``num_steps`` heuristic steps in one game (auto-reset when a game ends, as the
-    batched loops do). Returns the number of games finished; for benchmarks."""
-    rewards = np.zeros(K.NUM_SEATS)
-    done = 0
-    for _ in range(num_steps):
-        a = heuristic_action(s, mask)
-        if K.step_autoreset(s, a, rewards):
-            done += 1
-    return done

@@ -21,7 +21,7 @@ from labyrinth_env.core.kernel_common import (
     start_record,
 )
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
-from labyrinth_env.core.rng import derive_seed, pick_random, randint, shuffle
+from labyrinth_env.core.rng import randint, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
 
 # --- tables (module-level constants, frozen into the compiled kernels) -----------------
@@ -776,26 +776,6 @@ def determinize(s, seat: int, seed) -> None:
     refresh_board(s)
     if s.outcome == RUNNING and s.decision == DECISION_MAIN:
         compute_reach(s)
-
-
-@njit(cache=True)
-def step_autoreset(s, action: int, rewards) -> bool:
-    """Step one game; when it ends, write its returns and start the next game from a seed
-    drawn from the finished game's RNG. Returns True when a game ended."""
-    step(s, action)
-    if s.outcome == RUNNING:
-        rewards[:] = 0.0
-        return False
-    returns(s, rewards)
-    init(s, derive_seed(s.rng), s.options)
-    return True
-
-
-@njit(cache=True)
-def random_legal_action(s, mask, rng) -> int:
-    """A uniformly random legal action (``mask`` is filled here)."""
-    legal_mask(s, mask)
-    return pick_random(mask, rng)
 
 
 @njit(cache=True)
