@@ -30,10 +30,20 @@ class PPOAgent(Agent):
     def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
         legal_actions(observation)  # clear error when this agent is not to act
         mask = np.asarray(observation["action_mask"]).astype(bool)
+        self._check_size(np.asarray(observation["observation"]).shape[-1])
         action, _ = self.model.predict(observation["observation"], action_masks=mask, deterministic=self.deterministic)
         return int(action)
 
     def policy(self, observations: np.ndarray, masks: np.ndarray) -> np.ndarray:
         """Batched form, usable as a ``VectorEnv`` opponent (self-play)."""
+        self._check_size(observations.shape[-1])
         actions, _ = self.model.predict(observations, action_masks=masks, deterministic=self.deterministic)
         return np.asarray(actions, dtype=np.int64)
+
+    def _check_size(self, size: int) -> None:
+        expected = int(self.model.observation_space.shape[0])
+        if size != expected:
+            hint = " (a model trained with lookahead=True needs an env made with it)" if size < expected else ""
+            raise ValueError(
+                f"{self.path}: the model takes observations of {expected} floats, the env gives {size}{hint}"
+            )

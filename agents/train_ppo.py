@@ -31,6 +31,10 @@ from agents.evaluate import wilson_interval
 from agents.heuristic import HEURISTICS
 from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
+# ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
+# which scores each action from its own lookahead features (envs that have them)
+POLICIES = ("mlp", "lookahead")
+
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
     "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str, "shaping": float},
     "self_play": {"snapshot_every": int, "pool_size": int},
@@ -44,6 +48,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "ent_coef": float,
         "clip_range": float,
         "net_arch": list,
+        "policy": str,
     },
     "eval": {"every": int, "games": int, "against": list, "deterministic": bool},
     "pretrain": {"steps": int, "epochs": int, "epsilon": float, "batch_size": int, "learning_rate": float},
@@ -153,6 +158,14 @@ def load_train_config(path: str | Path) -> TrainConfig:
         raise ValueError(
             "training config: pretrain.steps must be >= 0, pretrain.epochs and pretrain.batch_size >= 1, "
             f"pretrain.epsilon in [0, 1], pretrain.learning_rate > 0; got {pre}"
+        )
+    policy = cfg.ppo.get("policy", "mlp")
+    if policy not in POLICIES:
+        raise ValueError(f"training config: unknown ppo.policy {policy!r}; use one of {list(POLICIES)}")
+    if policy == "lookahead" and labyrinth_env.raw_env(cfg.env_id, **cfg.options).lookahead_layout() is None:
+        raise ValueError(
+            f"training config: ppo.policy 'lookahead' needs lookahead features in the observation; {cfg.env_id} "
+            "with these options has none (team_edition_v0 has them with options: {lookahead: true})"
         )
     if pre["steps"] > 0 and cfg.env_id not in HEURISTICS:
         raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")
@@ -349,14 +362,21 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     env = SB3VecEnv(vec, seed=cfg.seed)
     ppo = dict(cfg.ppo)
     net_arch = ppo.pop("net_arch", [256, 256])
+    policy_kwargs: dict[str, Any] = {"net_arch": net_arch}
+    policy: Any = "MlpPolicy"
+    if ppo.pop("policy", "mlp") == "lookahead":
+        from agents.policies import LookaheadPolicy
+
+        policy = LookaheadPolicy
+        policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
     model = MaskablePPO(
-        "MlpPolicy",
+        policy,
         env,
         seed=cfg.seed,
         verbose=0,
         device="cpu",
         tensorboard_log=str(out / "tb"),
-        policy_kwargs={"net_arch": net_arch},
+        policy_kwargs=policy_kwargs,
         **ppo,
     )
     evals: list[dict[str, Any]] = []

@@ -77,6 +77,16 @@ class LabyrinthAECEnv(AECEnv):
         """The ANSI/text picture of the current state."""
         raise NotImplementedError
 
+    def observation_size(self) -> int:
+        """Length of the observation vector with these options (a ruleset whose options
+        add observation features overrides this)."""
+        return self.kernel.OBS_SIZE
+
+    def lookahead_layout(self) -> dict[str, Any] | None:
+        """Where per-action lookahead features sit in the observation, for rulesets with
+        such an option (see ``team_edition_v0``); None here."""
+        return None
+
     # --- generic part ----------------------------------------------------------------------
     def __init__(self, render_mode: str | None = None, **options: Any) -> None:
         super().__init__()
@@ -93,9 +103,10 @@ class LabyrinthAECEnv(AECEnv):
         self.agents = list(self.possible_agents)
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         k = self.kernel
+        self.obs_size = self.observation_size()
         obs_space = spaces.Dict(
             {
-                "observation": spaces.Box(0.0, 1.0, shape=(k.OBS_SIZE,), dtype=np.float32),
+                "observation": spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32),
                 "action_mask": spaces.Box(0, 1, shape=(k.NUM_ACTIONS,), dtype=np.int8),
             }
         )
@@ -236,7 +247,7 @@ class LabyrinthAECEnv(AECEnv):
         if agent not in self.agent_name_mapping:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self.agent_name_mapping[agent]
-        obs = np.empty(self.kernel.OBS_SIZE, dtype=np.float32)
+        obs = np.empty(self.obs_size, dtype=np.float32)
         self._loops.observe_one(self._states, seat, obs)
         acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
         mask = self._mask.copy() if acting else self._no_mask.copy()

@@ -108,15 +108,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.policy = opponents
         else:
             raise ValueError(f"opponents must be 'random', 'heuristic' or a callable, got {opponents!r}")
-        self.single_observation_space = spaces.Box(0.0, 1.0, shape=(k.OBS_SIZE,), dtype=np.float32)
+        obs_size = raw.obs_size
+        self.single_observation_space = spaces.Box(0.0, 1.0, shape=(obs_size,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(k.NUM_ACTIONS)
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.options_vector = raw.options_vector()
         self.states = k.new_states(num_envs)
         self.masks = np.zeros((num_envs, k.NUM_ACTIONS), dtype=np.uint8)
-        self.obs = np.zeros((num_envs, k.OBS_SIZE), dtype=np.float32)
-        self.final_obs = np.zeros((num_envs, k.OBS_SIZE), dtype=np.float32)
+        self.obs = np.zeros((num_envs, obs_size), dtype=np.float32)
+        self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
         self.infos = np.zeros((num_envs, 4), dtype=np.float64)

@@ -36,6 +36,9 @@ SMOKE = "configs/train/smoke.yaml"
         ("env_id: team_edition_v0\nvector: {num_envs: 0}", "must be >= 1"),
         ("env_id: team_edition_v0\npretrain: {epsilon: 2.0}", "pretrain.epsilon in"),
         ("env_id: team_edition_v0\npretrain: {teacher: me}", "unknown key pretrain.teacher"),
+        ("env_id: team_edition_v0\nppo: {policy: cnn}", "unknown ppo.policy 'cnn'"),
+        ("env_id: team_edition_v0\nppo: {policy: lookahead}", "needs lookahead features"),
+        ("env_id: paths_of_destiny_3e_v0\nppo: {policy: lookahead}", "needs lookahead features"),
     ],
 )
 def test_bad_training_config_fails_before_training(tmp_path, text, message):
@@ -111,6 +114,61 @@ def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
     assert imitation == result["imitation"]
     assert imitation["samples"] == 2048
     assert imitation["train_accuracy"] > 2 * imitation["uniform_accuracy"]
+
+
+def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path):
+    """Team Edition with ``lookahead=True`` and ``ppo.policy: lookahead``: behaviour cloning
+    beats a uniform choice by far (the per-action head sees what each action brings), PPO
+    runs, and the saved policy plays the AEC env (with the same option) legally, giving
+    the same actions after a reload; without the option the agent refuses clearly."""
+    cfg = load_train_config(SMOKE)
+    cfg.env_id, cfg.options = "team_edition_v0", {"num_players": 2, "lookahead": True}
+    cfg.vector = {"num_envs": 16, "learner_seats": "all", "opponents": "random"}
+    cfg.ppo = {"policy": "lookahead", "n_steps": 32, "batch_size": 256, "n_epochs": 2, "net_arch": [64]}
+    cfg.pretrain.update(steps=4096, epochs=4, epsilon=0.0, batch_size=256)
+    cfg.total_timesteps, cfg.eval["against"] = 1024, ["random"]
+    cfg.out_dir = str(tmp_path / "la")
+    train(cfg, progress=False)
+    imitation = json.loads((tmp_path / "la" / "imitation.json").read_text())
+    assert imitation["train_accuracy"] > max(0.25, 5 * imitation["uniform_accuracy"])
+    path = tmp_path / "la" / "final_model.zip"
+    agent = make_agent(f"ppo:{path}")
+    assert type(agent.model.policy).__name__ == "LookaheadPolicy"
+    env = labyrinth_env.make("team_edition_v0", num_players=2, lookahead=True)
+    env.reset(seed=3)
+    seen = []
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = agent.act(obs)
+        assert obs["action_mask"][action] == 1
+        seen.append((obs["observation"].copy(), obs["action_mask"].astype(bool), action))
+        env.step(action)
+    assert not any(e.get("illegal_move") for e in env.infos.values())
+    again = make_agent(f"ppo:{path}")
+    obs = np.stack([o for o, _, _ in seen[:50]])
+    masks = np.stack([m for _, m, _ in seen[:50]])
+    assert np.array_equal(again.policy(obs, masks), [a for _, _, a in seen[:50]])
+    plain = labyrinth_env.make("team_edition_v0", num_players=2)
+    plain.reset(seed=3)
+    with pytest.raises(ValueError, match="lookahead=True"):
+        agent.act(plain.observe(plain.agent_selection))
+
+
+def test_lookahead_layout_must_match_the_spaces():
+    from agents.policies import check_layout
+
+    layout = labyrinth_env.raw_env("team_edition_v0", lookahead=True).lookahead_layout()
+    size = layout["base_size"] + layout["features"] * len(layout["kinds"])
+    assert check_layout(layout, size, len(layout["kinds"])) == layout
+    with pytest.raises(ValueError, match="does not match the observation size"):
+        check_layout(layout, layout["base_size"], len(layout["kinds"]))
+    with pytest.raises(ValueError, match="action kinds"):
+        check_layout(layout, size, 3)
+    with pytest.raises(ValueError, match="keys"):
+        check_layout({"base_size": 1}, size, 3)
 
 
 def test_heuristic_actions_are_legal_and_leave_the_games_alone():

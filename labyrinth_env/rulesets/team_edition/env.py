@@ -9,7 +9,7 @@ Book runs out; everyone loses otherwise. Rules: ``docs/rules/team_edition.md``.
 |---|---|
 | Actions | Discrete(347) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 1..4 |
-| Observation | dict: ``observation`` float32[2464] in [0, 1], ``action_mask`` int8[347] |
+| Observation | dict: ``observation`` float32[2464] (``lookahead=True``: [4199]) in [0, 1], ``action_mask`` int8[347] |
 
 Actions (one flat space; the mask allows only the pending decision's actions):
 
@@ -34,15 +34,26 @@ the turn (decision, spells and moves used, variant, pages and treasures left, co
 treasures, the last page). Treasures on face-down tiles appear only with
 ``public_memory=True``; deck orders never appear.
 
+With ``lookahead=True`` the observation is float32[4199]: the 2464 numbers above, then 5
+per action (``action * 5``): for the seat to act, how many of its treasures would lie
+within reach after that action (sure ones, and face-down tiles that may hide one, each
+/2 and capped at 1), how close the reachable area would come to the nearest one, the
+share of the maze reachable, and whether the action was looked at. Moves are scored by
+their destination; spells and orientations by replaying them on a copy of the maze
+(only while a move is left, so no replay turns a Daedalus page). Everything used is
+public. Zero for a seat not to act. This is a learner's aid (the flat planes do not
+let a network see what a push would open), off by default; see ``docs/training.md``.
+
 Rewards: every seat +1 when the team collects all 24 treasures, -1 when the Book runs
 out; 0 on truncation (``max_turns``).
 
 Options: ``num_players`` (1-4, default 2), ``variant`` ("introductory", "standard",
 "expert"), ``public_memory`` (bool), ``max_turns`` (None or >= 1), ``daedalus_deck``
 ({"push", "flip", "teleport"} counts, 1-60 pages), ``spells`` (standard/expert: one
-spell name per seat, or None to deal at random).
+spell name per seat, or None to deal at random), ``lookahead`` (bool, default False).
 
-Version history: v0 (first release).
+Version history: v0 (first release; the ``lookahead`` option came later and leaves the
+default observation as it was).
 """
 
 from __future__ import annotations
@@ -96,6 +107,9 @@ class TeamEditionOptions:
     max_turns: int | None = option(None, "truncate after this many turns", int_range=(1, 1_000_000), optional=True)
     daedalus_deck: dict = option(C.DEFAULT_DECK, "Daedalus page counts by kind", check=_check_deck)
     spells: tuple | None = option(None, "standard/expert: spell per seat", optional=True, check=_check_spells)
+    lookahead: bool = option(
+        False, "append per-action lookahead features to the observation (for learners)", check=check_bool
+    )
 
     def validate(self) -> None:
         if self.spells is not None:
@@ -140,7 +154,20 @@ class raw_env(LabyrinthAECEnv):
         if o.spells is not None:
             for seat, name in enumerate(o.spells):
                 vec[K.OPT_SPELLS + seat] = C.SPELLS.index(name)
+        vec[K.OPT_LOOKAHEAD] = int(o.lookahead)
         return vec
+
+    def observation_size(self) -> int:
+        return K.OBS_SIZE_LOOKAHEAD if self.options.lookahead else K.OBS_SIZE
+
+    def lookahead_layout(self) -> dict[str, Any] | None:
+        """Where the lookahead features sit in the observation (None without the option):
+        ``base_size`` floats of planes first, then ``features`` floats per action, and each
+        action's ``kinds`` index (push, move, rotate, switch, orientation, end); what
+        ``agents.policies.LookaheadPolicy`` needs."""
+        if not self.options.lookahead:
+            return None
+        return {"base_size": K.OBS_SIZE, "features": K.LOOKAHEAD_FEATURES, "kinds": K.ACTION_KIND.tolist()}
 
     def action_names(self) -> list[str]:
         names = []

@@ -44,49 +44,7 @@ STATE_DTYPE = K.STATE_DTYPE
 # turn dominate, then how close the reachable area comes to a target, then its size.
 W_TREASURE = 10_000
 W_CLOSER = 100
-MAX_DIST = 2 * (SIZE - 1)
-
-# what a cell means to the acting seat
-NOT_TARGET, SURE_TARGET, MAYBE_TARGET = 0, 1, 2
-
-
-@njit(cache=True)
-def manhattan(a: int, b: int) -> int:
-    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
-
-
-@njit(cache=True)
-def hidden_wanted(s, seat: int) -> bool:
-    """Whether a treasure ``seat`` may collect must lie under a face-down tile, judged from
-    the face-up tiles only (always False with public memory, where nothing is hidden)."""
-    if s.public_memory:
-        return False
-    for p in range(s.num_players):
-        for k in range(2):
-            t = s.slots[p, k]
-            if t < 0 or K.claimable_from(s, seat, t) < 0:
-                continue
-            seen = TILE_TREASURE[s.spare] == t  # the spare always lies face up
-            for cell in range(NUM_CELLS):
-                tile = s.cell_tile[cell]
-                if not s.tile_down[tile] and TILE_TREASURE[tile] == t:
-                    seen = True
-                    break
-            if not seen:
-                return True
-    return False
-
-
-@njit(cache=True)
-def target_kind(s, seat: int, cell: int, hidden: bool) -> int:
-    """SURE_TARGET: a treasure ``seat`` may collect, visible to everyone; MAYBE_TARGET: a
-    face-down tile that may hide one (``hidden`` from ``hidden_wanted``)."""
-    tile = s.cell_tile[cell]
-    if s.tile_down[tile] and not s.public_memory:
-        return MAYBE_TARGET if hidden else NOT_TARGET
-    if K.claimable_from(s, seat, TILE_TREASURE[tile]) >= 0:
-        return SURE_TARGET
-    return NOT_TARGET
+MAX_DIST = K.MAX_DIST
 
 
 @njit(cache=True)
@@ -97,21 +55,21 @@ def position_score(s, seat: int, hidden: bool, reach_cells, target_cells) -> int
     num_reach = 0
     num_targets = 0
     for cell in range(NUM_CELLS):
-        kind = target_kind(s, seat, cell, hidden)
-        if kind != NOT_TARGET:
+        kind = K.target_kind(s, seat, cell, hidden)
+        if kind != K.NOT_TARGET:
             target_cells[num_targets] = cell
             num_targets += 1
         if s.reach[cell] > 0:
             reach_cells[num_reach] = cell
             num_reach += 1
-            if kind == SURE_TARGET:
+            if kind == K.SURE_TARGET:
                 sure += 1
     score = sure * W_TREASURE + num_reach
     if num_targets > 0:
         best = MAX_DIST
         for i in range(num_reach):
             for j in range(num_targets):
-                d = manhattan(reach_cells[i], target_cells[j])
+                d = K.manhattan(reach_cells[i], target_cells[j])
                 if d < best:
                     best = d
         score += (MAX_DIST + 1 - best) * W_CLOSER
@@ -229,7 +187,7 @@ def choose_orientation(s, work, reach_cells, target_cells) -> int:
         w.flip_cell = -1
         K.refresh_board(w)
         K.try_collect(w, seat, cell)
-        hidden = hidden_wanted(w, seat)
+        hidden = K.hidden_wanted(w, seat)
         K.compute_reach(w)
         sc = position_score(w, seat, hidden, reach_cells, target_cells)
         if sc > best_score:
@@ -244,12 +202,12 @@ def nearest_move(s, seat: int, hidden: bool) -> int:
     here = s.piece[seat]
     best_cell, best_d = -1, MAX_DIST + 1
     for t in range(NUM_CELLS):
-        if target_kind(s, seat, t, hidden) == NOT_TARGET:
+        if K.target_kind(s, seat, t, hidden) == K.NOT_TARGET:
             continue
         for cell in range(NUM_CELLS):
             if s.reach[cell] == 0:
                 continue
-            d = manhattan(cell, t)
+            d = K.manhattan(cell, t)
             if d < best_d or (d == best_d and cell == here):
                 best_cell, best_d = cell, d
     if best_cell == here:
@@ -273,10 +231,10 @@ def heuristic_action(s, mask) -> int:
     if s.moves_left <= 0:
         return K.A_END  # spells cannot bring a treasure this turn without a move
     seat = s.seat
-    hidden = hidden_wanted(s, seat)
+    hidden = K.hidden_wanted(s, seat)
     # 1. a sure target within reach
     for cell in range(NUM_CELLS):
-        if s.reach[cell] > 0 and target_kind(s, seat, cell, hidden) == SURE_TARGET:
+        if s.reach[cell] > 0 and K.target_kind(s, seat, cell, hidden) == K.SURE_TARGET:
             return K.A_MOVE + cell
     # 2. spells that bring one within reach
     action, score = best_plan(s, mask, work, reach_cells, target_cells, hidden)

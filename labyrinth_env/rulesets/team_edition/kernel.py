@@ -59,6 +59,7 @@ VARIANTS = ("introductory", "standard", "expert")
 OPT_PLAYERS, OPT_VARIANT, OPT_MEMORY, OPT_MAX_TURNS = 0, 1, 2, 3
 OPT_DECK = 4  # 4, 5, 6: push, flip, teleport page counts
 OPT_SPELLS = 7  # 7..10: spell per seat, -1 = dealt at random
+OPT_LOOKAHEAD = 11  # 1: the observation ends with the lookahead features
 NUM_OPTIONS = 16
 
 # --- the flat action space --------------------------------------------------------------
@@ -69,6 +70,20 @@ A_SWITCH = A_ROTATE + NUM_CELLS * 3  # cell * 2 + (0 east, 1 south) (98)
 A_ORIENT = A_SWITCH + NUM_CELLS * 2  # orientation of the tile just flipped face up (4)
 A_END = A_ORIENT + 4  # end the turn                              (1)
 NUM_ACTIONS = A_END + 1
+# which part of the action space each index belongs to (push, move, rotate, switch,
+# orientation, end), for policies that share weights across the actions of one kind
+ACTION_KIND = np.zeros(NUM_ACTIONS, dtype=np.int64)
+for _kind, (_lo, _hi) in enumerate(
+    (
+        (A_PUSH, A_MOVE),
+        (A_MOVE, A_ROTATE),
+        (A_ROTATE, A_SWITCH),
+        (A_SWITCH, A_ORIENT),
+        (A_ORIENT, A_END),
+        (A_END, NUM_ACTIONS),
+    )
+):
+    ACTION_KIND[_lo:_hi] = _kind
 
 # pending decision
 DECISION_MAIN, DECISION_ORIENT = 0, 1
@@ -157,6 +172,13 @@ OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_SIZE
 # collected mask (24), last page kind (3), last page arrow (12)
 GLOBAL_SIZE = 2 + 5 + 3 + 1 + 1 + 3 + 1 + 1 + NUM_TREASURES + 3 + C.NUM_ARROWS
 OBS_SIZE = OBS_GLOBAL + GLOBAL_SIZE
+# option ``lookahead``: per action, what it would bring the seat to act (see ``lookahead``)
+LF_SURE, LF_MAYBE, LF_CLOSENESS, LF_REACH, LF_SIMULATED = 0, 1, 2, 3, 4
+LOOKAHEAD_FEATURES = 5
+OBS_SIZE_LOOKAHEAD = OBS_SIZE + NUM_ACTIONS * LOOKAHEAD_FEATURES
+MAX_DIST = 2 * (SIZE - 1)
+# what a cell means to the acting seat
+NOT_TARGET, SURE_TARGET, MAYBE_TARGET = 0, 1, 2
 
 
 # --- board helpers -----------------------------------------------------------------------
@@ -663,9 +685,11 @@ def treasure_visible(s, tile: int) -> bool:
 
 @njit(cache=True)
 def observe(s, seat: int, out) -> None:
-    """Fill ``out`` (float32[OBS_SIZE]) with what ``seat`` may know, egocentric: relative
-    seat 0 is ``seat``, then the others in turn order. Face-down tiles show no paths and,
-    unless public memory is on, no treasure; the decks' orders never appear."""
+    """Fill ``out`` (float32[OBS_SIZE], or [OBS_SIZE_LOOKAHEAD] with the ``lookahead``
+    option) with what ``seat`` may know, egocentric: relative seat 0 is ``seat``, then the
+    others in turn order. Face-down tiles show no paths and, unless public memory is on,
+    no treasure; the decks' orders never appear. The lookahead block is filled for the
+    seat to act only (zeros for the others)."""
     out[:] = 0.0
     n = s.num_players
     rel = np.empty(NUM_SEATS, dtype=np.int64)  # absolute seat -> relative seat
@@ -739,6 +763,145 @@ def observe(s, seat: int, out) -> None:
     out[g + 17 + NUM_TREASURES + last[0]] = 1.0
     if last[0] == C.PAGE_PUSH:
         out[g + 20 + NUM_TREASURES + last[1]] = 1.0
+    if s.options[OPT_LOOKAHEAD] and seat == s.seat and out.shape[0] >= OBS_SIZE_LOOKAHEAD:
+        lookahead(s, out[OBS_SIZE:])
+
+
+# --- what a seat knows of its targets, and the lookahead features --------------------------
+@njit(cache=True)
+def manhattan(a: int, b: int) -> int:
+    return abs(a // SIZE - b // SIZE) + abs(a % SIZE - b % SIZE)
+
+
+@njit(cache=True)
+def hidden_wanted(s, seat: int) -> bool:
+    """Whether a treasure ``seat`` may collect must lie under a face-down tile, judged from
+    the face-up tiles only (always False with public memory, where nothing is hidden)."""
+    if s.public_memory:
+        return False
+    for p in range(s.num_players):
+        for k in range(2):
+            t = s.slots[p, k]
+            if t < 0 or claimable_from(s, seat, t) < 0:
+                continue
+            seen = TILE_TREASURE[s.spare] == t  # the spare always lies face up
+            for cell in range(NUM_CELLS):
+                tile = s.cell_tile[cell]
+                if not s.tile_down[tile] and TILE_TREASURE[tile] == t:
+                    seen = True
+                    break
+            if not seen:
+                return True
+    return False
+
+
+@njit(cache=True)
+def target_kind(s, seat: int, cell: int, hidden: bool) -> int:
+    """SURE_TARGET: a treasure ``seat`` may collect, visible to everyone; MAYBE_TARGET: a
+    face-down tile that may hide one (``hidden`` from ``hidden_wanted``)."""
+    tile = s.cell_tile[cell]
+    if s.tile_down[tile] and not s.public_memory:
+        return MAYBE_TARGET if hidden else NOT_TARGET
+    if claimable_from(s, seat, TILE_TREASURE[tile]) >= 0:
+        return SURE_TARGET
+    return NOT_TARGET
+
+
+@njit(cache=True)
+def target_distances(s, seat: int, hidden: bool, kind, dist) -> None:
+    """``kind[cell]`` from ``target_kind`` and ``dist[cell]`` the Manhattan distance to the
+    nearest target (MAX_DIST + 1 without one): two chamfer passes over the grid, exact
+    for the Manhattan metric, instead of a cells x targets loop per simulated action."""
+    for cell in range(NUM_CELLS):
+        kind[cell] = target_kind(s, seat, cell, hidden)
+        dist[cell] = 0 if kind[cell] != NOT_TARGET else MAX_DIST + 1
+    for cell in range(NUM_CELLS):
+        r, c = cell // SIZE, cell % SIZE
+        if r > 0:
+            dist[cell] = min(dist[cell], dist[cell - SIZE] + 1)
+        if c > 0:
+            dist[cell] = min(dist[cell], dist[cell - 1] + 1)
+    for cell in range(NUM_CELLS - 1, -1, -1):
+        r, c = cell // SIZE, cell % SIZE
+        if r < SIZE - 1:
+            dist[cell] = min(dist[cell], dist[cell + SIZE] + 1)
+        if c < SIZE - 1:
+            dist[cell] = min(dist[cell], dist[cell + 1] + 1)
+
+
+@njit(cache=True)
+def closeness(distance: int) -> float:
+    return (MAX_DIST + 1 - distance) / (MAX_DIST + 1)
+
+
+@njit(cache=True)
+def position_features(s, seat: int, hidden: bool, kind, dist, out, at: int) -> None:
+    """The lookahead features of position ``s`` (its ``reach`` up to date) at ``out[at:]``."""
+    target_distances(s, seat, hidden, kind, dist)
+    sure = maybe = reached = 0
+    best = MAX_DIST + 1
+    for cell in range(NUM_CELLS):
+        if s.reach[cell] > 0:
+            reached += 1
+            sure += kind[cell] == SURE_TARGET
+            maybe += kind[cell] == MAYBE_TARGET
+            best = min(best, dist[cell])
+    out[at + LF_SURE] = min(sure, 2) / 2.0
+    out[at + LF_MAYBE] = min(maybe, 2) / 2.0
+    out[at + LF_CLOSENESS] = closeness(best)
+    out[at + LF_REACH] = reached / NUM_CELLS
+    out[at + LF_SIMULATED] = 1.0
+
+
+@njit(cache=True)
+def lookahead(s, out) -> None:
+    """Per action of the seat to act, ``LOOKAHEAD_FEATURES`` numbers at
+    ``out[action * LOOKAHEAD_FEATURES:]`` (``out`` zeroed): how many of its treasures
+    (sure, and face-down tiles that may hide one) would lie within reach, how close the
+    reachable area would come to the nearest one, how large it would be, and whether the
+    action was simulated. A move is scored by its destination; a Push, Rotate or Switch
+    spell, and the orientation of a flipped tile, by replaying it on a copy. Spells are
+    replayed only while a move is left, so no replay ends the turn and turns a hidden
+    Daedalus page; a push neither reveals nor hides a tile (the spare lies face up, and a
+    face-down tile cannot be pushed out), so everything used is public."""
+    if s.outcome != RUNNING:
+        return
+    seat = s.seat
+    work = np.empty(1, dtype=STATE_DTYPE)
+    kind = np.empty(NUM_CELLS, dtype=np.int64)
+    dist = np.empty(NUM_CELLS, dtype=np.int64)
+    F = LOOKAHEAD_FEATURES
+    if s.decision == DECISION_ORIENT:
+        cell = s.flip_cell
+        tile = s.cell_tile[cell]
+        for o in range(4):  # as ``step`` would, minus an end of turn
+            work[0] = s
+            w = work[0]
+            w.tile_down[tile] = 0
+            w.tile_rot[tile] = o
+            w.decision = DECISION_MAIN
+            w.flip_cell = -1
+            refresh_board(w)
+            try_collect(w, seat, cell)
+            compute_reach(w)
+            position_features(w, seat, hidden_wanted(w, seat), kind, dist, out, (A_ORIENT + o) * F)
+        return
+    hidden = hidden_wanted(s, seat)
+    position_features(s, seat, hidden, kind, dist, out, A_END * F)  # as things stand
+    if s.moves_left <= 0:
+        return
+    for cell in range(NUM_CELLS):
+        if s.reach[cell] > 0:
+            at = (A_MOVE + cell) * F
+            out[at + LF_SURE] = 1.0 if kind[cell] == SURE_TARGET else 0.0
+            out[at + LF_MAYBE] = 1.0 if kind[cell] == MAYBE_TARGET else 0.0
+            out[at + LF_CLOSENESS] = closeness(dist[cell])
+            out[at + LF_SIMULATED] = 1.0
+    for a in range(NUM_ACTIONS):
+        if (a < A_MOVE or A_ROTATE <= a < A_ORIENT) and is_legal(s, a):
+            work[0] = s
+            step(work[0], a)
+            position_features(work[0], seat, hidden, kind, dist, out, a * F)
 
 
 @njit(cache=True)
