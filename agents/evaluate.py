@@ -5,6 +5,8 @@ different agents against each other (``--agents``, competitive rulesets).
         --players 2 --variant introductory --seed 0 [--json out.json]
     python -m agents.evaluate --env paths_of_destiny_3e_v0 --agents heuristic,random \\
         --games 300 --players 2
+    python -m agents.evaluate --env team_edition_v0 --agent ppo:model.zip \\
+        --option lookahead=true --games 500   # any env option: --option NAME=VALUE
 
 Game ``i`` uses env seed ``seed + i`` (and reseeds the agent with it), so a run is
 reproducible and two agents evaluated with the same seed meet the same shuffles. In a
@@ -28,6 +30,7 @@ from tqdm import tqdm
 
 import labyrinth_env
 from agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
+from labyrinth_env.options import option_assignment
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -248,6 +251,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--public-memory", action="store_true", help="public_memory=True")
     parser.add_argument("--two-player-variant", action="store_true", help="two_player_variant=True")
     parser.add_argument("--max-turns", type=int, default=None)
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="any env option (repeatable)"
+    )
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", type=Path, default=None, help="write the result here")
     parser.add_argument("--no-progress", action="store_true")
@@ -264,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_turns is not None:
         options["max_turns"] = args.max_turns
     try:
+        options.update(option_assignment(text) for text in args.option)
         if args.agents is not None:
             specs = split_agent_specs(args.agents)
             for spec in specs:

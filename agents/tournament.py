@@ -47,7 +47,7 @@ from agents import describe_agents, make_agent, split_agent_specs
 from agents.evaluate import play_game
 from agents.ratings import plot_report, print_report, report_markdown, tournament_report
 from labyrinth_env.core.rng import derive_seed, python_seed, seed_state, splitmix64
-from labyrinth_env.options import options_dict
+from labyrinth_env.options import option_assignment, options_dict
 from labyrinth_env.registry import player_range
 from labyrinth_env.vector import COOPERATIVE
 
@@ -608,13 +608,6 @@ def load_tournament_config(path: str | Path) -> dict[str, Any]:
     return data
 
 
-def _option_value(text: str) -> tuple[str, Any]:
-    key, sep, value = text.partition("=")
-    if not sep or not key.strip():
-        raise ValueError(f"--option takes NAME=VALUE (e.g. variant=standard), got {text!r}")
-    return key.strip(), yaml.safe_load(value)
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="labyrinth tournament",
@@ -651,7 +644,7 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
     for flag, name in (("players", "num_players"), ("max_turns", "max_turns"), ("variant", "variant")):
         if getattr(args, flag) is not None:
             options[name] = getattr(args, flag)
-    options.update(_option_value(text) for text in args.option)
+    options.update(option_assignment(text) for text in args.option)
     settings = {
         "env_id": args.env or cfg.get("env_id"),
         "agents": args.agents if args.agents is not None else cfg.get("agents", "random,heuristic"),

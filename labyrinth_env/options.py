@@ -108,3 +108,17 @@ def options_dict(obj: Any) -> dict[str, Any]:
         v = getattr(obj, f.name)
         out[f.name] = list(v) if isinstance(v, tuple) else (dict(v) if isinstance(v, Mapping) else v)
     return out
+
+
+def option_assignment(text: str) -> tuple[str, Any]:
+    """``NAME=VALUE`` from a command line (``--option``), the value read as YAML
+    (``lookahead=true``, ``num_players=3``, ``daedalus_deck={push: 30}``)."""
+    import yaml
+
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise ValueError(f"--option takes NAME=VALUE (e.g. variant=standard), got {text!r}")
+    try:
+        return key.strip(), yaml.safe_load(value)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"--option {text!r}: the value is not YAML ({exc})") from None

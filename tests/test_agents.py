@@ -169,6 +169,19 @@ def test_evaluate_cli_writes_json(tmp_path, capsys):
     assert json.loads(out.read_text())["games"] == 2
 
 
+def test_evaluate_cli_takes_any_env_option(tmp_path, capsys):
+    out = tmp_path / "r.json"
+    argv = ["--agent", "random", "--games", "1", "--option", "lookahead=true", "--option", "daedalus_deck={push: 3}"]
+    assert main([*argv, "--no-progress", "--json", str(out)]) == 0
+    options = json.loads(out.read_text())["options"]
+    assert options["lookahead"] is True and options["daedalus_deck"] == {"push": 3}
+    capsys.readouterr()
+    for bad, message in [("lookahead", "NAME=VALUE"), ("lookahead=maybe", "lookahead"), ("colour=red", "colour")]:
+        with pytest.raises(SystemExit):
+            main(["--agent", "random", "--games", "1", "--option", bad, "--no-progress"])
+        assert message in capsys.readouterr().err
+
+
 def test_wilson_interval_known_values():
     assert wilson_interval(0, 10)[0] == 0.0
     assert wilson_interval(0, 10)[1] == pytest.approx(0.2775, abs=1e-4)
