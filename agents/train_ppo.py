@@ -17,6 +17,7 @@ imitation alone stands). Needs the ``train`` extra.
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -29,7 +30,7 @@ import yaml
 import labyrinth_env
 from agents.evaluate import wilson_interval
 from agents.heuristic import HEURISTICS
-from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
+from labyrinth_env.vector import COOPERATIVE, KERNEL_OPPONENTS, VectorEnv
 
 # ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
 # which scores each action from its own lookahead features (envs that have them)
@@ -278,37 +279,64 @@ def behaviour_cloning(model: Any, vec: VectorEnv, pre: dict[str, Any], gamma: fl
     return {"samples": n, "epochs": pre["epochs"], "train_accuracy": accuracy, "uniform_accuracy": uniform_accuracy}
 
 
-def evaluate_model(model: Any, cfg: TrainConfig, opponent: str, games: int, seed: int) -> dict[str, Any]:
-    """Win rate of the policy (masked; sampled unless ``eval.deterministic``) against
-    kernel-side opponents, over ``games`` finished games with the learner seat rotating.
-    Sampling is the default because an argmax policy can repeat one move forever in a
-    position where the sampled policy would get out."""
-    envs = min(games, 32)
-    deterministic = bool(cfg.eval.get("deterministic", False))
-    learner = "all" if cfg.env_id == "team_edition_v0" else "rotate"
-    vec = VectorEnv(cfg.env_id, envs, learner_seats=learner, opponents=opponent, seed=seed, **cfg.options)
+def _eval_env(cfg: TrainConfig, opponent: str, games: int, seed: int) -> VectorEnv:
+    learner = "all" if cfg.env_id in COOPERATIVE else "rotate"
+    return VectorEnv(cfg.env_id, min(games, 32), learner_seats=learner, opponents=opponent, seed=seed, **cfg.options)
+
+
+def play_for_win_rate(vec: VectorEnv, choose: Any, games: int) -> dict[str, Any]:
+    """Play ``vec`` with ``choose(observations, masks) -> actions`` for the learner seats
+    until ``games`` games have ended; the learner's win rate with its Wilson interval."""
     obs, _ = vec.reset()
     wins = finished = 0
     returns = []
     while finished < games:
-        actions, _ = model.predict(obs, action_masks=vec.action_masks(), deterministic=deterministic)
-        obs, rewards, term, trunc, _ = vec.step(actions)
+        obs, rewards, term, trunc, _ = vec.step(choose(obs, vec.action_masks()))
         for i in np.flatnonzero(term | trunc):
             if finished < games:
                 finished += 1
                 wins += rewards[i] > 0
                 returns.append(float(rewards[i]))
     lo, hi = wilson_interval(int(wins), games)
-    return {
-        "opponent": opponent,
-        "games": games,
-        "win_rate": wins / games,
-        "ci95": [lo, hi],
-        "mean_return": float(np.mean(returns)),
-    }
+    return {"games": games, "win_rate": float(wins / games), "ci95": [lo, hi], "mean_return": float(np.mean(returns))}
 
 
-def plot_curve(evals: list[dict[str, Any]], path: Path, title: str) -> None:
+def evaluate_model(model: Any, cfg: TrainConfig, opponent: str, games: int, seed: int) -> dict[str, Any]:
+    """Win rate of the policy (masked; sampled unless ``eval.deterministic``) against
+    kernel-side opponents, over ``games`` finished games with the learner seat rotating
+    (in a cooperative game the policy plays every seat and ``opponent`` plays none).
+    Sampling is the default because an argmax policy can repeat one move forever in a
+    position where the sampled policy would get out."""
+    deterministic = bool(cfg.eval.get("deterministic", False))
+
+    def choose(obs: np.ndarray, masks: np.ndarray) -> np.ndarray:
+        return model.predict(obs, action_masks=masks, deterministic=deterministic)[0]
+
+    return {"opponent": opponent, **play_for_win_rate(_eval_env(cfg, opponent, games, seed), choose, games)}
+
+
+def reference_rates(cfg: TrainConfig, games: int, seed: int) -> dict[str, float]:
+    """Yardsticks for the learning curve, on the evaluation's own games: the win rate of
+    the random agent, and of the ruleset's heuristic, in the learner's place (in a
+    cooperative game: in every seat; in a competitive one: against each ``eval.against``
+    opponent)."""
+    cooperative = cfg.env_id in COOPERATIVE
+    rng = np.random.default_rng(seed)
+    rates: dict[str, float] = {}
+    for opp in ["random"] if cooperative else cfg.eval["against"]:
+        vec = _eval_env(cfg, opp, games, seed)
+        players: dict[str, Any] = {"random": lambda obs, masks: np.argmax(masks * rng.random(masks.shape), axis=1)}
+        if cfg.env_id in HEURISTICS:
+            players["heuristic"] = lambda obs, masks, vec=vec: vec.heuristic_actions()
+        for name, choose in players.items():
+            label = f"{name} agent" if cooperative else f"{name} agent vs {opp}"
+            rates[label] = play_for_win_rate(vec, choose, games)["win_rate"]
+    return rates
+
+
+def plot_curve(
+    evals: list[dict[str, Any]], path: Path, title: str, references: dict[str, float] | None = None, team: bool = False
+) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -321,10 +349,13 @@ def plot_curve(evals: list[dict[str, Any]], path: Path, title: str) -> None:
         y = [e["win_rate"] for e in rows]
         lo = [e["ci95"][0] for e in rows]
         hi = [e["ci95"][1] for e in rows]
-        ax.plot(x, y, marker="o", label=f"vs {opp}")
+        ax.plot(x, y, marker="o", label="policy in every seat" if team else f"vs {opp}")
         ax.fill_between(x, lo, hi, alpha=0.2)
+    styles = itertools.cycle((":", "--", "-.", (0, (1, 4))))
+    for (label, rate), style in zip(sorted((references or {}).items()), styles):
+        ax.axhline(rate, color="grey", linestyle=style, linewidth=1, label=f"{label}: {rate:.3f}")
     ax.set_xlabel("training steps (learner decisions)")
-    ax.set_ylabel("win rate (95% Wilson CI)")
+    ax.set_ylabel(("team " if team else "") + "win rate (95% Wilson CI)")
     ax.set_ylim(0, 1)
     ax.set_title(title)
     ax.grid(alpha=0.3)
@@ -349,7 +380,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.__dict__, indent=1))
     pool = SnapshotPool(cfg.self_play["pool_size"], cfg.seed) if cfg.vector["opponents"] == "self_play" else None
-    learner = "all" if cfg.env_id == "team_edition_v0" else cfg.vector["learner_seats"]
+    learner = "all" if cfg.env_id in COOPERATIVE else cfg.vector["learner_seats"]
     vec = VectorEnv(
         cfg.env_id,
         cfg.vector["num_envs"],
@@ -432,7 +463,10 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
             with open(out / "eval.jsonl", "a") as fh:
                 fh.write(json.dumps(res) + "\n")
     model.save(out / "final_model.zip")
-    plot_curve(evals, out / "learning_curve.png", f"MaskablePPO on {cfg.env_id}")
+    references = reference_rates(cfg, cfg.eval["games"], seed=cfg.seed + 10_000)
+    plot_curve(
+        evals, out / "learning_curve.png", f"MaskablePPO on {cfg.env_id}", references, team=cfg.env_id in COOPERATIVE
+    )
     summary = {
         "env_id": cfg.env_id,
         "timesteps": int(model.num_timesteps),
@@ -441,6 +475,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         "final": [e for e in evals if e["timesteps"] == int(model.num_timesteps)],
         "model": str(out / "final_model.zip"),
         "imitation": imitation,
+        "references": references,
         "curve": str(out / "learning_curve.png"),
     }
     (out / "summary.json").write_text(json.dumps(summary, indent=1))

@@ -83,6 +83,11 @@ def test_smoke_training_run_outputs_and_trained_agent(tmp_path):
     assert {e["opponent"] for e in evals} == {"random", "heuristic"}
     assert all(0.0 <= e["ci95"][0] <= e["win_rate"] <= e["ci95"][1] <= 1.0 for e in evals)
     assert result["timesteps"] >= cfg.total_timesteps
+    # the curve's yardsticks: random and heuristic play in the learner's place, same games
+    assert set(result["references"]) == {
+        f"{a} agent vs {o}" for a in ("random", "heuristic") for o in ("random", "heuristic")
+    }
+    assert all(0.0 <= r <= 1.0 for r in result["references"].values())
     # the trained policy as an agent in the AEC env: only legal actions
     agent = make_agent(f"ppo:{out / 'final_model.zip'}")
     env = labyrinth_env.make("paths_of_destiny_3e_v0", num_players=2, max_turns=10)
