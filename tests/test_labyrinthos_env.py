@@ -20,11 +20,9 @@ from labyrinthos_helpers import B, options_vector
 from numba import njit
 
 import labyrinth_env
-from agents.heuristic import HeuristicAgent
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
-from labyrinth_env.vector import VectorEnv
 
 ENV_ID = "labyrinthos_v0"
 PLAYERS = [2, 3, 4]
@@ -488,38 +486,3 @@ def test_event_log_decodes_every_event():
     types = {e["type"] for e in env.game_log}
     assert {"start_turn", "move", "explore", "orient", "refresh", "draw", "minotaur_die", "monster_move"} <= types
     assert all("type" in e for e in env.game_log)
-
-
-# --- the vector env -------------------------------------------------------------------------------------------
-def test_vector_env_plays_the_same_games_as_the_aec_env():
-    options = {"num_players": 3, "max_turns": 40}
-    vec = VectorEnv(ENV_ID, 3, learner_seats="rotate", opponents="heuristic", seed=11, **options)
-    vec.reset()
-    seeds = vec.game_seeds.copy()
-    rng = np.random.default_rng(0)
-    for i in (0, 1):
-        vec.reset(seed=11)
-        obs_seen, actions = [], []
-        while True:
-            masks = vec.action_masks()
-            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            obs_seen.append(vec.obs[i].copy())
-            actions.append(int(acts[i]))
-            _, _, term, trunc, _ = vec.step(acts)
-            if term[i] or trunc[i]:
-                break
-        env = labyrinth_env.raw_env(ENV_ID, **options)
-        env.reset(seed=int(seeds[i]))
-        learner = f"player_{i % env.num_agents}"
-        heuristic = HeuristicAgent()
-        k = 0
-        while not any(env.terminations.values()) and not any(env.truncations.values()):
-            agent = env.agent_selection
-            obs = env.observe(agent)
-            if agent == learner:
-                assert np.array_equal(obs["observation"], obs_seen[k]), f"env {i}, learner step {k}"
-                env.step(actions[k])
-                k += 1
-            else:
-                env.step(heuristic.act(obs, env))
-        assert k == len(actions)

@@ -13,9 +13,7 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
-from agents.heuristic import HeuristicAgent
 from labyrinth_env.rulesets.labyrinx import kernel as K
-from labyrinth_env.vector import VectorEnv
 
 PLAYERS = [2, 3, 4, 5, 6]
 
@@ -324,43 +322,6 @@ def test_render_ansi(num_players):
 
 
 # --- the vector env and the search agent ----------------------------------------------------------
-def test_vector_env_plays_the_same_games_as_the_aec_env():
-    opts = {"num_players": 3, "max_turns": 90}
-    vec = VectorEnv(ENV_ID, 4, learner_seats="rotate", opponents="heuristic", seed=11, **opts)
-    vec.reset()
-    seeds = vec.game_seeds.copy()
-    rng = np.random.default_rng(0)
-    for i in (0, 1):
-        vec.reset(seed=11)
-        obs_seen, actions = [], []
-        while True:
-            masks = vec.action_masks()
-            acts = np.array([rng.choice(np.flatnonzero(m)) for m in masks])
-            obs_seen.append(vec.obs[i].copy())
-            actions.append(int(acts[i]))
-            _, rewards, term, trunc, _info = vec.step(acts)
-            if term[i] or trunc[i]:
-                reward = float(rewards[i])
-                break
-        env = labyrinth_env.raw_env(ENV_ID, **opts)
-        env.reset(seed=int(seeds[i]))
-        learner = f"player_{i % 3}"
-        heuristic = HeuristicAgent()
-        k = 0
-        while not any(env.terminations.values()) and not any(env.truncations.values()):
-            agent = env.agent_selection
-            obs = env.observe(agent)
-            if agent == learner:
-                assert np.array_equal(obs["observation"], obs_seen[k]), f"env {i}, learner step {k}"
-                env.step(actions[k])
-                k += 1
-            else:
-                env.step(heuristic.act(obs, env))
-        assert k == len(actions)
-        seat = int(vec.reward_seats[i])
-        assert env._cumulative_rewards[f"player_{seat}"] == pytest.approx(reward)
-
-
 def test_search_agent_never_sees_hidden_information():
     from agents import make_agent
 

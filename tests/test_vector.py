@@ -14,8 +14,11 @@ from labyrinth_env.vector import VectorEnv
 
 CASES = [
     ("team_edition_v0", {"num_players": 2}),
+    ("team_edition_v0", {"num_players": 3, "variant": "standard", "lookahead": True}),
     ("paths_of_destiny_3e_v0", {"num_players": 3, "max_turns": 60}),
     ("paths_of_destiny_2011_v0", {"num_players": 3, "max_turns": 60}),
+    ("labyrinx_v0", {"num_players": 3, "max_turns": 90}),
+    ("labyrinthos_v0", {"num_players": 3, "max_turns": 40}),
 ]
 
 
