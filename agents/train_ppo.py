@@ -7,7 +7,8 @@ The config is checked completely before anything is built (unknown keys, wrong t
 unknown env, options or opponents fail at once). Training logs to TensorBoard, saves
 checkpoints, shows a progress bar, evaluates the policy every ``eval.every`` steps
 against the random and heuristic agents (win rates with Wilson 95% intervals, logged and
-written to ``eval.jsonl``) and ends with ``learning_curve.png`` and ``final_model.zip``.
+written to ``eval.jsonl``) and ends with ``learning_curve.png`` and ``final_model.zip``
+(and ``imitation_model.zip``, the policy after behaviour cloning, when there is one).
 Self-play (``vector.opponents: self_play``) draws opponents from a pool of the learner's
 past snapshots. ``pretrain.steps > 0`` first clones the ruleset's heuristic (imitation on
 that many learner decisions, then PPO from there; the evaluation at step 0 shows where
@@ -424,6 +425,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         )
         imitation = behaviour_cloning(model, teacher, cfg.pretrain, model.gamma, progress)
         (out / "imitation.json").write_text(json.dumps(imitation, indent=1))
+        model.save(out / "imitation_model.zip")  # where PPO starts, to compare with the final policy
 
     class EvalCallback(BaseCallback):
         def __init__(self) -> None:

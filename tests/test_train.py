@@ -116,6 +116,7 @@ def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
     cfg.out_dir = str(tmp_path / "bc")
     result = train(cfg, progress=False)
     imitation = json.loads((tmp_path / "bc" / "imitation.json").read_text())
+    assert (tmp_path / "bc" / "imitation_model.zip").is_file()
     assert imitation == result["imitation"]
     assert imitation["samples"] == 2048
     assert imitation["train_accuracy"] > 2 * imitation["uniform_accuracy"]
