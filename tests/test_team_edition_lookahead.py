@@ -59,6 +59,21 @@ def test_lookahead_changes_only_the_observation():
         assert ahead.game_log == plain.game_log
 
 
+def random_positions(env, seeds: range, steps: int, rng: np.random.Generator):
+    """Positions of random games in ``env``: yields (state, seat to act, its observation,
+    its mask), then plays a random legal action."""
+    for seed in seeds:
+        env.reset(seed=seed)
+        for _ in range(steps):
+            s = env._states[0]
+            if s["outcome"] != K.RUNNING:
+                break
+            seat = int(s["seat"])
+            obs = env.observe(f"player_{seat}")
+            yield s, seat, obs["observation"], obs["action_mask"].astype(bool)
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+
+
 def _reference(states: np.ndarray, seat: int, action: int) -> tuple[int, int, int, int]:
     """(sure, maybe, distance, reached) after ``action``, recomputed by brute force on a
     copy: the reach the kernel leaves, each target's kind, every reach x target pair."""
@@ -80,39 +95,30 @@ def test_lookahead_features_equal_replaying_each_spell(variant):
     """For every legal Push, Rotate and Switch while a move is left, the features are the
     reach after replaying the spell on a copy; moves are scored by their destination."""
     env = labyrinth_env.raw_env(ENV_ID, num_players=2, variant=variant, lookahead=True)
-    rng = np.random.default_rng(1)
     checked = 0
-    for seed in range(4):
-        env.reset(seed=seed)
-        for step in range(60):
-            s = env._states[0]
-            if s["outcome"] != K.RUNNING:
-                break
-            seat = int(s["seat"])
-            f = features(env.observe(f"player_{seat}")["observation"])
-            mask = env.observe(f"player_{seat}")["action_mask"].astype(bool)
-            if step % 3 == 0 and s["decision"] == K.DECISION_MAIN and s["moves_left"] > 0:
-                hidden = K.hidden_wanted(s, seat)
-                for a in np.flatnonzero(mask):
-                    if K.A_MOVE <= a < K.A_ROTATE:
-                        kind = K.target_kind(s, seat, int(a - K.A_MOVE), hidden)
-                        assert f[a, K.LF_SURE] == (1.0 if kind == K.SURE_TARGET else 0.0)
-                        continue
-                    if a == K.A_END:
-                        continue
-                    sure, maybe, dist, reached = _reference(env._states, seat, int(a))
-                    assert f[a, K.LF_SURE] == min(sure, 2) / 2
-                    assert f[a, K.LF_MAYBE] == min(maybe, 2) / 2
-                    assert f[a, K.LF_CLOSENESS] == pytest.approx((K.MAX_DIST + 1 - dist) / (K.MAX_DIST + 1))
-                    assert f[a, K.LF_REACH] == pytest.approx(reached / K.NUM_CELLS)
-                    checked += 1
-            # exactly the legal actions that were looked at carry features
-            assert (f[~mask] == 0).all()
-            looked = f[:, K.LF_SIMULATED] > 0
-            assert looked[K.A_END] or s["decision"] == K.DECISION_ORIENT
-            if s["moves_left"] > 0 or s["decision"] == K.DECISION_ORIENT:
-                assert np.array_equal(looked, mask)
-            env.step(int(rng.choice(np.flatnonzero(mask))))
+    for step, (s, seat, obs, mask) in enumerate(random_positions(env, range(4), 60, np.random.default_rng(1))):
+        f = features(obs)
+        if step % 3 == 0 and s["decision"] == K.DECISION_MAIN and s["moves_left"] > 0:
+            hidden = K.hidden_wanted(s, seat)
+            for a in np.flatnonzero(mask):
+                if K.A_MOVE <= a < K.A_ROTATE:
+                    kind = K.target_kind(s, seat, int(a - K.A_MOVE), hidden)
+                    assert f[a, K.LF_SURE] == (1.0 if kind == K.SURE_TARGET else 0.0)
+                    continue
+                if a == K.A_END:
+                    continue
+                sure, maybe, dist, reached = _reference(env._states, seat, int(a))
+                assert f[a, K.LF_SURE] == min(sure, 2) / 2
+                assert f[a, K.LF_MAYBE] == min(maybe, 2) / 2
+                assert f[a, K.LF_CLOSENESS] == pytest.approx((K.MAX_DIST + 1 - dist) / (K.MAX_DIST + 1))
+                assert f[a, K.LF_REACH] == pytest.approx(reached / K.NUM_CELLS)
+                checked += 1
+        # exactly the legal actions that were looked at carry features
+        assert (f[~mask] == 0).all()
+        looked = f[:, K.LF_SIMULATED] > 0
+        assert looked[K.A_END] or s["decision"] == K.DECISION_ORIENT
+        if s["moves_left"] > 0 or s["decision"] == K.DECISION_ORIENT:
+            assert np.array_equal(looked, mask)
     assert checked > 500
 
 
@@ -150,22 +156,13 @@ def test_lookahead_uses_only_what_the_seat_may_know(memory):
     lies under each face-down tile: the lookahead, like the rest of the observation, is
     the same on every such sample."""
     env = labyrinth_env.raw_env(ENV_ID, num_players=2, public_memory=memory, lookahead=True)
-    rng = np.random.default_rng(3)
     compared = 0
-    for seed in range(3):
-        env.reset(seed=seed)
-        for _ in range(80):
-            s = env._states[0]
-            if s["outcome"] != K.RUNNING:
-                break
-            seat = int(s["seat"])
-            obs = env.observe(f"player_{seat}")["observation"]
-            for k in range(2):
-                copy = env._states.copy()
-                K.determinize(copy[0], seat, 1000 * seed + k)
-                assert np.array_equal(observe_lookahead(copy[0], seat), obs)
-                compared += 1
-            env.step(int(rng.choice(np.flatnonzero(env.observe(f"player_{seat}")["action_mask"]))))
+    for step, (_, seat, obs, _) in enumerate(random_positions(env, range(3), 80, np.random.default_rng(3))):
+        for k in range(2):
+            copy = env._states.copy()
+            K.determinize(copy[0], seat, 1000 * step + k)
+            assert np.array_equal(observe_lookahead(copy[0], seat), obs)
+            compared += 1
     assert compared > 200
 
 

@@ -20,6 +20,24 @@ from labyrinth_env.vector import VectorEnv
 SMOKE = "configs/train/smoke.yaml"
 
 
+def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, int]]:
+    """One game of ``agent`` in every seat of the AEC ``env``; asserts that every action is
+    legal and returns each decision's (observation, mask, action)."""
+    env.reset(seed=seed)
+    seen = []
+    for _ in env.agent_iter():
+        obs, _, term, trunc, _ = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        action = agent.act(obs)
+        assert obs["action_mask"][action] == 1
+        seen.append((obs["observation"].copy(), obs["action_mask"].astype(bool), action))
+        env.step(action)
+    assert not any(e.get("illegal_move") for e in env.infos.values())
+    return seen
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
@@ -90,18 +108,7 @@ def test_smoke_training_run_outputs_and_trained_agent(tmp_path):
     assert all(0.0 <= r <= 1.0 for r in result["references"].values())
     # the trained policy as an agent in the AEC env: only legal actions
     agent = make_agent(f"ppo:{out / 'final_model.zip'}")
-    env = labyrinth_env.make("paths_of_destiny_3e_v0", num_players=2, max_turns=10)
-    env.reset(seed=1)
-    for name in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        action = agent.act(obs)
-        assert obs["action_mask"][action] == 1
-        env.step(action)
-        del name
-    assert not any(e.get("illegal_move") for e in env.infos.values())
+    play_legally(agent, labyrinth_env.make("paths_of_destiny_3e_v0", num_players=2, max_turns=10), seed=1)
 
 
 def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
@@ -140,19 +147,7 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     path = tmp_path / "la" / "final_model.zip"
     agent = make_agent(f"ppo:{path}")
     assert type(agent.model.policy).__name__ == "LookaheadPolicy"
-    env = labyrinth_env.make("team_edition_v0", num_players=2, lookahead=True)
-    env.reset(seed=3)
-    seen = []
-    for _ in env.agent_iter():
-        obs, _, term, trunc, _ = env.last()
-        if term or trunc:
-            env.step(None)
-            continue
-        action = agent.act(obs)
-        assert obs["action_mask"][action] == 1
-        seen.append((obs["observation"].copy(), obs["action_mask"].astype(bool), action))
-        env.step(action)
-    assert not any(e.get("illegal_move") for e in env.infos.values())
+    seen = play_legally(agent, labyrinth_env.make("team_edition_v0", num_players=2, lookahead=True), seed=3)
     again = make_agent(f"ppo:{path}")
     obs = np.stack([o for o, _, _ in seen[:50]])
     masks = np.stack([m for _, m, _ in seen[:50]])
