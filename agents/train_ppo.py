@@ -18,7 +18,6 @@ imitation alone stands). Needs the ``train`` extra.
 from __future__ import annotations
 
 import argparse
-import itertools
 import json
 import time
 from dataclasses import dataclass, field
@@ -338,29 +337,34 @@ def reference_rates(cfg: TrainConfig, games: int, seed: int) -> dict[str, float]
 def plot_curve(
     evals: list[dict[str, Any]], path: Path, title: str, references: dict[str, float] | None = None, team: bool = False
 ) -> None:
+    """The win rates of ``evals`` with their intervals, one line per opponent, and each
+    reference rate (``reference_rates``) as a horizontal line in its opponent's colour
+    (dotted: the random agent, dashed: the heuristic)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    fig, ax = plt.subplots(figsize=(7, 4))
+    fig, ax = plt.subplots(figsize=(9, 4))
+    colours: dict[str, Any] = {}
     for opp in sorted({e["opponent"] for e in evals}):
         rows = [e for e in evals if e["opponent"] == opp]
         x = [e["timesteps"] for e in rows]
-        y = [e["win_rate"] for e in rows]
-        lo = [e["ci95"][0] for e in rows]
-        hi = [e["ci95"][1] for e in rows]
-        ax.plot(x, y, marker="o", label="policy in every seat" if team else f"vs {opp}")
-        ax.fill_between(x, lo, hi, alpha=0.2)
-    styles = itertools.cycle((":", "--", "-.", (0, (1, 4))))
-    for (label, rate), style in zip(sorted((references or {}).items()), styles):
-        ax.axhline(rate, color="grey", linestyle=style, linewidth=1, label=f"{label}: {rate:.3f}")
+        (line,) = ax.plot(
+            x, [e["win_rate"] for e in rows], marker="o", label="policy in every seat" if team else f"policy vs {opp}"
+        )
+        ax.fill_between(x, [e["ci95"][0] for e in rows], [e["ci95"][1] for e in rows], alpha=0.2)
+        colours[opp] = line.get_color()
+    for label, rate in sorted((references or {}).items()):
+        opp = label.rsplit(" vs ", 1)[1] if " vs " in label else next(iter(colours), "")
+        style = ":" if label.startswith("random") else "--"
+        ax.axhline(rate, color=colours.get(opp, "grey"), linestyle=style, linewidth=1.2, label=f"{label}: {rate:.3f}")
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel(("team " if team else "") + "win rate (95% Wilson CI)")
-    ax.set_ylim(0, 1)
+    ax.set_ylim(-0.01, 1.01)
     ax.set_title(title)
     ax.grid(alpha=0.3)
-    ax.legend()
+    ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -466,9 +470,8 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
                 fh.write(json.dumps(res) + "\n")
     model.save(out / "final_model.zip")
     references = reference_rates(cfg, cfg.eval["games"], seed=cfg.seed + 10_000)
-    plot_curve(
-        evals, out / "learning_curve.png", f"MaskablePPO on {cfg.env_id}", references, team=cfg.env_id in COOPERATIVE
-    )
+    title = f"MaskablePPO on {cfg.env_id} ({', '.join(f'{k}={v}' for k, v in cfg.options.items())})"
+    plot_curve(evals, out / "learning_curve.png", title, references, team=cfg.env_id in COOPERATIVE)
     summary = {
         "env_id": cfg.env_id,
         "timesteps": int(model.num_timesteps),
