@@ -865,7 +865,11 @@ def end_turn(s) -> None:
 
 @njit(cache=True)
 def any_main_action(s) -> bool:
-    for a in range(A_END_TURN):
+    """Anything to do besides ending the turn. Without action points only the free actions
+    (taking and lifting keys) can be allowed (see ``main_legal``), so only they are asked:
+    the search through every action used to follow each turn's last action."""
+    lo, hi = (A_TAKE_KEY, A_SET_TRAP) if s.actions_left <= 0 else (0, A_END_TURN)
+    for a in range(lo, hi):
         if main_legal(s, a):
             return True
     return False
