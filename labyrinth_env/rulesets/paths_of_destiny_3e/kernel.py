@@ -308,7 +308,7 @@ def set_tile(s, cell: int, tile: int, rot: int) -> None:
     hexboard.lay_tile(s, cell, tile, rot, TILE_MASK, TILE_LEVEL, TILE_PAIR)
 
 
-clear_cell = hexboard.clear_cell  # lifts a tile again (placements are tried on copies)
+clear_cell = hexboard.clear_cell  # lifts a tile again (trying every placement, in the tests)
 
 
 @njit(cache=True)
@@ -335,17 +335,28 @@ def compute_placements(s, tile: int) -> int:
     so every rotation is legal."""
     s.place_ok[:] = 0
     critical = np.empty(NUM_CELLS, dtype=np.bool_)
-    hexboard.critical_cells(s, center_node(s), KEY_NODES, critical)
+    tree = hexboard.new_tree()
+    hexboard.critical_cells(s, center_node(s), KEY_NODES, critical, tree)
     count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
         if critical[cell] and hexboard.touches_board(s.cell_built, cell):
+            # what targets_connected would find with the tile laid, from one labelling of
+            # the board around the cell instead of a search per rotation
+            hexboard.label_cut(s, cell, tree)
             for r in range(6):
-                set_tile(s, cell, tile, r)
-                if targets_connected(s, -1):
+                joins = hexboard.tile_joins(s, cell, TILE_MASK[tile], TILE_PAIR[tile], r)
+                if keys_joined(s, joins):
                     s.place_ok[cell * 6 + r] = 1
                     count += 1
-                clear_cell(s, cell)
     return count
+
+
+@njit(cache=True)
+def keys_joined(s, joins: int) -> bool:
+    for k in range(NUM_KEYS):
+        if not hexboard.joined(s, joins, key_node(k)):
+            return False
+    return True
 
 
 @njit(cache=True)
