@@ -13,9 +13,12 @@ which the slot holds the next game
 ``infos["final_return"]``).
 
 ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the env's own observation
-buffer from ``reset``/``step`` instead of a copy: it saves a copy of ``num_envs x
-OBS_SIZE`` floats per step (for the Paths of Destiny observation at 1024 envs, 30 MB), but
-the array is overwritten by the next ``step``, so keep a copy of anything you hold on to.
+buffer from ``reset``/``step``: one buffer for the env's whole life, overwritten by the
+next ``step``, so keep a copy of anything you hold on to. With ``copy=True`` (the default)
+every ``reset``/``step`` returns an array that the env never writes again; the kernel
+writes the observations straight into it (no copy of ``num_envs x OBS_SIZE`` floats, 30 MB
+for Paths of Destiny at 1024 envs), and an array handed out earlier is reused only once
+nothing outside the env refers to it any more (see ``_Buffers``).
 
 Learner seats: an int (that seat in every game), ``"rotate"`` (slot i plays seat
 i mod players, so a batch covers every seat), or ``"all"`` for the cooperative Team
@@ -26,6 +29,7 @@ rewards into one stream, so it is refused with an explanation.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -41,6 +45,39 @@ KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
 EXTERNAL = 2
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+class _Buffers:
+    """Arrays of one shape handed out as if new at every call, without allocating one: a
+    30 MB array per step costs the allocator a memset or page faults, more than the kernel
+    spends writing it. An array is reused only when nothing but this pool refers to it (its
+    reference count says so), so no caller can ever see one it holds change; when every
+    pooled array is still held, a new one is made. ``dirty`` rows (per array) let a caller
+    that fills only some rows clear just those the array's last use wrote."""
+
+    def __init__(self, shape: tuple[int, ...], dtype: type, size: int = 2) -> None:
+        self.shape, self.dtype, self.size = shape, dtype, size
+        self.arrays: list[np.ndarray] = []
+        self.dirty: list[np.ndarray | None] = []
+        # the count of an array that only a pool list holds, measured by the very call
+        # take() makes: interpreters differ in the references they count
+        self._free = self._references([np.empty(0)], 0)
+
+    @staticmethod
+    def _references(arrays: list[np.ndarray], i: int) -> int:
+        return sys.getrefcount(arrays[i])
+
+    def take(self) -> tuple[np.ndarray, int]:
+        """A free array (contents undefined) and its pool slot (-1: not pooled)."""
+        for i in range(len(self.arrays)):
+            if self._references(self.arrays, i) == self._free:
+                return self.arrays[i], i
+        a = np.empty(self.shape, dtype=self.dtype)
+        if len(self.arrays) < self.size:
+            self.arrays.append(a)
+            self.dirty.append(None)
+            return a, len(self.arrays) - 1
+        return a, -1
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
@@ -117,7 +154,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.states = k.new_states(num_envs)
         self.masks = np.zeros((num_envs, k.NUM_ACTIONS), dtype=np.uint8)
         self.obs = np.zeros((num_envs, obs_size), dtype=np.float32)
-        self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)
+        self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)  # the kernel's, rows of ended games
+        self._obs_out = _Buffers(self.obs.shape, np.float32)
+        self._final_out = _Buffers(self.obs.shape, np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
         self.infos = np.zeros((num_envs, 4), dtype=np.float64)
@@ -142,6 +181,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         seeds = words[: self.num_envs].copy()
         self.rngs[:, 0] = words[self.num_envs :] | np.uint64(1)
         self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
+        self._new_obs_buffer()
         self.loops.vector_reset(
             self.states,
             seeds,
@@ -178,6 +218,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 "legal there (see action_masks()); no env was stepped"
             )
         self.infos[:] = 0.0
+        self._new_obs_buffer()
         self._step(self.all_index, acts)
         self._play_external()
         done = self.infos[:, 0] + self.infos[:, 1] > 0
@@ -215,8 +256,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         pass
 
     # --- internals ------------------------------------------------------------------------
+    def _new_obs_buffer(self) -> None:
+        """With ``copy=True``, the kernel writes this step's observations (every row) into
+        an array no caller holds, which the step then returns."""
+        if self.copy:
+            self.obs = None  # the array handed out last is free again if the caller let go of it
+            self.obs = self._obs_out.take()[0]
+
     def _observations(self) -> np.ndarray:
-        return self.obs.copy() if self.copy else self.obs
+        return self.obs
 
     def _step(self, index: np.ndarray, actions: np.ndarray) -> None:
         """Step the envs ``index`` with ``actions`` (one per env, full length)."""
@@ -262,9 +310,27 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             info["seat"] = self.seats.copy()
             info["action_mask"] = self.action_masks()
         if done.any():
-            info["final_obs"] = np.where(done[:, None], self.final_obs, 0.0).astype(np.float32)
+            info["final_obs"] = self._final_observations(done)
             info["_final_obs"] = done.copy()
             # the finished games' returns for the learner seat, without shaping
             info["final_return"] = np.where(done, outcome, 0.0).astype(np.float32)
             info["_final_return"] = done.copy()
         return info
+
+    def _final_observations(self, done: np.ndarray) -> np.ndarray:
+        """The finished games' last observations, zeros in the other rows (as Gymnasium's
+        vector envs give them). Only rows change between uses of a pooled array: the rows
+        its last use filled are cleared, this step's are copied in."""
+        rows = np.flatnonzero(done)
+        final, slot = self._final_out.take()
+        if slot < 0:
+            final[:] = 0.0
+        else:
+            before = self._final_out.dirty[slot]
+            if before is None:
+                final[:] = 0.0
+            else:
+                final[before] = 0.0
+            self._final_out.dirty[slot] = rows
+        final[rows] = self.final_obs[rows]
+        return final

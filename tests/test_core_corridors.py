@@ -1,5 +1,6 @@
-"""Core corridor-board searches: corridor_across, open_reach, and the articulation-point
-shortcut (critical_empty_cells) that decides which builds could close a way."""
+"""Core corridor-board searches: corridor_across, open_reach, the articulation-point
+shortcut (critical_empty_cells) that decides which builds could close a way, and the
+components without a cell (cut_labels) that answer each rotation of a build there."""
 
 from __future__ import annotations
 
@@ -7,14 +8,22 @@ import numpy as np
 from numba import njit
 
 import labyrinth_env
+from labyrinth_env.core import hexboard
 from labyrinth_env.core.batching import batch_module
-from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph, open_reach
+from labyrinth_env.core.corridors import (
+    TREE_ROWS,
+    corridor_across,
+    critical_empty_cells,
+    cut_labels,
+    open_reach,
+    open_tree,
+)
 from labyrinth_env.core.grid import square_neighbors
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
-
-B = batch_module("paths_of_destiny_3e")  # the ruleset's batched loops and single-game entry points
+from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K11
 
 B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
+B11 = batch_module("paths_of_destiny_2011")
 
 
 def _line_board(masks: list[int], built: list[bool]):
@@ -50,12 +59,66 @@ def test_critical_empty_cells_on_a_strip():
     e, w = 2, 8
     # root cell 0 - empty 1 - empty 2 - target cell 3: both empty cells are critical
     nb, node_mask, node_pair, built = _line_board([e, 0, 0, w], [True, False, False, True])
-    adj = np.zeros((8, 7), dtype=np.int16)
-    deg = np.zeros(8, dtype=np.int16)
-    open_graph(node_mask, node_pair, built, nb, 1, adj, deg)
+    tree = np.zeros((TREE_ROWS, 8), dtype=np.int32)
+    open_tree(node_mask, node_pair, built, nb, 1, 0, tree)
     critical = np.zeros(4, dtype=np.bool_)
-    assert critical_empty_cells(adj, deg, 0, np.array([3]), 4, critical)
+    assert critical_empty_cells(tree, np.array([3]), 4, critical)
     assert list(critical) == [False, True, True, False]
+    # without cell 1 the strip falls apart: the root's side, then cell 2 with the target
+    labels = np.zeros(8, dtype=np.uint8)
+    cut_labels(tree, 4, 1, labels)
+    assert labels[0] == 1 and labels[4 + 2] == labels[3] == 2 and labels[4 + 1] == 0
+
+
+@njit(cache=True)
+def _cut_labels_match_searches(s, tree, labels, reach, queue) -> int:
+    """For every empty board cell: two vertices share a label of ``cut_labels`` exactly when
+    a search with that cell as rock joins them (label 1: the centre's). Returns the number
+    of cells compared, -1 at the first difference."""
+    n = reach.shape[0]
+    centre = s.center_cell * hexboard.MAX_CORRIDORS
+    hexboard.open_tree(s.node_mask, s.node_pair, s.cell_built, hexboard.FRAME_NEIGHBORS, hexboard.MAX_CORRIDORS,
+                       centre, tree)  # fmt: skip
+    compared = 0
+    for cell in range(hexboard.NUM_BOARD):
+        if s.cell_built[cell]:
+            continue
+        cut_labels(tree, hexboard.NUM_NODES, cell, labels)
+        for v in range(n):
+            if labels[v] == 0:
+                continue
+            start = centre if labels[v] == 1 else v
+            open_reach(s.node_mask, s.node_pair, s.cell_built, hexboard.FRAME_NEIGHBORS, hexboard.MAX_CORRIDORS,
+                       start, cell, reach, queue)  # fmt: skip
+            for u in range(n):
+                if u != hexboard.NUM_NODES + cell and labels[u] != 0 and (reach[u] != 0) != (labels[u] == labels[v]):
+                    return -1
+        compared += 1
+    return compared
+
+
+def test_cut_labels_are_the_components_without_the_cell():
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v0", num_players=4)
+    states = K.new_states(1)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.array([777], dtype=np.uint64)
+    n = K.NUM_NODES + K.NUM_CELLS
+    tree = np.zeros((TREE_ROWS, n), dtype=np.int32)
+    labels = np.zeros(n, dtype=np.uint8)
+    reach = np.zeros(n, dtype=np.uint8)
+    queue = np.zeros(n + 1, dtype=np.int16)
+    compared = 0
+    for game in range(4):
+        B.init_one(states, game, env.options_vector())
+        for step in range(400):
+            if states[0]["outcome"] != K.RUNNING:
+                break
+            if step % 10 == 0:
+                got = _cut_labels_match_searches(states[0], tree, labels, reach, queue)
+                assert got >= 0, (game, step)
+                compared += got
+            K.step(states[0], B.random_legal_action(states[0], mask, rng))
+    assert compared > 1000
 
 
 @njit(cache=True)
@@ -101,3 +164,49 @@ def test_articulation_shortcut_equals_trying_every_placement():
             K.step(s, B.random_legal_action(s, mask, rng))
     assert checked > 1000
     assert closing_seen > 0  # some positions forbade a rotation or a whole buildable cell
+
+
+@njit(cache=True)
+def _brute_force_placements_2011(s, tile, out) -> None:
+    out[:] = 0
+    K11.reach_from_centre(s)
+    need = K11.key_ways(s)
+    for cell in range(K11.NUM_BOARD):
+        if not K11.hexboard.touches_board(s.cell_built, cell):
+            continue
+        for r in range(6):
+            K11.set_tile(s, cell, tile, r)
+            if K11.ways_open(s, need):
+                out[cell * 6 + r] = 1
+            K11.clear_cell(s, cell)
+
+
+def test_2011_placements_equal_trying_every_placement():
+    """The 2011 edition's rule (every start field and, for the seats that had one, a key
+    keep a way to the centre) through the shortcut equals a search per cell and rotation."""
+    env = labyrinth_env.raw_env("paths_of_destiny_2011_v0", num_players=4)
+    opts = env.options_vector()
+    states = K11.new_states(1)
+    s = states[0]
+    mask = np.zeros(K11.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.array([54321], dtype=np.uint64)
+    brute = np.zeros(K11.NUM_BOARD * 6, dtype=np.uint8)
+    checked = closing_seen = 0
+    for game in range(12):
+        B11.init_one(states, game, opts)
+        for _ in range(300):
+            if s["outcome"] != K11.RUNNING:
+                break
+            if s["tile_pool_len"] > 0:
+                for tile in range(0, K11.TILE_MASK.shape[0], 3):
+                    work = states.copy()
+                    K11.compute_placements(work[0], tile)
+                    _brute_force_placements_2011(work[0], tile, brute)
+                    assert np.array_equal(work[0]["place_ok"], brute), (game, tile)
+                    closing_seen += brute.sum() < 6 * sum(
+                        K11.hexboard.touches_board(work[0]["cell_built"], c) for c in range(K11.NUM_BOARD)
+                    )
+                    checked += 1
+            K11.step(s, B11.random_legal_action(s, mask, rng))
+    assert checked > 1000
+    assert closing_seen > 0

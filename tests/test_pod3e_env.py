@@ -421,3 +421,31 @@ def test_render_ansi(num_players, variant):
     assert isinstance(text, str) and "turn" in text and "decision" in text
     assert all(f"player {p} at" in text for p in range(num_players))
     assert len(text.splitlines()) >= 7
+
+
+@njit(cache=True)
+def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) -> int:
+    """Random games; at every activity decision ``legal_mask`` must equal ``main_legal``
+    action by action. Returns the number of decisions compared (-1 at the first difference)."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    compared = 0
+    for g in range(num_games):
+        K.init(s, seed + g, options)
+        while s.outcome == K.RUNNING:
+            K.legal_mask(s, mask)
+            if s.decision == K.D_MAIN:
+                for a in range(K.NUM_ACTIONS):
+                    if (mask[a] != 0) != (a < K.A_PLACE and K.main_legal(s, a)):
+                        return -1
+                compared += 1
+            K.step(s, B.random_legal_action(s, mask, rng))
+    return compared
+
+
+@pytest.mark.parametrize("num_players", [2, 6])
+def test_main_mask_equals_the_rule_per_action(num_players):
+    n = _main_mask_matches_main_legal(K.new_states(1), _options(num_players, max_turns=80), 60, 3 + num_players)
+    assert n > 3000

@@ -118,13 +118,42 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
     assert calls and max(calls) > 1  # one call served several waiting envs
 
 
+def test_returned_observations_never_change_while_held_and_final_obs_rows_are_clean():
+    # copy=True reuses the arrays of earlier steps once nobody holds them: an array still
+    # held (even through a view) must never change, and final_obs rows of games that did
+    # not end must be zeros although the pooled array held other rows before
+    vec = VectorEnv("team_edition_v0", 6, seed=3, num_players=1, max_turns=2)
+    obs, _ = vec.reset()
+    held = [(obs, obs.copy())]
+    view = None
+    rng = np.random.default_rng(2)
+    ended = 0
+    for k in range(40):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+        obs, _, term, trunc, info = vec.step(acts)
+        done = term | trunc
+        if done.any():
+            ended += 1
+            final = info["final_obs"]
+            assert (final[~done] == 0).all() and final[done].any(axis=1).all()
+            if view is None and k >= 5:
+                row = final[np.flatnonzero(done)[0]]  # a view: it keeps the whole array
+                view = (row, row.copy())
+        if k in (3, 4, 10):
+            held.append((obs[1:], obs[1:].copy()))
+        assert all(np.array_equal(a, b) for a, b in held)
+        assert view is None or np.array_equal(*view)
+    assert ended > 10
+
+
 def test_copy_false_returns_the_buffer_and_the_same_observations():
     copied = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=True)
     shared = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=False)
     obs_c, _ = copied.reset()
     obs_s, _ = shared.reset()
-    assert obs_c is not copied.obs and obs_s is shared.obs
+    assert obs_s is shared.obs
     assert np.array_equal(obs_c, obs_s)
+    kept = [(obs_c, obs_c.copy())]  # copy=True: an array once returned never changes
     rng = np.random.default_rng(1)
     for _ in range(20):
         acts = np.array([rng.choice(np.flatnonzero(m)) for m in copied.action_masks()])
@@ -132,6 +161,8 @@ def test_copy_false_returns_the_buffer_and_the_same_observations():
         obs_c, r_c, *_ = copied.step(acts)
         obs_s, r_s, *_ = shared.step(acts)
         assert obs_s is shared.obs and np.array_equal(obs_c, obs_s) and np.array_equal(r_c, r_s)
+        assert all(np.array_equal(a, b) for a, b in kept)
+        kept.append((obs_c, obs_c.copy()))
         # the buffer was overwritten in place: what the caller held now shows the new step
         if not np.array_equal(held, obs_s):
             break

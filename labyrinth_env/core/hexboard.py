@@ -16,7 +16,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.corridors import corridor_across, critical_empty_cells, open_graph
+from labyrinth_env.core.corridors import (
+    TREE_ROWS,
+    corridor_across,
+    critical_empty_cells,
+    cut_labels,
+    open_tree,
+    side_labels,
+)
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
 from labyrinth_env.core.kernel_common import RUNNING, keys_held
 from labyrinth_env.core.rng import shuffle
@@ -164,14 +171,19 @@ def any_buildable(s) -> bool:
 
 
 @njit(cache=True)
-def critical_cells(s, centre_node: int, targets, critical) -> bool:
+def new_tree() -> np.ndarray:
+    """Room for the search tree of ``critical_cells`` (see ``corridors.open_tree``)."""
+    return np.empty((TREE_ROWS, NUM_NODES + NUM_CELLS), dtype=np.int32)
+
+
+@njit(cache=True)
+def critical_cells(s, centre_node: int, targets, critical, tree) -> bool:
     """Mark in ``critical`` the empty cells whose loss as open space could cut
     ``centre_node`` off from one of ``targets`` (through corridors, bridges and empty
-    cells); False when a way is cut already."""
-    adj = np.empty((NUM_NODES + NUM_CELLS, 7), dtype=np.int16)
-    deg = np.empty(NUM_NODES + NUM_CELLS, dtype=np.int16)
-    open_graph(s.node_mask, s.node_pair, s.cell_built, FRAME_NEIGHBORS, MAX_CORRIDORS, adj, deg)
-    return critical_empty_cells(adj, deg, centre_node, targets, NUM_NODES, critical)
+    cells); False when a way is cut already. ``tree`` (``new_tree``) keeps the search, for
+    ``label_cut``."""
+    open_tree(s.node_mask, s.node_pair, s.cell_built, FRAME_NEIGHBORS, MAX_CORRIDORS, centre_node, tree)
+    return critical_empty_cells(tree, targets, NUM_NODES, critical)
 
 
 @njit(cache=True)
@@ -185,6 +197,49 @@ def place_freely(s, critical) -> int:
                 s.place_ok[cell * 6 + r] = 1
             count += 6
     return count
+
+
+@njit(cache=True)
+def label_cut(s, cell: int, tree) -> None:
+    """``s.reach`` := the components of the board with the empty ``cell`` taken out
+    (``corridors.cut_labels``: 1 for the centre's), read off the search ``tree`` that
+    ``critical_cells`` left, for ``tile_joins``. The board must not have changed since."""
+    cut_labels(tree, NUM_NODES, cell, s.reach)
+
+
+@njit(cache=True)
+def tile_joins(s, cell: int, masks, pairs, rot: int) -> int:
+    """The labels of ``label_cut(s, cell, ...)`` that are one component with the centre's
+    once the tile with corridor rows ``masks``/``pairs`` lies on ``cell`` turned ``rot``: a
+    bit set (bit L for label L; never bit 0). With ``joined`` it answers what
+    ``open_reach`` from the centre would after laying the tile, without the search: each
+    corridor joins the components at its sides, a bridge's two levels join each other."""
+    nm, built, labels = s.node_mask, s.cell_built, s.reach
+    joins = 1 << 1
+    changed = True
+    while changed:
+        changed = False
+        for k in range(MAX_CORRIDORS):
+            if masks[k] == 0:
+                continue
+            bits = side_labels(nm, built, FRAME_NEIGHBORS, MAX_CORRIDORS, cell, ROTATE_HEX[masks[k], rot], labels)
+            if pairs[k] >= 0:
+                edges = ROTATE_HEX[masks[pairs[k]], rot]
+                bits |= side_labels(nm, built, FRAME_NEIGHBORS, MAX_CORRIDORS, cell, edges, labels)
+            if bits & joins and bits | joins != joins:
+                joins |= bits
+                changed = True
+    return joins & ~1
+
+
+@njit(cache=True)
+def joined(s, joins: int, node: int) -> bool:
+    """Whether ``node`` (labelled in ``s.reach``) is in a component of the bit set ``joins``;
+    with ``joins = REACHED`` it reads a plain ``open_reach`` result."""
+    return (joins >> s.reach[node]) & 1 != 0
+
+
+REACHED = 1 << 1  # the bit set of open_reach's one label
 
 
 @njit(cache=True)

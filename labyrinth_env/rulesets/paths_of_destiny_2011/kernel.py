@@ -285,7 +285,7 @@ def set_tile(s, cell: int, tile: int, rot: int) -> None:
     hexboard.lay_tile(s, cell, tile, rot, TILE_MASK, TILE_LEVEL, TILE_PAIR)
 
 
-clear_cell = hexboard.clear_cell  # lifts a tile again (placements are tried on copies)
+clear_cell = hexboard.clear_cell  # lifts a tile again (trying every placement, in the tests)
 
 
 @njit(cache=True)
@@ -294,14 +294,15 @@ def reach_from_centre(s) -> None:
 
 
 @njit(cache=True)
-def key_ways(s) -> int:
-    """The seats that (with ``s.reach`` from the centre) can still build a way to a key they
+def key_ways(s, joins: int = hexboard.REACHED) -> int:
+    """The seats that (with ``s.reach`` from the centre, or labels of ``hexboard.label_cut``
+    and the components ``joins`` joined to the centre) can still build a way to a key they
     may lift (bridges count as ordinary ways; empty cells as fields still to come)."""
     m = 0
     for p in range(s.num_players):
         for k in range(NUM_KEYS):
             node = s.key_node[k]
-            if node >= 0 and s.reach[node] and pickable_key(s, p, k):
+            if node >= 0 and hexboard.joined(s, joins, node) and pickable_key(s, p, k):
                 m |= 1 << p
                 break
     return m
@@ -312,10 +313,18 @@ def ways_open(s, need_keys: int) -> bool:
     """Every player can still build a way from its start field to the central field, and to
     a key (for the seats in ``need_keys``, which had one before)."""
     reach_from_centre(s)
+    return ways_joined(s, need_keys, hexboard.REACHED)
+
+
+@njit(cache=True)
+def ways_joined(s, need_keys: int, joins: int) -> bool:
+    """``ways_open`` read from ``s.reach``: a search from the centre (``joins =
+    hexboard.REACHED``) or the labels of ``hexboard.label_cut`` with the components
+    ``joins`` that a tile joins to the centre's."""
     for p in range(s.num_players):
-        if not s.reach[start_node(s, p)]:
+        if not hexboard.joined(s, joins, start_node(s, p)):
             return False
-    return (key_ways(s) & need_keys) == need_keys
+    return (key_ways(s, joins) & need_keys) == need_keys
 
 
 @njit(cache=True)
@@ -337,17 +346,19 @@ def compute_placements(s, tile: int) -> int:
             targets[nt] = node
             nt += 1
     critical = np.empty(NUM_CELLS, dtype=np.bool_)
-    if not hexboard.critical_cells(s, CENTER_NODE, targets[:nt], critical):
+    tree = hexboard.new_tree()
+    if not hexboard.critical_cells(s, CENTER_NODE, targets[:nt], critical, tree):
         critical[:] = True  # a way already cut: try everything
     count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
         if critical[cell] and hexboard.touches_board(s.cell_built, cell):
+            # what ways_open would find with the tile laid, from one labelling of the board
+            # around the cell instead of a search per rotation
+            hexboard.label_cut(s, cell, tree)
             for r in range(6):
-                set_tile(s, cell, tile, r)
-                if ways_open(s, need):
+                if ways_joined(s, need, hexboard.tile_joins(s, cell, TILE_MASK[tile], TILE_PAIR[tile], r)):
                     s.place_ok[cell * 6 + r] = 1
                     count += 1
-                clear_cell(s, cell)
     return count
 
 
@@ -865,7 +876,11 @@ def end_turn(s) -> None:
 
 @njit(cache=True)
 def any_main_action(s) -> bool:
-    for a in range(A_END_TURN):
+    """Anything to do besides ending the turn. Without action points only the free actions
+    (taking and lifting keys) can be allowed (see ``main_legal``), so only they are asked:
+    the search through every action used to follow each turn's last action."""
+    lo, hi = (A_TAKE_KEY, A_SET_TRAP) if s.actions_left <= 0 else (0, A_END_TURN)
+    for a in range(lo, hi):
         if main_legal(s, a):
             return True
     return False

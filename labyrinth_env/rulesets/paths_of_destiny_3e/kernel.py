@@ -308,7 +308,7 @@ def set_tile(s, cell: int, tile: int, rot: int) -> None:
     hexboard.lay_tile(s, cell, tile, rot, TILE_MASK, TILE_LEVEL, TILE_PAIR)
 
 
-clear_cell = hexboard.clear_cell  # lifts a tile again (placements are tried on copies)
+clear_cell = hexboard.clear_cell  # lifts a tile again (trying every placement, in the tests)
 
 
 @njit(cache=True)
@@ -335,17 +335,28 @@ def compute_placements(s, tile: int) -> int:
     so every rotation is legal."""
     s.place_ok[:] = 0
     critical = np.empty(NUM_CELLS, dtype=np.bool_)
-    hexboard.critical_cells(s, center_node(s), KEY_NODES, critical)
+    tree = hexboard.new_tree()
+    hexboard.critical_cells(s, center_node(s), KEY_NODES, critical, tree)
     count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
         if critical[cell] and hexboard.touches_board(s.cell_built, cell):
+            # what targets_connected would find with the tile laid, from one labelling of
+            # the board around the cell instead of a search per rotation
+            hexboard.label_cut(s, cell, tree)
             for r in range(6):
-                set_tile(s, cell, tile, r)
-                if targets_connected(s, -1):
+                joins = hexboard.tile_joins(s, cell, TILE_MASK[tile], TILE_PAIR[tile], r)
+                if keys_joined(s, joins):
                     s.place_ok[cell * 6 + r] = 1
                     count += 1
-                clear_cell(s, cell)
     return count
+
+
+@njit(cache=True)
+def keys_joined(s, joins: int) -> bool:
+    for k in range(NUM_KEYS):
+        if not hexboard.joined(s, joins, key_node(k)):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -1029,8 +1040,48 @@ def main_legal(s, a: int) -> bool:
 
 @njit(cache=True)
 def main_mask(s, out) -> None:
-    for a in range(A_PLACE):
-        out[a] = 1 if main_legal(s, a) else 0
+    """``main_legal`` for every activity at once (``out`` zeroed), the per-action checks
+    hoisted out of the loops: asking ``main_legal`` for each of the 111 trap corridors costs
+    more than the rest of a step. A test keeps the two equal."""
+    out[A_END_TURN] = 1
+    seat = s.seat
+    acts = s.actions_left
+    if acts <= 0:
+        return
+    if s.stun[seat] > 0:
+        out[A_REST] = 1
+        return
+    if at_start(s, seat):
+        if golem_blocks_start(s):
+            out[A_MOVE_GOLEM] = 1
+            return
+        for d in range(6):
+            out[A_MOVE + d] = 1 if move_target(s, seat, d) >= 0 else 0
+        return
+    out[A_BUILD] = 1 if any_buildable(s) else 0
+    for d in range(6):
+        out[A_MOVE + d] = 1 if move_target(s, seat, d) >= 0 else 0
+    node = s.position[seat]
+    if s.node_pair[node] >= 0:
+        out[A_RISKY_JUMP] = 1
+        out[A_SAFE_JUMP] = 1 if acts >= 2 else 0
+    n = s.num_players
+    for off in range(1, n):
+        if s.position[(seat + off) % n] == node:
+            out[A_ATTACK + off - 1] = 1
+    if s.trap_pool_len > 0:
+        for x in range(NUM_BOARD_NODES):
+            if s.node_mask[x] != 0 and s.node_trap[x] < 0:
+                out[A_SET_TRAP + x] = 1
+        for k in range(MC):
+            out[A_SET_TRAP + center_node(s) + k] = 0
+        for q in range(n):
+            if q != seat and 0 <= s.position[q] < NUM_BOARD_NODES:
+                out[A_SET_TRAP + s.position[q]] = 0
+    out[A_MOVE_GOLEM] = 0 if s.golem_used else 1
+    out[A_EVENT] = 1 if not s.event_used and s.event_pos < NUM_EVENTS else 0
+    out[A_ACTIVATE_CRYSTAL] = 1 if not s.crystal[seat] and acts >= 2 else 0
+    out[A_USE_POTION] = 1 if holds_special(s, seat, C.SPECIAL_POTION) >= 0 else 0
 
 
 @njit(cache=True)
