@@ -370,11 +370,35 @@ def plot_curve(
     plt.close(fig)
 
 
+def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str | None = None) -> Any:
+    """The MaskablePPO of ``cfg.ppo`` on the SB3 adapter ``env`` of ``vec``: SB3's MLP
+    policy, or ``LookaheadPolicy`` with the env's lookahead layout (``ppo.policy``)."""
+    from sb3_contrib import MaskablePPO
+
+    ppo = dict(cfg.ppo)
+    policy_kwargs: dict[str, Any] = {"net_arch": ppo.pop("net_arch", [256, 256])}
+    policy: Any = "MlpPolicy"
+    if ppo.pop("policy", "mlp") == "lookahead":
+        from agents.policies import LookaheadPolicy
+
+        policy = LookaheadPolicy
+        policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
+    return MaskablePPO(
+        policy,
+        env,
+        seed=cfg.seed,
+        verbose=0,
+        device="cpu",
+        tensorboard_log=tensorboard_log,
+        policy_kwargs=policy_kwargs,
+        **ppo,
+    )
+
+
 def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     """Run the training described by ``cfg``; returns the evaluation history and paths."""
     import numba
     import torch
-    from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback, CallbackList, CheckpointCallback
 
     from labyrinth_env.sb3 import SB3VecEnv
@@ -396,25 +420,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         **cfg.options,
     )
     env = SB3VecEnv(vec, seed=cfg.seed)
-    ppo = dict(cfg.ppo)
-    net_arch = ppo.pop("net_arch", [256, 256])
-    policy_kwargs: dict[str, Any] = {"net_arch": net_arch}
-    policy: Any = "MlpPolicy"
-    if ppo.pop("policy", "mlp") == "lookahead":
-        from agents.policies import LookaheadPolicy
-
-        policy = LookaheadPolicy
-        policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
-    model = MaskablePPO(
-        policy,
-        env,
-        seed=cfg.seed,
-        verbose=0,
-        device="cpu",
-        tensorboard_log=str(out / "tb"),
-        policy_kwargs=policy_kwargs,
-        **ppo,
-    )
+    model = build_model(cfg, env, vec, tensorboard_log=str(out / "tb"))
     evals: list[dict[str, Any]] = []
     imitation = None
     if cfg.pretrain["steps"] > 0:

@@ -86,8 +86,8 @@ def measure(
             f"vector.opponents {opponents!r}: the PPO benchmark times kernel-side opponents only (random, heuristic)"
         )
     import torch
-    from sb3_contrib import MaskablePPO
 
+    from agents.train_ppo import build_model
     from labyrinth_env.sb3 import SB3VecEnv
     from labyrinth_env.vector import COOPERATIVE, VectorEnv
 
@@ -105,12 +105,8 @@ def measure(
         **cfg.options,
     )
     env = SB3VecEnv(vec, seed=cfg.seed)
-    ppo = dict(cfg.ppo)
-    net_arch = ppo.pop("net_arch", [256, 256])
-    model = MaskablePPO(
-        "MlpPolicy", env, seed=cfg.seed, verbose=0, device="cpu", policy_kwargs={"net_arch": net_arch}, **ppo
-    )
-    n_steps = int(ppo.get("n_steps", SB3_N_STEPS))
+    model = build_model(cfg, env, vec)
+    n_steps = int(cfg.ppo.get("n_steps", SB3_N_STEPS))
     per_rollout = n_steps * vec.num_envs
 
     # Instance attributes shadow the methods SB3 calls through ``self``/``env``.
@@ -151,9 +147,10 @@ def measure(
         "options": dict(cfg.options),
         "num_envs": vec.num_envs,
         "n_steps": n_steps,
-        "batch_size": int(ppo.get("batch_size", 64)),
-        "n_epochs": int(ppo.get("n_epochs", 10)),
-        "net_arch": list(net_arch),
+        "batch_size": int(model.batch_size),
+        "n_epochs": int(model.n_epochs),
+        "net_arch": list(cfg.ppo.get("net_arch", [256, 256])),
+        "policy": cfg.ppo.get("policy", "mlp"),
         "torch_threads": torch_threads,
         "numba_threads": numba.get_num_threads(),
         "iterations": len(iterations),
@@ -210,7 +207,7 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         rate = "—" if r["steps_per_s"] is None else f"{r['steps_per_s']:,.0f}"
         env_rate = "—" if r["env_steps_per_s"] is None else f"{r['env_steps_per_s']:,.0f}"
         lines.append(
-            f"| {r['env_id']} | {r['config'] or '—'} | {r['num_envs']} × {r['n_steps']} | {r['net_arch']} "
+            f"| {r['env_id']} | {r['config'] or '—'} | {r['num_envs']} × {r['n_steps']} | {r['policy']} {r['net_arch']} "
             f"| {r['torch_threads']} / {r['numba_threads']} | {rate} | {_pct(r['env_share'])} "
             f"| {_pct(r['learner_share'])} ({_pct(r['policy_share'])} + {_pct(r['update_share'])}) | {env_rate} |"
         )

@@ -363,6 +363,24 @@ def test_ppo_timing_splits_env_and_learner_time() -> None:
     assert _assert_valid_tables(table) == 1 and f"| {ENV_ID} |" in table
 
 
+def test_ppo_timing_builds_the_policy_the_config_names() -> None:
+    """The benchmark builds its model as training does (``agents.train_ppo.build_model``):
+    a config with ``ppo.policy: lookahead`` times the LookaheadPolicy."""
+    pytest.importorskip("sb3_contrib")
+    from agents.train_ppo import TrainConfig
+    from benchmarks import ppo_throughput
+
+    cfg = TrainConfig(
+        env_id="team_edition_v0",
+        options={"num_players": 2, "lookahead": True},
+        vector={"num_envs": 4, "learner_seats": "all", "opponents": "random"},
+        ppo={"policy": "lookahead", "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16]},
+    )
+    row = ppo_throughput.measure(cfg, rollouts=2, torch_threads=1, numba_threads=1)
+    assert row["policy"] == "lookahead" and row["steps"] == 4 * 16
+    assert "lookahead [16]" in ppo_throughput.markdown_table([row])
+
+
 def test_ppo_benchmark_bad_input() -> None:
     pytest.importorskip("sb3_contrib")
     from agents.train_ppo import TrainConfig
