@@ -8,6 +8,8 @@ optional extra (``pip install -e ".[peers]"``), never needed by the tests.
 * ``openspiel_backgammon``: OpenSpiel (``pyspiel``) backgammon driven from Python, one game:
   random legal actions, chance outcomes sampled with their probabilities, a new game on a
   terminal state.
+* ``openspiel_backgammon_obs``: the same loop, also asking the state for what an RL loop
+  needs every step: ``observation_tensor`` and ``legal_actions_mask`` of the player to act.
 * ``openspiel_backgammon_rl``: the same game through OpenSpiel's own RL interface
   (``open_spiel.python.rl_environment.Environment``), which hands the learner an
   observation tensor and the legal actions every step, as our ``VectorEnv`` does: the
@@ -38,6 +40,12 @@ INSTALL_HINT = 'pip install -e ".[peers]"'
 PEERS: dict[str, tuple[str, str, str, str]] = {
     "pettingzoo_connect_four": ("PettingZoo connect_four_v3 (AEC)", "pettingzoo[classic]", "connect_four", "python"),
     "openspiel_backgammon": ("OpenSpiel backgammon (pyspiel, Python loop)", "open_spiel", "backgammon", "python"),
+    "openspiel_backgammon_obs": (
+        "OpenSpiel backgammon (pyspiel, Python loop + observation_tensor + legal_actions_mask)",
+        "open_spiel",
+        "backgammon",
+        "python",
+    ),
     "openspiel_backgammon_rl": (
         "OpenSpiel backgammon (rl_environment: observations + legal actions)",
         "open_spiel",
@@ -124,12 +132,14 @@ def connect_four_aec(seconds: float, seed: int = 0) -> dict[str, Any]:
     )
 
 
-def openspiel_backgammon(seconds: float, seed: int = 0) -> dict[str, Any]:
-    """OpenSpiel backgammon decisions/s from Python (chance outcomes sampled, not counted)."""
+def openspiel_backgammon(seconds: float, seed: int = 0, observe: bool = False) -> dict[str, Any]:
+    """OpenSpiel backgammon decisions/s from Python (chance outcomes sampled, not counted);
+    with ``observe`` also the observation tensor and legal-action mask of the player to act."""
     _check_seconds(seconds)
+    peer = "openspiel_backgammon_obs" if observe else "openspiel_backgammon"
     pyspiel = _import("pyspiel")
     if pyspiel is None:
-        return not_installed("openspiel_backgammon", 1, "open_spiel")
+        return not_installed(peer, 1, "open_spiel")
     game = pyspiel.load_game("backgammon")
     rng = random.Random(seed)
 
@@ -157,6 +167,10 @@ def openspiel_backgammon(seconds: float, seed: int = 0) -> dict[str, Any]:
                     state.apply_action(action)
                     chance += 1
                 else:
+                    if observe:
+                        player = state.current_player()
+                        state.observation_tensor(player)
+                        state.legal_actions_mask(player)
                     legal = state.legal_actions()
                     state.apply_action(legal[int(rng.random() * len(legal))])
                     steps += 1
@@ -166,7 +180,7 @@ def openspiel_backgammon(seconds: float, seed: int = 0) -> dict[str, Any]:
     play(min(0.5, seconds / 2))
     (steps, chance, games, elapsed), other = _load(seconds, lambda: play(seconds))
     return _row(
-        "openspiel_backgammon",
+        peer,
         1,
         version=throughput._version("open_spiel"),
         steps_per_s=steps / elapsed,
@@ -174,7 +188,12 @@ def openspiel_backgammon(seconds: float, seed: int = 0) -> dict[str, Any]:
         chance_steps_per_s=chance / elapsed,
         seconds=elapsed,
         other_cpu=other,
-        note="no observation tensors; chance nodes sampled but not counted as steps",
+        note=(
+            "observation tensor and legal-action mask of the player to act every step"
+            if observe
+            else "no observation tensors"
+        )
+        + "; chance nodes sampled but not counted as steps",
     )
 
 
@@ -294,6 +313,7 @@ def run(seconds: float, pgx_batches: list[int] | tuple[int, ...] = (1024,), seed
     rows = [
         connect_four_aec(seconds, seed),
         openspiel_backgammon(seconds, seed),
+        openspiel_backgammon(seconds, seed, observe=True),
         openspiel_backgammon_rl(seconds, seed),
     ]
     for game in PGX_GAMES:

@@ -207,7 +207,8 @@ def markdown_table(rows: list[dict[str, Any]]) -> str:
         rate = "—" if r["steps_per_s"] is None else f"{r['steps_per_s']:,.0f}"
         env_rate = "—" if r["env_steps_per_s"] is None else f"{r['env_steps_per_s']:,.0f}"
         lines.append(
-            f"| {r['env_id']} | {r['config'] or '—'} | {r['num_envs']} × {r['n_steps']} | {r['policy']} {r['net_arch']} "
+            f"| {r['env_id']} | {r['config'] or '—'} | {r['num_envs']} × {r['n_steps']} "
+            f"| {r['policy']} {r['net_arch']} "
             f"| {r['torch_threads']} / {r['numba_threads']} | {rate} | {_pct(r['env_share'])} "
             f"| {_pct(r['learner_share'])} ({_pct(r['policy_share'])} + {_pct(r['update_share'])}) | {env_rate} |"
         )

@@ -178,6 +178,7 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     result["rows"] += [fast, slow, nocopy]
     result["peers"] = [
         _fake_peer("openspiel_backgammon", 1, 50_000.0),
+        _fake_peer("openspiel_backgammon_obs", 1, 40_000.0),
         _fake_peer("openspiel_backgammon_rl", 1, 20_000.0),
         _fake_peer("pgx_backgammon", 1024, 400_000.0),
         _fake_peer("pgx_connect_four", 1024, 900_000.0),
@@ -194,6 +195,8 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     assert targets[0]["ratio_to_openspiel_rl"] == pytest.approx(50.0) and targets[0]["openspiel_rl_target_met"]
     assert targets[1]["ratio_to_openspiel_rl"] == pytest.approx(15.0) and targets[1]["openspiel_rl_target_met"]
     assert targets[2]["ratio_to_openspiel"] == pytest.approx(24.0)
+    assert targets[0]["ratio_to_openspiel_obs"] == pytest.approx(25.0) and targets[0]["openspiel_obs_target_met"]
+    assert targets[1]["ratio_to_openspiel_obs"] == pytest.approx(7.5) and not targets[1]["openspiel_obs_target_met"]
     assert targets[0]["ratio_to_pgx"] == pytest.approx(2.5) and targets[0]["pgx_target_met"]
     assert targets[1]["ratio_to_openspiel"] == pytest.approx(6.0) and not targets[1]["openspiel_target_met"]
     assert targets[1]["ratio_to_pgx"] == pytest.approx(0.75) and not targets[1]["pgx_target_met"]
@@ -204,7 +207,8 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     assert "| row | env / game | threads | 1 | 2 | 1024 | other CPU (max) |" in md
     assert "20.00× (met)" in md and "0.75× (not met)" in md
     assert (
-        f"- {ENV_ID} (best: 1 thread(s), copy=False): ≥ 10× OpenSpiel bare loop 24.00× (met), RL API 60.00× (met); "
+        f"- {ENV_ID} (best: 1 thread(s), copy=False): ≥ 10× OpenSpiel bare 24.00× (met), obs + mask 30.00× (met), "
+        "RL API 60.00× (met); "
         "faster than Pgx 3.00× (met)"
     ) in md
     assert f"| VectorEnv (Python API, copy=False) | {ENV_ID} | 1 |" in md
@@ -223,6 +227,7 @@ def test_targets_without_peers_say_not_measured() -> None:
     (target,) = vt._targets([row], [])
     assert target["ratio_to_openspiel"] is None and target["openspiel_target_met"] is None
     assert target["ratio_to_openspiel_rl"] is None and target["openspiel_rl_target_met"] is None
+    assert target["ratio_to_openspiel_obs"] is None and target["openspiel_obs_target_met"] is None
     assert vt._ratio(None, None) == "not measured"
 
 
@@ -248,6 +253,7 @@ def test_vector_compile_probe_in_a_fresh_interpreter() -> None:
     ("blocked", "call", "peer", "package"),
     [
         ("pyspiel", lambda p: p.openspiel_backgammon(0.05), "openspiel_backgammon", "open_spiel"),
+        ("pyspiel", lambda p: p.openspiel_backgammon(0.05, observe=True), "openspiel_backgammon_obs", "open_spiel"),
         ("pyspiel", lambda p: p.openspiel_backgammon_rl(0.05), "openspiel_backgammon_rl", "open_spiel"),
         ("pgx", lambda p: p.pgx_game("backgammon", 16, 0.05), "pgx_backgammon", "pgx"),
         ("pgx", lambda p: p.pgx_game("connect_four", 16, 0.05), "pgx_connect_four", "pgx"),
@@ -275,6 +281,7 @@ def test_all_peers_missing(monkeypatch: pytest.MonkeyPatch) -> None:
     assert [(r["peer"], r["batch"]) for r in rows] == [
         ("pettingzoo_connect_four", 1),
         ("openspiel_backgammon", 1),
+        ("openspiel_backgammon_obs", 1),
         ("openspiel_backgammon_rl", 1),
         ("pgx_backgammon", 8),
         ("pgx_backgammon", 1024),
