@@ -570,68 +570,107 @@ def markdown_report(result: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
+PEER_MARKERS = {
+    "pettingzoo_connect_four": "s",
+    "openspiel_backgammon": "D",
+    "openspiel_backgammon_obs": "P",
+    "openspiel_backgammon_rl": "d",
+    "pgx_backgammon": "^",
+    "pgx_connect_four": "v",
+}
+
+
 def plot(result: dict[str, Any], path: Path) -> None:
-    """Steps/s against batch size: our envs as lines per thread count (solid: VectorEnv,
-    dashed: in-kernel play), peers as markers at the batch sizes they were measured at."""
+    """Steps/s against batch size, one panel per ruleset on a shared scale (one ruleset's
+    eleven lines are readable, fifty in one axes are not): colour = numba threads, solid =
+    VectorEnv, crosses = copy=False, dashed = in-kernel play; the peers in black in every
+    panel, and the 10x line of the OpenSpiel target."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.lines import Line2D
 
-    fig, ax = plt.subplots(figsize=(8, 5))
-    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
     ours = result["rows"] + result["kernel_rows"]
-    keys = sorted({(r["env_id"], r["threads"]) for r in ours})
-    for n, (env_id, t) in enumerate(keys):
-        for kind, style, marker in (("vector", "-", "o"), ("vector_nocopy", "", "x"), ("kernel", "--", "o")):
-            rows = sorted(
-                (r for r in ours if r["env_id"] == env_id and r["threads"] == t and r["kind"] == kind),
-                key=lambda r: r["batch"],
-            )
+    env_ids = sorted({r["env_id"] for r in ours}) or ["(no rows)"]
+    peer_rows = [r for r in result["peers"] if r["status"] == "ok" and r["peer"] in PEER_MARKERS]
+    ncols = min(3, len(env_ids))
+    nrows = -(-len(env_ids) // ncols)
+    spare = nrows * ncols > len(env_ids)  # an empty panel takes the legend, else a column beside
+    width = 4.2 * ncols + (0 if spare else 5.0)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, 3.4 * nrows + 0.6), sharey=True, squeeze=False)
+    colours = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+    threads = sorted({r["threads"] for r in ours})
+    styles = {"vector": ("-", "o", 5), "vector_nocopy": ("none", "x", 8), "kernel": ("--", "o", 3)}
+    ticks = sorted({r["batch"] for r in ours} | {r["batch"] for r in peer_rows})
+    reference = next((r["steps_per_s"] for r in peer_rows if r["peer"] == "openspiel_backgammon_obs"), None)
+    for ax, env_id in zip(axes.flat, env_ids):
+        for t in threads:
+            colour = colours[threads.index(t) % len(colours)]
+            for kind, (line, marker, size) in styles.items():
+                rows = sorted(
+                    (r for r in ours if r["env_id"] == env_id and r["threads"] == t and r["kind"] == kind),
+                    key=lambda r: r["batch"],
+                )
+                if rows:
+                    ax.plot(
+                        [r["batch"] for r in rows],
+                        [r["steps_per_s"] for r in rows],
+                        linestyle=line,
+                        marker=marker,
+                        markersize=size,
+                        color=colour,
+                    )
+        for peer, marker in PEER_MARKERS.items():
+            rows = sorted((r for r in peer_rows if r["peer"] == peer), key=lambda r: r["batch"])
             if rows:
-                name = {"vector": "VectorEnv", "vector_nocopy": "VectorEnv copy=False", "kernel": "kernel"}[kind]
-                label = f"{env_id} {name}, {t} thr"
                 ax.plot(
                     [r["batch"] for r in rows],
                     [r["steps_per_s"] for r in rows],
-                    linestyle=style or "none",
+                    ":",
                     marker=marker,
-                    markersize=8 if kind == "vector_nocopy" else 5,
-                    color=colours[n % len(colours)],
-                    label=label,
+                    markersize=7,
+                    color="black",
+                    alpha=0.8,
                 )
-    markers = {
-        "pettingzoo_connect_four": "s",
-        "openspiel_backgammon": "D",
-        "openspiel_backgammon_obs": "P",
-        "openspiel_backgammon_rl": "d",
-        "pgx_backgammon": "^",
-        "pgx_connect_four": "v",
-    }
-    for peer, marker in markers.items():
-        rows = sorted(
-            (r for r in result["peers"] if r["peer"] == peer and r["status"] == "ok"), key=lambda r: r["batch"]
-        )
-        if rows:
-            ax.plot(
-                [r["batch"] for r in rows],
-                [r["steps_per_s"] for r in rows],
-                ":",
-                marker=marker,
-                markersize=9,
-                color="black",
-                label=rows[0]["label"],
+        if reference:
+            ax.axhline(10 * reference, color="grey", linewidth=1, linestyle="-.")
+        ax.set_title(env_id, fontsize=10)
+        ax.set_xscale("log", base=2)
+        ax.set_yscale("log")
+        ax.set_xticks(ticks, [str(b) for b in ticks])
+        ax.grid(alpha=0.3, which="both")
+    for ax in axes.flat[len(env_ids) :]:
+        ax.axis("off")
+    for ax in axes[-1]:
+        ax.set_xlabel("batch size (games)")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("steps/s")
+    handles = [
+        Line2D([], [], color=colours[n % len(colours)], linestyle="-", label=f"{t} numba thread(s)")
+        for n, t in enumerate(threads)
+    ]
+    handles += [
+        Line2D([], [], color="dimgrey", linestyle="-", marker="o", label="VectorEnv (Python API)"),
+        Line2D([], [], color="dimgrey", linestyle="none", marker="x", markersize=8, label="VectorEnv copy=False"),
+        Line2D([], [], color="dimgrey", linestyle="--", marker="o", markersize=3, label="in-kernel random play"),
+    ]
+    if reference:
+        handles.append(Line2D([], [], color="grey", linestyle="-.", label="10x OpenSpiel bg (obs + mask)"))
+    seen = []
+    for r in peer_rows:
+        if r["peer"] not in seen:
+            seen.append(r["peer"])
+            handles.append(
+                Line2D([], [], color="black", linestyle=":", marker=PEER_MARKERS[r["peer"]], label=r["label"])
             )
-    ax.set_xscale("log", base=2)
-    ax.set_yscale("log")
-    ticks = sorted({r["batch"] for r in ours} | {r["batch"] for r in result["peers"] if r["status"] == "ok"})
-    ax.set_xticks(ticks, [str(b) for b in ticks])
-    ax.set_xlabel("batch size (games)")
-    ax.set_ylabel("steps/s")
-    ax.set_title("Steps/s against batch size (one run; solid: VectorEnv, dashed: in-kernel play)")
-    ax.grid(alpha=0.3, which="both")
-    ax.legend(fontsize=7, loc="best")
-    fig.tight_layout()
+    fig.suptitle("Steps/s against batch size (one run)", fontsize=11)
+    if spare:
+        axes.flat[-1].legend(handles=handles, loc="center", fontsize=7, frameon=False)
+        fig.tight_layout(rect=(0, 0, 1, 0.97))
+    else:
+        fig.legend(handles=handles, loc="center right", fontsize=7, frameon=False)
+        fig.tight_layout(rect=(0, 0, 1 - 5.0 / width, 0.97))
     fig.savefig(path, dpi=120)
     plt.close(fig)
 
