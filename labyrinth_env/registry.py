@@ -50,6 +50,49 @@ def make(env_id: str, **options: Any) -> LabyrinthAECEnv:
     return _module(env_id).env(**options)
 
 
+NAMESPACE = "labyrinth_env"
+
+
+def registered_id(env_id: str) -> str:
+    """The id under which ``env_id`` is registered with Gymnasium and PettingZoo:
+    ``paths_of_destiny_3e_v0`` -> ``labyrinth_env/paths_of_destiny_3e-v0`` (their
+    ``namespace/name-vN`` form)."""
+    _module(env_id)  # a clear error for an unknown id
+    name, version = env_id.rsplit("_v", 1)
+    return f"{NAMESPACE}/{name}-v{version}"
+
+
+def register_envs() -> None:
+    """Make every env reachable through the registries users already know, without
+    importing a ruleset (entry points are strings):
+
+    * ``gymnasium.make(id, ...)``: the single-agent env (``SingleAgentEnv``), and
+      ``gymnasium.make_vec(id, num_envs, ...)``: the batched ``VectorEnv``;
+    * ``pettingzoo.make("aec", id, ...)`` (PettingZoo versions that have a registry): the AEC
+      env as ``make`` gives it.
+
+    Called once on ``import labyrinth_env``; ids already registered are left as they are."""
+    import gymnasium
+
+    for env_id, module in _ENVS.items():
+        name, version = env_id.rsplit("_v", 1)
+        rid = f"{NAMESPACE}/{name}-v{version}"
+        if rid not in gymnasium.registry:
+            gymnasium.register(
+                id=rid,
+                entry_point="labyrinth_env.single:SingleAgentEnv",
+                vector_entry_point="labyrinth_env.vector:VectorEnv",
+                kwargs={"env_id": env_id},
+            )
+        try:
+            from pettingzoo import aec_registry
+            from pettingzoo import register as pettingzoo_register
+        except ImportError:  # PettingZoo before its registry (1.27)
+            continue
+        if rid not in aec_registry:
+            pettingzoo_register("aec", rid, entry_point=f"{module}:env")
+
+
 def _replay_error(path: Path, what: str) -> ValueError:
     return ValueError(f"malformed replay {str(path)!r}: {what}")
 
