@@ -184,7 +184,7 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
         _fake_peer("pgx_connect_four", 1024, 900_000.0),
         peers.not_installed("pettingzoo_connect_four", 1, "pettingzoo[classic]"),
     ]
-    targets = vt._targets(result["rows"], result["peers"])
+    targets = vt._targets(result["rows"], result["peers"], {ENV_ID: 2.0})
     result["targets"] = targets
     assert [(t["threads"], t["batch"], t["copy"]) for t in targets] == [
         (1, 1024, True),
@@ -198,6 +198,9 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     assert targets[0]["ratio_to_openspiel_obs"] == pytest.approx(25.0) and targets[0]["openspiel_obs_target_met"]
     assert targets[1]["ratio_to_openspiel_obs"] == pytest.approx(7.5) and not targets[1]["openspiel_obs_target_met"]
     assert targets[0]["ratio_to_pgx"] == pytest.approx(2.5) and targets[0]["pgx_target_met"]
+    # every player's decisions against the bare loop: 2 decisions per learner step
+    assert targets[1]["decisions_per_step"] == 2.0
+    assert targets[1]["ratio_to_openspiel_all_decisions"] == pytest.approx(12.0)
     assert targets[1]["ratio_to_openspiel"] == pytest.approx(6.0) and not targets[1]["openspiel_target_met"]
     assert targets[1]["ratio_to_pgx"] == pytest.approx(0.75) and not targets[1]["pgx_target_met"]
 
@@ -205,7 +208,7 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
     assert _assert_valid_tables(md) == 3  # steps/s, targets, peers
     # columns: every batch size measured, ours and the peers'
     assert "| row | env / game | threads | 1 | 2 | 1024 | other CPU (max) |" in md
-    assert "20.00× (met)" in md and "0.75× (not met)" in md
+    assert "20.00× (met)" in md and "0.75× (not met)" in md and "| 2.00 | 12.00× |" in md
     assert (
         f"- {ENV_ID} (best: 1 thread(s), copy=False): ≥ 10× OpenSpiel bare 24.00× (met), obs + mask 30.00× (met), "
         "RL API 60.00× (met); "
@@ -398,3 +401,13 @@ def test_ppo_benchmark_bad_input() -> None:
         ppo_throughput.measure(cfg, rollouts=1)
     with pytest.raises(ValueError, match="rollouts must be an int >= 1"):
         ppo_throughput.measure(TrainConfig(env_id=ENV_ID), rollouts=0)
+
+
+def test_decisions_per_learner_step() -> None:
+    from benchmarks import vector_throughput as vt
+
+    assert vt.decisions_per_learner_step("team_edition_v0") == 1.0  # the learner plays every seat
+    two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1)
+    # two seats taking turns: about one opponent decision per learner decision
+    assert 1.5 < two_players < 2.5
+    assert vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1) == two_players
