@@ -411,3 +411,18 @@ def test_decisions_per_learner_step() -> None:
     # two seats taking turns: about one opponent decision per learner decision
     assert 1.5 < two_players < 2.5
     assert vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1) == two_players
+
+
+def test_step_breakdown_parts_add_up(tmp_path) -> None:
+    from benchmarks import step_breakdown
+
+    row = step_breakdown.breakdown(ENV_ID, batch=8, seconds=0.1)
+    assert row["observation_bytes"] == 2464 * 4
+    parts = ("sampler_us", "observe_us", "zero_fill_us", "legal_mask_us")
+    assert all(row[k] > 0 for k in parts) and row["step_us"] >= row["game_and_rest_us"] >= 0
+    assert "| team_edition_v0 | 9.6 KB |" in step_breakdown.table([row])
+    with pytest.raises(ValueError, match="batch must be >= 1"):
+        step_breakdown.breakdown(ENV_ID, batch=0)
+    out = tmp_path / "b.json"
+    assert step_breakdown.main(["--env", ENV_ID, "--batch", "4", "--seconds", "0.05", "--out", str(out)]) == 0
+    assert json.loads(out.read_text())["rows"][0]["env_id"] == ENV_ID
