@@ -24,9 +24,13 @@ def list_envs() -> list[str]:
     return sorted(_ENVS)
 
 
-def _module(env_id: str):
+def _check_id(env_id: str) -> None:
     if not isinstance(env_id, str) or env_id not in _ENVS:
         raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(list_envs())}")
+
+
+def _module(env_id: str):
+    _check_id(env_id)
     return importlib.import_module(_ENVS[env_id])
 
 
@@ -57,7 +61,7 @@ def registered_id(env_id: str) -> str:
     """The id under which ``env_id`` is registered with Gymnasium and PettingZoo:
     ``paths_of_destiny_3e_v0`` -> ``labyrinth_env/paths_of_destiny_3e-v0`` (their
     ``namespace/name-vN`` form)."""
-    _module(env_id)  # a clear error for an unknown id
+    _check_id(env_id)
     name, version = env_id.rsplit("_v", 1)
     return f"{NAMESPACE}/{name}-v{version}"
 
@@ -74,9 +78,13 @@ def register_envs() -> None:
     Called once on ``import labyrinth_env``; ids already registered are left as they are."""
     import gymnasium
 
+    try:
+        from pettingzoo import aec_registry
+        from pettingzoo import register as pettingzoo_register
+    except ImportError:  # PettingZoo before its registry (1.27)
+        aec_registry = pettingzoo_register = None
     for env_id, module in _ENVS.items():
-        name, version = env_id.rsplit("_v", 1)
-        rid = f"{NAMESPACE}/{name}-v{version}"
+        rid = registered_id(env_id)
         if rid not in gymnasium.registry:
             gymnasium.register(
                 id=rid,
@@ -84,12 +92,7 @@ def register_envs() -> None:
                 vector_entry_point="labyrinth_env.vector:VectorEnv",
                 kwargs={"env_id": env_id},
             )
-        try:
-            from pettingzoo import aec_registry
-            from pettingzoo import register as pettingzoo_register
-        except ImportError:  # PettingZoo before its registry (1.27)
-            continue
-        if rid not in aec_registry:
+        if pettingzoo_register is not None and rid not in aec_registry:
             pettingzoo_register("aec", rid, entry_point=f"{module}:env")
 
 
