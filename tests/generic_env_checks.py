@@ -62,7 +62,10 @@ def check_pettingzoo_seed(env_id: str, num_cycles: int = 150, **options: Any) ->
     seed_test(lambda: labyrinth_env.make(env_id, **options), num_cycles=num_cycles)
 
 
-@njit(cache=True)
+# not cached: numba's cache cannot hold a function that takes other jitted functions as
+# arguments (the index it re-saves keeps weak references to dispatchers of earlier processes,
+# and pickling them fails with "underlying object has vanished"); it compiles in seconds
+@njit
 def random_games(
     states, options, num_games: int, seed: int, out, mask, init, legal_mask, step, invariant_error
 ) -> None:
