@@ -9,8 +9,9 @@ from gymnasium.utils.env_checker import check_env
 
 import labyrinth_env
 from agents.heuristic import HeuristicAgent
+from labyrinth_env.registry import player_range
 from labyrinth_env.single import SingleAgentEnv
-from labyrinth_env.vector import VectorEnv
+from labyrinth_env.vector import COOPERATIVE, VectorEnv
 
 CASES = [
     ("team_edition_v0", {"num_players": 2}),
@@ -292,3 +293,24 @@ def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():
     s["position"][0] = K.center_node(s)
     at_centre = K.shaping_potential(s, 0)
     assert far < with_key < at_centre == 0.5
+
+
+@pytest.mark.parametrize(
+    ("env_id", "num_players"),
+    [(e, n) for e in labyrinth_env.list_envs() for n in sorted(set(player_range(e)))],
+)
+def test_observations_stay_in_the_declared_box(env_id, num_players):
+    """Every observation of long random play lies in the Box the env declares ([0, 1]):
+    check totals with modifiers once went past both ends (Paths of Destiny, many players)."""
+    learner = "all" if env_id in COOPERATIVE else "rotate"
+    vec = VectorEnv(env_id, 256, learner_seats=learner, num_players=num_players, seed=1)
+    obs, _ = vec.reset(seed=1)
+    space = vec.single_observation_space
+    rng = np.random.default_rng(0)
+    low, high = float(obs.min()), float(obs.max())
+    for _ in range(1500):
+        masks = vec.action_masks()
+        pick = (rng.random(masks.shape) * masks).argmax(axis=1)
+        obs = vec.step(pick)[0]
+        low, high = min(low, float(obs.min())), max(high, float(obs.max()))
+    assert space.low.min() <= low and high <= space.high.max(), (low, high)

@@ -165,3 +165,12 @@ def observe_character(s, p: int, out, b: int, life: int) -> None:
     out[b + 3] = s.crystal[p]
     out[b + 4] = keys_held(s, p) / s.key_holder.shape[0]
     out[b + 5] = 1.0 if p == s.seat else 0.0
+
+
+@njit(cache=True)
+def check_total_feature(total: int) -> float:
+    """A check's or fight's total as an observation feature: total / 12, clipped to the
+    observation's [0, 1]. Modifiers take totals past both ends (3e: items and events add up
+    to +4; 2011: a group throws a die per extra member and loses one per lost life), which
+    then show as the end they passed."""
+    return min(max(total / 12.0, 0.0), 1.0)

@@ -1475,9 +1475,9 @@ def observe_global(s, seat: int, out) -> None:
     out[g + G_CHECK + kind] = 1.0
     if kind != CK_NONE:
         c = g + G_CHECK + NUM_CHECKS
-        out[c] = s.ck_a / 12.0
+        out[c] = kernel_common.check_total_feature(s.ck_a)
         if kind == CK_FIGHT:
-            out[c + 1] = s.ck_b / 12.0
+            out[c + 1] = kernel_common.check_total_feature(s.ck_b)
             rel_bits(out, g + G_CK_SEATS, s.ck_att, seat, n)
             rel_bits(out, g + G_CK_SEATS + NUM_SEATS, 1 << s.ck_def, seat, n)
         else:

@@ -42,6 +42,9 @@ check being resolved.
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
 Version history: v0 (first release; characters and their abilities not yet included).
+Fix within v0: check and fight totals are clipped to the observation's [0, 1] (with
+modifiers they could pass 12 or drop below 0, outside the declared Box); every value that
+was inside it is unchanged.
 """
 
 from __future__ import annotations

@@ -1524,8 +1524,8 @@ def observe(s, seat: int, out) -> None:
     g += NUM_EVENTS
     out[g + s.ck_kind] = 1.0
     g += 5
-    out[g] = s.ck_a / 12.0 if s.ck_kind != CK_TRAP else s.ck_a / 3.0
-    out[g + 1] = s.ck_b / 12.0 if s.ck_kind == CK_COMBAT else 0.0
+    out[g] = kernel_common.check_total_feature(s.ck_a) if s.ck_kind != CK_TRAP else s.ck_a / 3.0
+    out[g + 1] = kernel_common.check_total_feature(s.ck_b) if s.ck_kind == CK_COMBAT else 0.0
 
 
 @njit(cache=True)
