@@ -12,15 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from agents.base import Agent, Param, check_params
-from agents.heuristic import HeuristicAgent
-from agents.mcts import MCTS_PARAMS, MCTSAgent
-from agents.random_agent import RandomAgent
+from labyrinth_env.agents.base import Agent, Param, check_params
+from labyrinth_env.agents.heuristic import HeuristicAgent
+from labyrinth_env.agents.mcts import MCTS_PARAMS, MCTSAgent
+from labyrinth_env.agents.random_agent import RandomAgent
 
 
 def _ppo(seed: int | None, path: str, deterministic: bool) -> Agent:
     del seed  # the policy is deterministic unless asked otherwise; kept for a uniform signature
-    from agents.ppo_agent import PPOAgent
+    from labyrinth_env.agents.ppo_agent import PPOAgent
 
     return PPOAgent(path, deterministic=deterministic)
 

@@ -1,11 +1,11 @@
 """Play many games with one agent in every seat and report how the team does, or seat
 different agents against each other (``--agents``, competitive rulesets).
 
-    python -m agents.evaluate --env team_edition_v0 --agent heuristic --games 300 \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v0 --agent heuristic --games 300 \\
         --players 2 --variant introductory --seed 0 [--json out.json]
-    python -m agents.evaluate --env paths_of_destiny_3e_v0 --agents heuristic,random \\
+    python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v0 --agents heuristic,random \\
         --games 300 --players 2
-    python -m agents.evaluate --env team_edition_v0 --agent ppo:model.zip \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v0 --agent ppo:model.zip \\
         --option lookahead=true --games 500   # any env option: --option NAME=VALUE
 
 Game ``i`` uses env seed ``seed + i`` (and reseeds the agent with it), so a run is
@@ -29,7 +29,7 @@ import numpy as np
 from tqdm import tqdm
 
 import labyrinth_env
-from agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
+from labyrinth_env.agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
 from labyrinth_env.options import option_assignment
 
 
@@ -237,7 +237,7 @@ def format_result(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m agents.evaluate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="labyrinth evaluate", description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", default="team_edition_v0", choices=labyrinth_env.list_envs())
     parser.add_argument(
         "--agent", default="heuristic", help=f"agent spec ({', '.join(list_agents())}; e.g. mcts:simulations=100)"

@@ -7,31 +7,23 @@ the acting seat may know (see its module).
 
 from __future__ import annotations
 
-import importlib
-from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
-
-# env id -> module with ``heuristic_action(s, mask) -> int`` and its kernel as ``K``; the
-# entry point from Python is the ruleset's batch module's ``heuristic_one``
-HEURISTICS: dict[str, str] = {
-    "team_edition_v0": "labyrinth_env.rulesets.team_edition.heuristic",
-    "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.heuristic",
-    "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.heuristic",
-    "labyrinthos_v0": "labyrinth_env.rulesets.labyrinthos.heuristic",
-    "labyrinx_v0": "labyrinth_env.rulesets.labyrinx.heuristic",
-}
+import labyrinth_env
+from labyrinth_env.agents.base import Agent, legal_actions
+from labyrinth_env.core.contract import new_states
+from labyrinth_env.spec import RulesetSpec
 
 
-def heuristic_module(env_id: str) -> ModuleType:
-    if env_id not in HEURISTICS:
-        raise ValueError(
-            f"no heuristic agent for env {env_id!r}; heuristics exist for: {', '.join(sorted(HEURISTICS))}"
-        )
-    return importlib.import_module(HEURISTICS[env_id])
+def heuristic_spec(env_id: str) -> RulesetSpec:
+    """The spec of ``env_id``, which must name a heuristic (``ValueError`` otherwise)."""
+    spec = labyrinth_env.get_spec(env_id)
+    if spec.heuristic_module is None:
+        have = [s.env_id for s in labyrinth_env.specs() if s.heuristic_module is not None]
+        raise ValueError(f"no heuristic agent for env {env_id!r}; heuristics exist for: {', '.join(have)}")
+    return spec
 
 
 class HeuristicAgent(Agent):
@@ -41,18 +33,16 @@ class HeuristicAgent(Agent):
 
     def __init__(self, seed: int | None = None) -> None:
         del seed  # deterministic: kept for a uniform ``make_agent`` signature
-        self._module: ModuleType | None = None
         self._env_id: str | None = None
         self._states: np.ndarray | None = None
         self._mask: np.ndarray | None = None
 
-    def _bind(self, env_id: str) -> ModuleType:
-        if self._env_id != env_id or self._module is None:
-            module = heuristic_module(env_id)
-            self._module, self._env_id = module, env_id
-            self._states = np.zeros(1, dtype=module.K.STATE_DTYPE)
-            self._mask = np.zeros(module.K.NUM_ACTIONS, dtype=np.int8)
-        return self._module
+    def _bind(self, env_id: str) -> None:
+        if self._env_id != env_id:
+            kernel = heuristic_spec(env_id).kernel
+            self._env_id = env_id
+            self._states = new_states(kernel, 1)
+            self._mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
 
     def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
         if env is None:

@@ -8,24 +8,21 @@ reads the state only through ``determinize`` copies for the acting seat, so the 
 never uses hidden information (``tests/test_mcts.py`` checks it).
 
 Parameters (spec keys, ``mcts:simulations=400,c=1.5``): see ``MCTS_PARAMS``. A parameter
-left out takes the ruleset's tuned default (``RULESET_DEFAULTS``) or else the generic one.
+left out takes the ruleset's tuned default (its spec's ``search_defaults``) or else the
+generic one.
 """
 
 from __future__ import annotations
 
 import time
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, Param, check_params, legal_actions
-
-TEMPLATE = Path(__file__).with_name("mcts_template.py")
-
-# The rulesets whose seats share one reward (the search then scores the team's progress).
-COOPERATIVE_RULESETS = {"team_edition"}
+from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions
+from labyrinth_env.core.contract import new_states
+from labyrinth_env.spec import RulesetSpec
 
 MCTS_PARAMS: dict[str, Param] = {
     "simulations": Param(int, 200, "search iterations per move", low=1, high=1_000_000),
@@ -37,17 +34,15 @@ MCTS_PARAMS: dict[str, Param] = {
     "rollout_steps": Param(int, 200, "rollout cap in steps", low=0, high=1_000_000),
     "scale": Param(float, 3.0, "rollout-cap evaluation: tanh(scale x potential difference); Team Edition: 12", low=0.0),
 }
-# Tuned per ruleset; spec keys override these. Team Edition's potential moves by 1/24 per
-# treasure, Paths of Destiny's by 0.05 per step and 0.5 per key, hence the larger scale.
-RULESET_DEFAULTS: dict[str, dict[str, Any]] = {"team_edition": {"scale": 12.0}}
 
 
-def mcts_module(ruleset: str) -> ModuleType:
-    """The compiled search for ``labyrinth_env.rulesets.<ruleset>`` (one cached copy of
-    ``mcts_template.py`` per ruleset)."""
-    from labyrinth_env.core.batching import specialise
+def mcts_module(spec: RulesetSpec) -> ModuleType:
+    """The search compiled for one ruleset (``mcts_template.py`` bound to its kernel and
+    heuristic: the module ``<ruleset package>.search``)."""
+    from labyrinth_env.agents import mcts_template
+    from labyrinth_env.core.templates import bind
 
-    return specialise(TEMPLATE, "mcts", ruleset)
+    return bind(mcts_template, spec)
 
 
 class MCTSAgent(Agent):
@@ -58,7 +53,7 @@ class MCTSAgent(Agent):
     def __init__(self, seed: int | None = None, **params: Any) -> None:
         self.given = check_params("mcts", MCTS_PARAMS, params)
         self.given = {k: v for k, v in self.given.items() if k in params}
-        self._ruleset: str | None = None
+        self._ruleset: RulesetSpec | None = None
         self._module: ModuleType | None = None
         self.params: dict[str, Any] = {}
         self.last_visits: np.ndarray | None = None
@@ -69,20 +64,20 @@ class MCTSAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def settings(self, ruleset: str) -> dict[str, Any]:
-        """The parameters used in ``ruleset``: spec keys, else its tuned defaults, else
-        the generic defaults."""
+    def settings(self, ruleset: RulesetSpec) -> dict[str, Any]:
+        """The parameters used in ``ruleset``: spec keys, else the ruleset's tuned defaults
+        (``search_defaults``), else the generic defaults."""
         out = {k: p.default for k, p in MCTS_PARAMS.items()}
-        out.update(RULESET_DEFAULTS.get(ruleset, {}))
+        out.update(check_params("mcts", MCTS_PARAMS, dict(ruleset.search_defaults)))
         out.update(self.given)
         return out
 
     def _bind(self, raw: Any) -> ModuleType:
-        kernel = getattr(raw, "kernel", None)
-        if kernel is None or not hasattr(raw, "state"):
+        ruleset = getattr(raw, "ruleset", None)
+        if not isinstance(ruleset, RulesetSpec) or not hasattr(raw, "state"):
             raise ValueError(f"MCTSAgent needs a labyrinth_env env, got {type(raw).__name__}")
-        ruleset = kernel.__name__.split(".")[-2]
-        if ruleset != self._ruleset or self._module is None:
+        kernel = ruleset.kernel
+        if ruleset is not self._ruleset or self._module is None:
             module = mcts_module(ruleset)
             self._module, self._ruleset = module, ruleset
             self.params = self.settings(ruleset)
@@ -97,9 +92,9 @@ class MCTSAgent(Agent):
             p[module.P_ROLLOUT_TURNS] = self.params["rollout_turns"]
             p[module.P_ROLLOUT_STEPS] = self.params["rollout_steps"]
             p[module.P_SCALE] = self.params["scale"]
-            p[module.P_COOPERATIVE] = 1.0 if ruleset in COOPERATIVE_RULESETS else 0.0
+            p[module.P_COOPERATIVE] = 1.0 if ruleset.cooperative else 0.0
             self._param_vec = p
-            self._states = kernel.new_states(1)
+            self._states = new_states(kernel, 1)
             self.last_visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
             self.last_values = np.zeros(kernel.NUM_ACTIONS, dtype=np.float64)
         return self._module

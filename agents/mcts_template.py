@@ -1,10 +1,8 @@
 """Information-set MCTS over one ruleset's kernel: the numba search every ruleset shares.
 
-Written once against two module names, ``K`` (the ruleset's kernel) and ``H`` (its
-heuristic), like ``labyrinth_env/core/batch_template.py``: numba does not cache functions
-that take other jitted functions as arguments, so ``agents.mcts`` has
-``labyrinth_env.core.batching.specialise`` write a copy per ruleset with the two imports
-below pointed at it. Edit this file, never the copies.
+Written once against two module globals, ``K`` (the ruleset's kernel) and ``H`` (its
+heuristic), like ``labyrinth_env/core/batch_template.py``, and bound per ruleset by
+``labyrinth_env.core.templates.bind`` (the module ``<ruleset package>.search``).
 
 One search (``search``), single-observer ISMCTS with max^n values:
 
@@ -34,12 +32,16 @@ only on what the seat knows and the seed, so it never sees hidden information.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 from numba import njit
 
 from labyrinth_env.core.rng import derive_seed, pick_random, randint, seed_state
-from labyrinth_env.rulesets.team_edition import heuristic as H  # batching: heuristic
-from labyrinth_env.rulesets.team_edition import kernel as K  # batching: kernel
+
+BOUND_NAME = "search"
+K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
+H: ModuleType | None = None  # the ruleset's heuristic
 
 ROLLOUT_RANDOM, ROLLOUT_HEURISTIC = 0, 1
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import numpy as np
 
-from agents.base import Agent, legal_actions
+from labyrinth_env.agents.base import Agent, legal_actions
 
 
 class RandomAgent(Agent):

@@ -22,7 +22,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from agents.evaluate import wilson_interval
+from labyrinth_env.agents.evaluate import wilson_interval
 
 ELO_BASE = 1500.0
 OPENSKILL_ORDERS = 8

@@ -43,13 +43,13 @@ import numpy as np
 import yaml
 
 import labyrinth_env
-from agents import describe_agents, make_agent, split_agent_specs
-from agents.evaluate import play_game
-from agents.ratings import plot_report, print_report, report_markdown, tournament_report
+from labyrinth_env.agents import describe_agents, make_agent, split_agent_specs
+from labyrinth_env.agents.evaluate import play_game
+from labyrinth_env.agents.ratings import plot_report, print_report, report_markdown, tournament_report
 from labyrinth_env.core.rng import derive_seed, python_seed, seed_state, splitmix64
 from labyrinth_env.options import option_assignment, options_dict
 from labyrinth_env.registry import player_range
-from labyrinth_env.vector import COOPERATIVE
+from labyrinth_env.spec import RulesetSpec
 
 BACKENDS = ("local", "ray")
 RESULTS = "games.jsonl"
@@ -142,6 +142,7 @@ class Tournament:
     """A checked tournament: everything a worker needs to play any game of it."""
 
     env_id: str
+    ruleset: RulesetSpec  # travels with the work: a worker registers a ruleset of one's own itself
     options: dict[str, Any]  # as given (what make() takes)
     full_options: dict[str, Any]  # every option, as the replay records them
     agents: tuple[str, ...]
@@ -206,7 +207,7 @@ def make_tournament(
         raise ValueError(f"agents must be non-empty agent specs (e.g. random,heuristic), got {list(agents)!r}")
     seed = _check_int("seed", seed, 0)
     options = dict(options or {})
-    cooperative = env_id in COOPERATIVE
+    cooperative = labyrinth_env.get_spec(env_id).cooperative
     if not cooperative and "num_players" not in options:
         lo, hi = player_range(env_id)
         if not lo <= len(specs) <= hi:
@@ -221,7 +222,7 @@ def make_tournament(
         raise ValueError(f"a competitive tournament needs at least 2 agents, got {list(specs)}")
     for spec in specs:
         _check_agent(env_id, options, spec)
-    return Tournament(env_id, options, full, specs, seed, cooperative)
+    return Tournament(env_id, labyrinth_env.get_spec(env_id), options, full, specs, seed, cooperative)
 
 
 # --- playing --------------------------------------------------------------------------------------
@@ -232,6 +233,7 @@ _AGENTS: dict[str, list[Any]] = {}
 def _env(t: Tournament) -> Any:
     key = (t.env_id, json.dumps(t.options, sort_keys=True))
     if key not in _ENVS:
+        labyrinth_env.register_ruleset(t.ruleset)  # a no-op for a ruleset this process knows
         _ENVS[key] = labyrinth_env.make(t.env_id, **t.options)
     return _ENVS[key]
 

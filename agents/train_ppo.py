@@ -1,6 +1,6 @@
 """Train MaskablePPO on the batched vector env from a YAML config.
 
-    python -m agents.train_ppo --config configs/train/paths_of_destiny_3e_2p.yaml
+    python -m labyrinth_env.agents.train_ppo --config configs/train/paths_of_destiny_3e_2p.yaml
     labyrinth train --config ...
 
 The config is checked completely before anything is built (unknown keys, wrong types,
@@ -28,9 +28,8 @@ import numpy as np
 import yaml
 
 import labyrinth_env
-from agents.evaluate import wilson_interval
-from agents.heuristic import HEURISTICS
-from labyrinth_env.vector import COOPERATIVE, KERNEL_OPPONENTS, VectorEnv
+from labyrinth_env.agents.evaluate import wilson_interval
+from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
 # ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
 # which scores each action from its own lookahead features (envs that have them)
@@ -168,7 +167,7 @@ def load_train_config(path: str | Path) -> TrainConfig:
             f"training config: ppo.policy 'lookahead' needs lookahead features in the observation; {cfg.env_id} "
             "with these options has none (team_edition_v0 has them with options: {lookahead: true})"
         )
-    if pre["steps"] > 0 and cfg.env_id not in HEURISTICS:
+    if pre["steps"] > 0 and labyrinth_env.get_spec(cfg.env_id).heuristic_module is None:
         raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")
     return cfg
 
@@ -280,7 +279,7 @@ def behaviour_cloning(model: Any, vec: VectorEnv, pre: dict[str, Any], gamma: fl
 
 
 def _eval_env(cfg: TrainConfig, opponent: str, games: int, seed: int) -> VectorEnv:
-    learner = "all" if cfg.env_id in COOPERATIVE else "rotate"
+    learner = "all" if labyrinth_env.get_spec(cfg.env_id).cooperative else "rotate"
     return VectorEnv(cfg.env_id, min(games, 32), learner_seats=learner, opponents=opponent, seed=seed, **cfg.options)
 
 
@@ -320,13 +319,13 @@ def reference_rates(cfg: TrainConfig, games: int, seed: int) -> dict[str, float]
     the random agent, and of the ruleset's heuristic, in the learner's place (in a
     cooperative game: in every seat; in a competitive one: against each ``eval.against``
     opponent)."""
-    cooperative = cfg.env_id in COOPERATIVE
+    cooperative = labyrinth_env.get_spec(cfg.env_id).cooperative
     rng = np.random.default_rng(seed)
     rates: dict[str, float] = {}
     for opp in ["random"] if cooperative else cfg.eval["against"]:
         vec = _eval_env(cfg, opp, games, seed)
         players: dict[str, Any] = {"random": lambda obs, masks: np.argmax(masks * rng.random(masks.shape), axis=1)}
-        if cfg.env_id in HEURISTICS:
+        if labyrinth_env.get_spec(cfg.env_id).heuristic_module is not None:
             players["heuristic"] = lambda obs, masks, vec=vec: vec.heuristic_actions()
         for name, choose in players.items():
             label = f"{name} agent" if cooperative else f"{name} agent vs {opp}"
@@ -379,7 +378,7 @@ def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str
     policy_kwargs: dict[str, Any] = {"net_arch": ppo.pop("net_arch", [256, 256])}
     policy: Any = "MlpPolicy"
     if ppo.pop("policy", "mlp") == "lookahead":
-        from agents.policies import LookaheadPolicy
+        from labyrinth_env.agents.policies import LookaheadPolicy
 
         policy = LookaheadPolicy
         policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
@@ -409,7 +408,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     out.mkdir(parents=True, exist_ok=True)
     (out / "config.json").write_text(json.dumps(cfg.__dict__, indent=1))
     pool = SnapshotPool(cfg.self_play["pool_size"], cfg.seed) if cfg.vector["opponents"] == "self_play" else None
-    learner = "all" if cfg.env_id in COOPERATIVE else cfg.vector["learner_seats"]
+    learner = "all" if labyrinth_env.get_spec(cfg.env_id).cooperative else cfg.vector["learner_seats"]
     vec = VectorEnv(
         cfg.env_id,
         cfg.vector["num_envs"],
@@ -477,7 +476,8 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     model.save(out / "final_model.zip")
     references = reference_rates(cfg, cfg.eval["games"], seed=cfg.seed + 10_000)
     title = f"MaskablePPO on {cfg.env_id} ({', '.join(f'{k}={v}' for k, v in cfg.options.items())})"
-    plot_curve(evals, out / "learning_curve.png", title, references, team=cfg.env_id in COOPERATIVE)
+    team = labyrinth_env.get_spec(cfg.env_id).cooperative
+    plot_curve(evals, out / "learning_curve.png", title, references, team=team)
     summary = {
         "env_id": cfg.env_id,
         "timesteps": int(model.num_timesteps),
@@ -494,7 +494,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="train_ppo", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="labyrinth train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", required=True, help="YAML training config (see configs/train/)")
     parser.add_argument("--timesteps", type=int, help="override total_timesteps")
     parser.add_argument("--out", help="override out_dir")

@@ -3,7 +3,7 @@
 It is a separate, light module (numpy only at import) so that the times it reports
 start after numpy/numba are imported and cover only labyrinth_env's own import and
 the first call of each kernel function (a JIT compile, or a load from numba's cache
-when ``NUMBA_CACHE_DIR`` holds one). ``python -m benchmarks._probe ENV_ID`` prints one
+when ``NUMBA_CACHE_DIR`` holds one). ``python -m labyrinth_env.benchmarks._probe ENV_ID`` prints one
 JSON object on the last line of stdout.
 """
 
@@ -12,30 +12,30 @@ from __future__ import annotations
 import json
 import sys
 import time
-from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from labyrinth_env.spec import RulesetSpec
 
 PROBE_SEED = 12345
 
 
 def make_batch(
-    kernel: ModuleType, options: np.ndarray, batch_size: int, seed: int
+    spec: RulesetSpec, options: np.ndarray, batch_size: int, seed: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """States, masks, RNG words and finished-game counters for ``random_steps_*``.
 
     The probe and the throughput runs build their arrays here so both compile the very
     same numba specialisations (int8 masks like the AEC env, uint64[:, 1] RNG words).
     """
-    from labyrinth_env.core.batching import batch_module
-
-    loops = batch_module(kernel.__name__.split(".")[-2])
-    states = kernel.new_states(batch_size)
+    loops = spec.loops
+    states = spec.new_states(batch_size)
     for i in range(batch_size):
         # a slice is a view, so init_one writes game i in place
         loops.init_one(states[i : i + 1], np.uint64(seed + i), options)
-    masks = np.zeros((batch_size, kernel.NUM_ACTIONS), dtype=np.int8)
+    masks = np.zeros((batch_size, spec.kernel.NUM_ACTIONS), dtype=np.int8)
     words = np.random.SeedSequence(seed).generate_state(batch_size, dtype=np.uint64)
     rngs = (words | np.uint64(1)).reshape(batch_size, 1)  # xorshift cannot leave zero
     games_done = np.zeros(batch_size, dtype=np.int64)
@@ -65,7 +65,7 @@ def probe(env_id: str) -> dict[str, Any]:
     k = env.kernel
     opts = env.options_vector()
     # the same argument types the AEC env passes, so the env reuses these compilations
-    states = k.new_states(1)
+    states = env.ruleset.new_states(1)
     mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(env.max_seats, dtype=np.float64)
     obs = np.empty(k.OBS_SIZE, dtype=np.float32)
@@ -75,7 +75,7 @@ def probe(env_id: str) -> dict[str, Any]:
     action = int(np.flatnonzero(mask)[0])
     timed("step_one", loops.step_one, states, action, mask, rewards)
     timed("observe_one", loops.observe_one, states, 0, obs)
-    batch = make_batch(k, opts, 4, PROBE_SEED)
+    batch = make_batch(env.ruleset, opts, 4, PROBE_SEED)
     timed("random_steps_serial", loops.random_steps_serial, batch[0], batch[1], batch[2], 1, batch[3])
     timed("random_steps_batch", loops.random_steps_batch, batch[0], batch[1], batch[2], 1, batch[3])
     total = time.perf_counter() - start
@@ -103,7 +103,7 @@ def probe(env_id: str) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        raise SystemExit("usage: python -m benchmarks._probe ENV_ID")
+        raise SystemExit("usage: python -m labyrinth_env.benchmarks._probe ENV_ID")
     print(json.dumps(probe(args[0])))
 
 

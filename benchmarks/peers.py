@@ -32,7 +32,7 @@ import warnings
 from types import ModuleType
 from typing import Any
 
-from benchmarks import throughput
+from labyrinth_env.benchmarks import throughput
 
 INSTALL_HINT = 'pip install -e ".[peers]"'
 

@@ -33,7 +33,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 import numba
 
-from agents.train_ppo import TrainConfig, load_train_config
+from labyrinth_env.agents.train_ppo import TrainConfig, load_train_config
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CONFIGS = (
@@ -87,14 +87,15 @@ def measure(
         )
     import torch
 
-    from agents.train_ppo import build_model
+    import labyrinth_env
+    from labyrinth_env.agents.train_ppo import build_model
     from labyrinth_env.sb3 import SB3VecEnv
-    from labyrinth_env.vector import COOPERATIVE, VectorEnv
+    from labyrinth_env.vector import VectorEnv
 
     torch.set_num_threads(torch_threads)
     if numba_threads is not None:
         numba.set_num_threads(min(numba_threads, numba.config.NUMBA_NUM_THREADS))
-    learner = "all" if cfg.env_id in COOPERATIVE else cfg.vector.get("learner_seats", "rotate")
+    learner = "all" if labyrinth_env.get_spec(cfg.env_id).cooperative else cfg.vector.get("learner_seats", "rotate")
     vec = VectorEnv(
         cfg.env_id,
         cfg.vector["num_envs"],

@@ -31,9 +31,9 @@ import numpy as np
 from tqdm import tqdm
 
 import labyrinth_env
-from benchmarks import throughput
-from benchmarks.vector_throughput import _set_threads, legal_sampler
-from labyrinth_env.vector import COOPERATIVE, VectorEnv
+from labyrinth_env.benchmarks import throughput
+from labyrinth_env.benchmarks.vector_throughput import _set_threads, legal_sampler
+from labyrinth_env.vector import VectorEnv
 
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "step_breakdown.json"
 
@@ -53,7 +53,7 @@ def breakdown(env_id: str, batch: int = 1024, seconds: float = 2.0, seed: int = 
     if batch < 1 or not seconds > 0:
         raise ValueError(f"batch must be >= 1 and seconds > 0, got batch={batch!r}, seconds={seconds!r}")
     _set_threads(1)
-    learner = "all" if env_id in COOPERATIVE else "rotate"
+    learner = "all" if labyrinth_env.get_spec(env_id).cooperative else "rotate"
     vec = VectorEnv(env_id, batch, learner_seats=learner, opponents="random", seed=seed, copy=False)
     vec.reset()
     act = legal_sampler(vec, np.random.default_rng(seed))

@@ -52,7 +52,7 @@ from rich.progress import (
 from rich.table import Table
 
 import labyrinth_env
-from benchmarks._probe import make_batch
+from labyrinth_env.benchmarks._probe import make_batch
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "throughput.json"
@@ -182,10 +182,10 @@ class AECRunner:
 class KernelRunner:
     """``random_steps_serial`` / ``random_steps_batch`` called in chunks until the budget is spent."""
 
-    def __init__(self, fn: Callable[..., None], kernel: Any, options: np.ndarray, batch_size: int, seed: int) -> None:
+    def __init__(self, fn: Callable[..., None], spec: Any, options: np.ndarray, batch_size: int, seed: int) -> None:
         self.fn = fn
         self.batch_size = batch_size
-        self.arrays = make_batch(kernel, options, batch_size, seed)
+        self.arrays = make_batch(spec, options, batch_size, seed)
         self.chunk = 1
 
     def _call(self, num_steps: int) -> float:
@@ -299,7 +299,7 @@ def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
         env["NUMBA_CACHE_DIR"] = cache_dir
     t = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "benchmarks._probe", env_id],
+        [sys.executable, "-m", "labyrinth_env.benchmarks._probe", env_id],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -438,7 +438,7 @@ def run(
             else:
                 raw = labyrinth_env.raw_env(env_id)
                 fn = raw.batch.random_steps_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
-                runners[env_id, kind] = KernelRunner(fn, raw.kernel, raw.options_vector(), batch_size, seed)
+                runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
 
         warm_s = min(0.5, seconds / 2)
         for key, runner in runners.items():
@@ -587,7 +587,7 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
 
 def main(argv: Sequence[str] | None = None) -> None:
     parser = argparse.ArgumentParser(
-        prog="python benchmarks/throughput.py",
+        prog="labyrinth bench",
         description="AEC, raw and kernel steps/s and compile times per env id, with connect_four_v3 as reference.",
     )
     parser.add_argument("--env", action="append", default=[], metavar="ID", help="env id (repeatable; default all)")

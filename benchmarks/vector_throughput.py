@@ -51,8 +51,8 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import labyrinth_env
-from benchmarks import peers, throughput
-from labyrinth_env.vector import COOPERATIVE, VectorEnv
+from labyrinth_env.benchmarks import peers, throughput
+from labyrinth_env.vector import VectorEnv
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "vector_throughput.json"
@@ -109,7 +109,7 @@ def legal_sampler(vec: VectorEnv, rng: np.random.Generator) -> Callable[[], np.n
 def measure(env_id: str, batch: int, threads: int, seconds: float, seed: int = 0, copy: bool = True) -> dict[str, Any]:
     """Learner steps/s of ``VectorEnv`` for one setting (after a short warm-up)."""
     used = _set_threads(threads)
-    learner = "all" if env_id in COOPERATIVE else "rotate"
+    learner = "all" if labyrinth_env.get_spec(env_id).cooperative else "rotate"
     vec = VectorEnv(env_id, batch, learner_seats=learner, opponents="random", seed=seed, copy=copy)
     vec.reset()
     act = legal_sampler(vec, np.random.default_rng(seed))
@@ -144,7 +144,7 @@ def measure_kernel(env_id: str, batch: int, threads: int, seconds: float, seed: 
     """In-kernel random play steps/s (``random_steps_batch``) for one setting."""
     used = _set_threads(threads)
     raw = labyrinth_env.raw_env(env_id)
-    runner = throughput.KernelRunner(raw.batch.random_steps_batch, raw.kernel, raw.options_vector(), batch, seed)
+    runner = throughput.KernelRunner(raw.batch.random_steps_batch, raw.ruleset, raw.options_vector(), batch, seed)
     runner.warmup(min(0.5, seconds / 2))
     sample, other = _other_cpu(lambda: runner.measure(seconds))
     return {
@@ -166,7 +166,7 @@ t = time.perf_counter()
 import numba, numpy
 base = time.perf_counter() - t
 t = time.perf_counter()
-from benchmarks import vector_throughput as vt
+from labyrinth_env.benchmarks import vector_throughput as vt
 imported = time.perf_counter() - t
 print(json.dumps(vt.vector_probe(sys.argv[1], imported, base)))
 """
@@ -175,7 +175,7 @@ print(json.dumps(vt.vector_probe(sys.argv[1], imported, base)))
 def vector_probe(env_id: str, import_s: float = 0.0, numpy_numba_import_s: float = 0.0) -> dict[str, Any]:
     """Time the first call of everything this benchmark runs (a JIT compile, or a load
     from numba's cache): meant for a fresh interpreter (``compile_probe``)."""
-    from benchmarks._probe import make_batch
+    from labyrinth_env.benchmarks._probe import make_batch
 
     phases: dict[str, float] = {"import": import_s}
 
@@ -185,13 +185,12 @@ def vector_probe(env_id: str, import_s: float = 0.0, numpy_numba_import_s: float
         phases[name] = time.perf_counter() - t0
         return out
 
-    learner = "all" if env_id in COOPERATIVE else "rotate"
+    learner = "all" if labyrinth_env.get_spec(env_id).cooperative else "rotate"
     vec = timed("make", lambda: VectorEnv(env_id, 4, learner_seats=learner, opponents="random", seed=1))
     timed("reset", vec.reset)
     first = np.argmax(vec.masks, axis=1)
     timed("step", vec.step, first)
-    k = vec.kernel
-    arrays = make_batch(k, vec.options_vector, 4, 1)
+    arrays = make_batch(vec.ruleset, vec.options_vector, 4, 1)
     timed("random_steps_batch", vec.loops.random_steps_batch, *arrays[:3], 1, arrays[3])
     # a second step costs microseconds unless the first missed a specialisation
     t0 = time.perf_counter()
@@ -263,7 +262,7 @@ def decisions_per_learner_step(env_id: str, games: int = 20, seed: int = 0) -> f
     until the learner's next turn, where OpenSpiel's loops count each player's decision as a
     step. Measured on ``games`` AEC games, averaged over the seats the learner rotates
     through; 1 for the cooperative ruleset (the learner plays every seat)."""
-    if env_id in COOPERATIVE:
+    if labyrinth_env.get_spec(env_id).cooperative:
         return 1.0
     env = labyrinth_env.make(env_id)
     rng = np.random.default_rng(seed)
@@ -396,7 +395,7 @@ def run(
         if importlib.util.find_spec("sb3_contrib") is None:
             notes.append("PPO rows skipped: sb3-contrib is not installed (pip install -e '.[train]')")
         else:
-            from benchmarks import ppo_throughput
+            from labyrinth_env.benchmarks import ppo_throughput
 
             for path in ppo_throughput.DEFAULT_CONFIGS:
                 cfg = ppo_throughput.load_train_config(path)
@@ -603,7 +602,7 @@ def markdown_report(result: dict[str, Any]) -> str:
         )
 
     if result["ppo"]:
-        from benchmarks.ppo_throughput import markdown_table
+        from labyrinth_env.benchmarks.ppo_throughput import markdown_table
 
         out += ["", "## MaskablePPO training (shipped configs, torch 1 thread, per numba thread count)", ""]
         out.append(markdown_table(result["ppo"]).rstrip())

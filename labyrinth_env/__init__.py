@@ -5,12 +5,47 @@
 
 Importing the package also registers every env with Gymnasium (``gymnasium.make`` /
 ``make_vec("labyrinth_env/team_edition-v0")``) and PettingZoo (``pettingzoo.make("aec",
-"labyrinth_env/team_edition-v0")``); see ``registry.register_envs``.
+"labyrinth_env/team_edition-v0")``); see ``registry.register_envs``. A ruleset of one's own
+joins with ``register_ruleset(spec)`` (``labyrinth_env.spec.RulesetSpec``).
 """
 
-from labyrinth_env.registry import list_envs, load_replay, make, raw_env, register_envs
+from labyrinth_env.registry import (
+    get_spec,
+    list_envs,
+    load_replay,
+    make,
+    raw_env,
+    register_envs,
+    register_ruleset,
+    specs,
+)
+from labyrinth_env.spec import COOPERATIVE, ZERO_SUM, RulesetSpec
 
 register_envs()
 
-__all__ = ["list_envs", "load_replay", "make", "raw_env"]
+
+def __getattr__(name: str) -> object:
+    """``from labyrinth_env import team_edition_v0``: an env id as a module with PettingZoo's
+    ``env()`` / ``raw_env`` pair (the ruleset's env module)."""
+    import importlib
+
+    try:
+        spec = get_spec(name)
+    except ValueError:
+        raise AttributeError(f"module 'labyrinth_env' has no attribute {name!r}") from None
+    return importlib.import_module(spec.env.partition(":")[0])
+
+
+__all__ = [
+    "COOPERATIVE",
+    "ZERO_SUM",
+    "RulesetSpec",
+    "get_spec",
+    "list_envs",
+    "load_replay",
+    "make",
+    "raw_env",
+    "register_ruleset",
+    "specs",
+]
 __version__ = "0.1.0"

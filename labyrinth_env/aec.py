@@ -1,8 +1,10 @@
 """The one generic PettingZoo AEC env over a ruleset kernel.
 
-A ruleset subclasses ``LabyrinthAECEnv`` and sets its kernel module, options dataclass,
-spaces, names and renderer; everything else (agent bookkeeping, rewards, truncation,
-the decoded event log, replays, readable action names, bad-input errors) lives here.
+A ruleset subclasses ``LabyrinthAECEnv``, names its spec (``ruleset = SPEC``, from which the
+env id, kernel, seats, loops and pictures follow) and its options dataclass, and says how
+its actions, events and text board read; everything else (agent bookkeeping, rewards,
+truncation, the decoded event log, replays, readable action names, bad-input errors) lives
+here.
 
 ``env()`` of a ruleset returns the same class in *checked* mode, which behaves like
 PettingZoo's standard wrapper stack (order enforcing, bounds, terminate-illegal) in one
@@ -24,8 +26,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
+from labyrinth_env.core.contract import TRUNCATED, new_states
 from labyrinth_env.core.rng import python_seed
 from labyrinth_env.options import options_dict, parse_options
+from labyrinth_env.spec import RulesetSpec
 
 REPLAY_FORMAT = "labyrinth-env-replay"
 REPLAY_VERSION = 1
@@ -35,14 +39,15 @@ class LabyrinthAECEnv(AECEnv):
     """PettingZoo AEC env driven by a numba kernel (see DESIGN.md, "Kernel contract")."""
 
     # --- set by each ruleset -------------------------------------------------------------
+    ruleset: ClassVar[RulesetSpec]
+    Options: ClassVar[type]
+    # --- derived from the spec ---------------------------------------------------------------
     env_id: ClassVar[str]
     kernel: ClassVar[ModuleType]
-    Options: ClassVar[type]
     max_seats: ClassVar[int]
 
     metadata: ClassVar[dict[str, Any]] = {
-        # rgb_array and to_svg() draw with the ruleset's picture module
-        # (labyrinth_env/rulesets/<package>/picture.py, found by package name)
+        # rgb_array and to_svg() draw with the spec's picture module
         "render_modes": ["ansi", "human", "rgb_array"],
         "name": "labyrinth",
         "is_parallelizable": False,
@@ -51,15 +56,14 @@ class LabyrinthAECEnv(AECEnv):
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
-        kernel = getattr(cls, "kernel", None)
-        if kernel is not None and "rgb_array" in cls.metadata.get("render_modes", ()):
-            # rgb_array only for rulesets that have a picture module (added by one file)
-            import importlib.util
-
-            package = kernel.__name__.rsplit(".", 1)[0]
-            if importlib.util.find_spec(f"{package}.picture") is None:
-                modes = [m for m in cls.metadata["render_modes"] if m != "rgb_array"]
-                cls.metadata = {**cls.metadata, "render_modes": modes}
+        spec = cls.__dict__.get("ruleset")
+        if spec is None:
+            return
+        cls.env_id = spec.env_id
+        cls.kernel = spec.kernel
+        cls.max_seats = spec.kernel.NUM_SEATS
+        modes = [m for m in cls.metadata["render_modes"] if m != "rgb_array" or spec.picture_module is not None]
+        cls.metadata = {**cls.metadata, "name": spec.env_id, "render_modes": modes}
 
     def options_vector(self) -> np.ndarray:
         """The kernel's options vector for ``self.options``."""
@@ -115,7 +119,7 @@ class LabyrinthAECEnv(AECEnv):
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._options_vec = self.options_vector()
         self._loops = self.batch  # the kernel's entry points, compiled once per ruleset
-        self._states = k.new_states(1)
+        self._states = new_states(k, 1)
         self._mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
         self._no_mask = np.zeros(k.NUM_ACTIONS, dtype=np.int8)
         self._returns = np.zeros(self.max_seats, dtype=np.float64)
@@ -138,9 +142,7 @@ class LabyrinthAECEnv(AECEnv):
     def batch(self) -> ModuleType:
         """This ruleset's batched loops (random play, vector env steps; see
         ``labyrinth_env.core.batch_template``)."""
-        from labyrinth_env.core.batching import batch_module
-
-        return batch_module(self.kernel.__name__.split(".")[-2])
+        return self.ruleset.loops
 
     @property
     def state(self) -> np.void:
@@ -200,7 +202,7 @@ class LabyrinthAECEnv(AECEnv):
             self.render()
 
     def kernel_truncated(self) -> bool:
-        return int(self.state["outcome"]) == self.kernel.TRUNCATED
+        return int(self.state["outcome"]) == TRUNCATED
 
     def _check_action_type(self, action: Any) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -312,24 +314,18 @@ class LabyrinthAECEnv(AECEnv):
             return None
         return self.render_text()
 
-    @property
-    def ruleset_package(self) -> str:
-        """The ruleset's package under ``labyrinth_env.rulesets`` (e.g. ``team_edition``)."""
-        return self.kernel.__name__.split(".")[-2]
-
     def picture(self, omniscient: bool = False, viewer: int | str | None = None) -> Any:
         """The current state drawn as a ``labyrinth_env.render.Canvas`` (write it with
         ``to_svg()``, ``to_array()`` or ``to_image()``). ``viewer``: a seat or agent name
         whose own private information may show (None: a spectator); ``omniscient=True``
         shows everything hidden (face-down tiles and traps, other hands, the next cards)."""
-        from labyrinth_env.render import picture_module
-
         if not isinstance(omniscient, (bool, np.bool_)):
             raise ValueError(f"omniscient must be True or False, got {omniscient!r}")
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before drawing a picture")
-        return picture_module(self.ruleset_package).draw(self.state, viewer=self._viewer_seat(viewer),
-                                                         omniscient=bool(omniscient))  # fmt: skip
+        if self.ruleset.picture is None:
+            raise NotImplementedError(f"{self.env_id} has no pictures (its spec names no picture module)")
+        return self.ruleset.picture.draw(self.state, viewer=self._viewer_seat(viewer), omniscient=bool(omniscient))
 
     def to_svg(self, omniscient: bool = False, viewer: int | str | None = None) -> str:
         """The current state as an SVG document (see ``picture``)."""

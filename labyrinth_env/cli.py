@@ -39,8 +39,14 @@ def play_random_game(env_id: str, seed: int, **options) -> tuple[dict, int, floa
 
 
 def cmd_envs(_: argparse.Namespace) -> int:
-    for env_id in labyrinth_env.list_envs():
-        print(env_id)
+    table = Table(title="labyrinth-env rulesets (labyrinth_env.make(env_id, **options))")
+    for col in ("env id", "game", "players", "kind", "status"):
+        table.add_column(col, overflow="fold")
+    for spec in labyrinth_env.specs():
+        lo, hi = spec.players
+        kind = "cooperative" if spec.cooperative else "competitive"
+        table.add_row(spec.env_id, f"{spec.title}: {spec.summary}", f"{lo}-{hi}", kind, spec.status)
+    console.print(table)
     return 0
 
 
@@ -77,8 +83,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
         print(env.render())
 
     if not args.no_agents:
-        from agents.ratings import print_report
-        from agents.tournament import run_tournament
+        from labyrinth_env.agents.ratings import print_report
+        from labyrinth_env.agents.tournament import run_tournament
 
         # a small tournament: balanced seats, Wilson intervals, ratings, head-to-head
         agents = ["random", "heuristic", *(["mcts:simulations=50"] if args.mcts else [])]
@@ -96,7 +102,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         console.print(f"tournament games (one replay per line) and report written to {out}/")
 
     if not args.no_bench:
-        from benchmarks.throughput import print_table, run
+        from labyrinth_env.benchmarks.throughput import print_table, run
 
         result = run(env_ids, seconds=args.bench_seconds, repeats=1, quick=True)
         # The table has many columns: let it be wider than a non-terminal's 80 columns.
@@ -116,10 +122,10 @@ def _pass_through(module: str) -> Callable[[list[str]], int]:
 
 # subcommand -> (help, module whose main(argv) takes every argument after the subcommand)
 PASS_THROUGH: dict[str, tuple[str, str]] = {
-    "bench": ("throughput benchmark (see benchmarks/throughput.py --help)", "benchmarks.throughput"),
-    "evaluate": ("win rate of an agent (see agents/evaluate.py --help)", "agents.evaluate"),
-    "train": ("MaskablePPO from a YAML config (see agents/train_ppo.py --help)", "agents.train_ppo"),
-    "tournament": ("balanced tournament with ratings (see agents/tournament.py --help)", "agents.tournament"),
+    "bench": ("throughput benchmark (labyrinth bench --help)", "labyrinth_env.benchmarks.throughput"),
+    "evaluate": ("win rate of an agent (labyrinth evaluate --help)", "labyrinth_env.agents.evaluate"),
+    "train": ("MaskablePPO from a YAML config (labyrinth train --help)", "labyrinth_env.agents.train_ppo"),
+    "tournament": ("balanced tournament with ratings (labyrinth tournament --help)", "labyrinth_env.agents.tournament"),
 }
 
 
@@ -147,7 +153,7 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
 
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
-    from agents import make_agent, split_agent_specs
+    from labyrinth_env.agents import make_agent, split_agent_specs
 
     options = {"num_players": args.players} if args.players else {}
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)

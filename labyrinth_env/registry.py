@@ -1,81 +1,138 @@
-"""Env ids, ``make``/``raw_env``, and loading replays."""
+"""Rulesets and env ids: discovering the specs, ``register_ruleset``, ``make``/``raw_env``,
+and loading replays.
+
+The built-in rulesets are the packages under ``labyrinth_env.rulesets``, each declaring its
+``SPEC`` (``labyrinth_env.spec.RulesetSpec``) in its ``__init__.py``; they are found when a
+spec is first asked for, and nothing else keeps a table of rulesets. A ruleset of one's
+own is added with ``register_ruleset(spec)``. Every spec is checked against the kernel
+contract (``core.contract.check_ruleset``) the first time an env of it is made.
+"""
 
 from __future__ import annotations
 
 import importlib
 import json
+import pkgutil
+import threading
 from pathlib import Path
 from typing import Any
 
 from labyrinth_env.aec import REPLAY_FORMAT, REPLAY_VERSION, LabyrinthAECEnv
+from labyrinth_env.spec import RulesetSpec
 
-# env id -> module that defines ``raw_env`` (the class) and ``env()``
-_ENVS: dict[str, str] = {
-    "team_edition_v0": "labyrinth_env.rulesets.team_edition.env",
-    "paths_of_destiny_3e_v0": "labyrinth_env.rulesets.paths_of_destiny_3e.env",
-    "paths_of_destiny_2011_v0": "labyrinth_env.rulesets.paths_of_destiny_2011.env",
-    "labyrinthos_v0": "labyrinth_env.rulesets.labyrinthos.env",
-    "labyrinx_v0": "labyrinth_env.rulesets.labyrinx.env",
-}
+NAMESPACE = "labyrinth_env"
+_SPECS: dict[str, RulesetSpec] = {}  # env id -> spec
+_CHECKED: set[str] = set()
+_lock = threading.RLock()
+_builtins_found = False
+
+
+def _find_builtins() -> None:
+    global _builtins_found
+    if _builtins_found:
+        return
+    with _lock:
+        if _builtins_found:
+            return
+        import labyrinth_env.rulesets as package
+
+        for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda m: m.name):
+            if info.ispkg:
+                spec = getattr(importlib.import_module(f"{package.__name__}.{info.name}"), "SPEC", None)
+                if isinstance(spec, RulesetSpec):
+                    _add(spec)
+        _builtins_found = True
+
+
+def _add(spec: RulesetSpec) -> RulesetSpec:
+    known = _SPECS.get(spec.env_id)
+    if known is None:
+        _SPECS[spec.env_id] = spec
+        return spec
+    if known is not spec and known.declaration() != spec.declaration():
+        raise ValueError(f"env id {spec.env_id!r} is already registered (by {known.package}) with another spec")
+    return known
+
+
+def register_ruleset(spec: RulesetSpec) -> RulesetSpec:
+    """Add a ruleset of one's own: afterwards ``make``, ``raw_env``, ``list_envs``,
+    Gymnasium's and PettingZoo's registries, ``VectorEnv``, the agents, tournaments and the
+    benchmarks serve it like the built-in ones. Registering the same spec (or an equal
+    one, e.g. unpickled in a worker process) again does nothing; another spec under a
+    known env id is refused. Returns the registered spec."""
+    if not isinstance(spec, RulesetSpec):
+        raise TypeError(f"register_ruleset takes a labyrinth_env.spec.RulesetSpec, got {type(spec).__name__}")
+    _find_builtins()
+    with _lock:
+        spec = _add(spec)
+    _register_with_libraries([spec])
+    return spec
+
+
+def specs() -> list[RulesetSpec]:
+    """Every registered ruleset, by env id."""
+    _find_builtins()
+    return [_SPECS[k] for k in sorted(_SPECS)]
 
 
 def list_envs() -> list[str]:
     """The env ids that can be made."""
-    return sorted(_ENVS)
+    return [s.env_id for s in specs()]
 
 
-def _check_id(env_id: str) -> None:
-    if not isinstance(env_id, str) or env_id not in _ENVS:
+def get_spec(env_id: str) -> RulesetSpec:
+    """The spec of ``env_id``; ``ValueError`` naming the known ids when there is none."""
+    _find_builtins()
+    spec = _SPECS.get(env_id) if isinstance(env_id, str) else None
+    if spec is None:
         raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(list_envs())}")
+    return spec
 
 
-def _module(env_id: str):
-    _check_id(env_id)
-    return importlib.import_module(_ENVS[env_id])
+def spec_for_package(package: str) -> RulesetSpec | None:
+    """The ruleset whose kernel lives in ``package`` (None if no registered one does)."""
+    _find_builtins()
+    return next((s for s in _SPECS.values() if s.package == package), None)
+
+
+def checked_spec(env_id: str) -> RulesetSpec:
+    """``get_spec``, and the kernel contract checked once per process."""
+    spec = get_spec(env_id)
+    if env_id not in _CHECKED:
+        from labyrinth_env.core.contract import check_ruleset
+
+        check_ruleset(spec)
+        _CHECKED.add(env_id)
+    return spec
 
 
 def player_range(env_id: str) -> tuple[int, int]:
     """The smallest and largest ``num_players`` an env accepts."""
-    import dataclasses
-
-    options_cls = _module(env_id).raw_env.Options
-    field = next(f for f in dataclasses.fields(options_cls) if f.name == "num_players")
-    return field.metadata["option"].int_range
+    return get_spec(env_id).players
 
 
 def raw_env(env_id: str, **options: Any) -> LabyrinthAECEnv:
     """The unwrapped AEC env: an illegal action raises ``ValueError``."""
-    return _module(env_id).raw_env(**options)
+    return checked_spec(env_id).env_class(**options)
 
 
 def make(env_id: str, **options: Any) -> LabyrinthAECEnv:
     """The AEC env as PettingZoo users expect it (order enforcing, bounds, illegal actions
     end the game with -1 for the offender)."""
-    return _module(env_id).env(**options)
-
-
-NAMESPACE = "labyrinth_env"
+    env = raw_env(env_id, **options)
+    env.checked = True
+    return env
 
 
 def registered_id(env_id: str) -> str:
     """The id under which ``env_id`` is registered with Gymnasium and PettingZoo:
     ``paths_of_destiny_3e_v0`` -> ``labyrinth_env/paths_of_destiny_3e-v0`` (their
     ``namespace/name-vN`` form)."""
-    _check_id(env_id)
-    name, version = env_id.rsplit("_v", 1)
-    return f"{NAMESPACE}/{name}-v{version}"
+    spec = get_spec(env_id)
+    return f"{NAMESPACE}/{spec.name}-v{spec.version}"
 
 
-def register_envs() -> None:
-    """Make every env reachable through the registries users already know, without
-    importing a ruleset (entry points are strings):
-
-    * ``gymnasium.make(id, ...)``: the single-agent env (``SingleAgentEnv``), and
-      ``gymnasium.make_vec(id, num_envs, ...)``: the batched ``VectorEnv``;
-    * ``pettingzoo.make("aec", id, ...)`` (PettingZoo versions that have a registry): the AEC
-      env as ``make`` gives it.
-
-    Called once on ``import labyrinth_env``; ids already registered are left as they are."""
+def _register_with_libraries(specs_: list[RulesetSpec]) -> None:
     import gymnasium
 
     try:
@@ -83,17 +140,30 @@ def register_envs() -> None:
         from pettingzoo import register as pettingzoo_register
     except ImportError:  # PettingZoo before its registry (1.27)
         aec_registry = pettingzoo_register = None
-    for env_id, module in _ENVS.items():
-        rid = registered_id(env_id)
+    for spec in specs_:
+        rid = registered_id(spec.env_id)
         if rid not in gymnasium.registry:
             gymnasium.register(
                 id=rid,
                 entry_point="labyrinth_env.single:SingleAgentEnv",
                 vector_entry_point="labyrinth_env.vector:VectorEnv",
-                kwargs={"env_id": env_id},
+                kwargs={"env_id": spec.env_id},
             )
         if pettingzoo_register is not None and rid not in aec_registry:
-            pettingzoo_register("aec", rid, entry_point=f"{module}:env")
+            pettingzoo_register("aec", rid, entry_point="labyrinth_env.registry:make", kwargs={"env_id": spec.env_id})
+
+
+def register_envs() -> None:
+    """Make every ruleset reachable through the registries users already know:
+
+    * ``gymnasium.make(id, ...)``: the single-agent env (``SingleAgentEnv``), and
+      ``gymnasium.make_vec(id, num_envs, ...)``: the batched ``VectorEnv``;
+    * ``pettingzoo.make("aec", id, ...)`` (PettingZoo versions that have a registry): the AEC
+      env as ``make`` gives it.
+
+    Called once on ``import labyrinth_env`` (entry points are strings: no kernel is
+    imported); ids already registered are left as they are."""
+    _register_with_libraries(specs())
 
 
 def _replay_error(path: Path, what: str) -> ValueError:
@@ -124,7 +194,7 @@ def read_replay(path: str | Path) -> dict[str, Any]:
     for i, a in enumerate(data["actions"]):
         if not isinstance(a, int) or isinstance(a, bool):
             raise _replay_error(p, f"action #{i} is {a!r}, not an int")
-    if data["env_id"] not in _ENVS:
+    if data["env_id"] not in list_envs():
         raise _replay_error(p, f"unknown env id {data['env_id']!r}; available: {', '.join(list_envs())}")
     return data
 

@@ -38,9 +38,9 @@ import numpy as np
 from gymnasium import spaces
 
 import labyrinth_env
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import python_seed
 
-COOPERATIVE = {"team_edition_v0"}
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
 EXTERNAL = 2
 
@@ -102,6 +102,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         raw = labyrinth_env.raw_env(env_id, **options)  # validates the id and the options
         self.env_id = env_id
         self.raw = raw
+        self.ruleset = raw.ruleset
         self.kernel = raw.kernel
         self.loops = raw.batch
         k = self.kernel
@@ -111,11 +112,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.want_infos = bool(infos)
         self.learners = np.zeros((num_envs, k.NUM_SEATS), dtype=np.uint8)
         self.reward_seats = np.zeros(num_envs, dtype=np.int64)
-        cooperative = env_id in COOPERATIVE
+        cooperative = self.ruleset.cooperative
         if learner_seats == "all":
             if not cooperative:
+                teams = [s.env_id for s in labyrinth_env.specs() if s.cooperative]
                 raise ValueError(
-                    f"learner_seats='all' needs a cooperative ruleset ({sorted(COOPERATIVE)}); in {env_id} the "
+                    f"learner_seats='all' needs a cooperative ruleset ({teams}); in {env_id} the "
                     "seats' rewards are opposite and one stream would mix them: use an int or 'rotate'"
                 )
             self.learners[:, :n_players] = 1
@@ -138,6 +140,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                     f"unknown opponents {opponents!r}; use one of {sorted(KERNEL_OPPONENTS)} or a callable "
                     "policy(observations, masks) -> actions"
                 )
+            if opponents == "heuristic" and self.ruleset.heuristic_module is None:
+                raise ValueError(f"{env_id} has no heuristic (its spec names none): use opponents='random' or a policy")
             self.opponent_kind = KERNEL_OPPONENTS[opponents]
             self.policy: Policy | None = None
         elif callable(opponents):
@@ -151,7 +155,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.observation_space = gymnasium.vector.utils.batch_space(self.single_observation_space, num_envs)
         self.action_space = gymnasium.vector.utils.batch_space(self.single_action_space, num_envs)
         self.options_vector = raw.options_vector()
-        self.states = k.new_states(num_envs)
+        self.states = new_states(k, num_envs)
         self.masks = np.zeros((num_envs, k.NUM_ACTIONS), dtype=np.uint8)
         self.obs = np.zeros((num_envs, obs_size), dtype=np.float32)
         self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)  # the kernel's, rows of ended games

@@ -18,6 +18,7 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import pick_random
 
 RUNNING, WON, TRUNCATED = 0, 1, 2  # the Paths of Destiny kernels' outcomes
@@ -115,7 +116,7 @@ def check_random_games(
     out = np.zeros(7, dtype=np.int64)
     mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.uint8)
     fns = (kernel.init, kernel.legal_mask, kernel.step, invariant_error)
-    random_games(kernel.new_states(1), options_vector, games, seed, out, mask, *fns)
+    random_games(new_states(kernel, 1), options_vector, games, seed, out, mask, *fns)
     assert out[2] == 0, (
         f"invariant broken: {invariants.get(int(out[2]))} (code {out[2]}), {what}, game {out[5]} step {out[6]}"
     )

@@ -23,14 +23,15 @@ from typing import Any
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import mask_from_directions
 from labyrinth_env.core.rng import randint, seed_state
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.labyrinthos.env import raw_env
 
-B = batch_module("labyrinthos")
+B = get_spec("labyrinthos_v0").loops
 Event = tuple[int, ...]
 DOOR = int(K.DOOR_CELL)
 N, E, S, W = 0, 1, 2, 3
@@ -103,7 +104,7 @@ class Scenario:
     ) -> None:
         options.setdefault("num_players", 2)
         self.n = options["num_players"]
-        self.states = K.new_states(1)
+        self.states = new_states(K, 1)
         B.init_one(self.states, np.uint64(seed), options_vector(**options))
         self.s = self.states[0]
         heroes = list(range(self.n)) if heroes is None else list(heroes)

@@ -22,12 +22,12 @@ import numpy as np
 from numba import njit
 
 import labyrinth_env
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
 from labyrinth_env.core.rng import randint, seed_state
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
-B = batch_module("labyrinx")
+B = get_spec("labyrinx_v0").loops
 ENV_ID = "labyrinx_v0"
 N, E, S, W = 0, 1, 2, 3
 

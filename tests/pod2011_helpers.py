@@ -29,14 +29,15 @@ import numpy as np
 from hex_helpers import HexScenario, node, search_rolls
 from numba import njit
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, ROTATE_HEX
 from labyrinth_env.core.rng import randint, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = batch_module("paths_of_destiny_2011")
+B = get_spec("paths_of_destiny_2011_v0").loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)
@@ -153,7 +154,7 @@ def new_game(seed: int = 1, fields: Sequence[int] | None = None, **options: Any)
     """A game set up and seated (choosing ``fields`` for 2 and 5 players)."""
     options.setdefault("num_players", 2)
     n = options["num_players"]
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     s = states[0]
     fields = DEFAULT_FIELDS[n] if fields is None else fields

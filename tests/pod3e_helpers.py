@@ -29,14 +29,15 @@ from typing import Any
 import numpy as np
 from hex_helpers import Event, HexScenario, key_node_of, node, search_rolls
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import HEX_CENTER, HEX_CORNERS, ROTATE_HEX
 from labyrinth_env.core.rng import roll_2d6, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
 
-B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)
@@ -146,7 +147,7 @@ def options_vector(**options: Any) -> np.ndarray:
 
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
     options.setdefault("num_players", 2)
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]
 

@@ -13,13 +13,14 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_SQUARE, mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.env import raw_env
 
-B = batch_module("team_edition")  # the ruleset's entry points and batched loops
+B = get_spec("team_edition_v0").loops  # the ruleset's entry points and batched loops
 
 Event = tuple[int, ...]
 
@@ -34,7 +35,7 @@ def options_vector(**options: Any) -> np.ndarray:
 
 
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]
 

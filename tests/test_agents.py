@@ -10,14 +10,15 @@ import pytest
 from numba import njit
 
 import labyrinth_env
-from agents import HeuristicAgent, RandomAgent, make_agent
-from agents.evaluate import evaluate, main, wilson_interval
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.agents import HeuristicAgent, RandomAgent, make_agent
+from labyrinth_env.agents.evaluate import evaluate, main, wilson_interval
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = batch_module("team_edition")  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
 
-B = batch_module("team_edition")  # the ruleset's entry points and batched loops
+B = get_spec("team_edition_v0").loops  # the ruleset's entry points and batched loops
 
 ENV = "team_edition_v0"
 
@@ -30,7 +31,7 @@ def _determinize_one(states, seat, seed):
 def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A fresh game run straight on the kernel (faster than the env for many states)."""
     vec = labyrinth_env.raw_env(ENV, **options).options_vector()
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), vec)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
@@ -195,14 +196,14 @@ def test_bad_specs_and_bad_use_raise_clear_errors():
         evaluate(ENV, "random", 0)
     fake = SimpleNamespace(unwrapped=SimpleNamespace(env_id="chess_v1"))
     obs = {"observation": np.zeros(1, np.float32), "action_mask": np.ones(K.NUM_ACTIONS, np.int8)}
-    with pytest.raises(ValueError, match="no heuristic agent for env 'chess_v1'"):
+    with pytest.raises(ValueError, match="unknown env id 'chess_v1'"):
         HeuristicAgent().act(obs, fake)
     with pytest.raises(ValueError, match="needs the env"):
         HeuristicAgent().act(obs)
 
 
 def test_evaluate_cli_takes_agent_specs_with_parameters(capsys):
-    from agents.evaluate import main
+    from labyrinth_env.agents.evaluate import main
 
     argv = ["--env", "team_edition_v0", "--agent", "mcts:simulations=5", "--games", "1", "--no-progress"]
     assert main(argv) == 0

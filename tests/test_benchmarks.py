@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from benchmarks import throughput
+from labyrinth_env.benchmarks import throughput
 
 ENV_ID = "team_edition_v0"
 
@@ -131,7 +131,7 @@ def _assert_valid_tables(text: str) -> int:
 
 
 def test_vector_throughput_rows_and_outputs(tmp_path: Path) -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     out = tmp_path / "v.json"
     argv = ["--env", ENV_ID, "--batch", "1", "8", "--threads", "1", "--seconds", "0.05"]
@@ -153,7 +153,7 @@ def test_vector_throughput_rows_and_outputs(tmp_path: Path) -> None:
     [["--env", "nope_v0"], ["--batch", "0"], ["--threads", "1", "0"], ["--seconds", "0"], ["--pgx-batch", "0"]],
 )
 def test_vector_throughput_cli_rejects_bad_settings(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     assert vt.main([*argv, "--no-peers", "--no-compile", "--no-ppo"]) == 2
     err = capsys.readouterr().err
@@ -161,14 +161,14 @@ def test_vector_throughput_cli_rejects_bad_settings(argv: list[str], capsys: pyt
 
 
 def _fake_peer(peer: str, batch: int, steps_per_s: float) -> dict[str, Any]:
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     return peers._row(peer, batch, version="0", steps_per_s=steps_per_s, games_per_s=1.0, other_cpu=0.0)
 
 
 def test_targets_and_markdown_report(tmp_path: Path) -> None:
-    from benchmarks import peers
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import peers
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     result = vt.run([ENV_ID], batches=[2], threads=[1], seconds=0.05, with_peers=False, compile_s=False)
     # a batch-1024 row and peer rows with known rates: the ratios and verdicts follow from them
@@ -224,7 +224,7 @@ def test_targets_and_markdown_report(tmp_path: Path) -> None:
 
 
 def test_targets_without_peers_say_not_measured() -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     row = {"env_id": ENV_ID, "kind": "vector", "batch": 1024, "threads": 1, "steps_per_s": 5.0}
     (target,) = vt._targets([row], [])
@@ -235,7 +235,7 @@ def test_targets_without_peers_say_not_measured() -> None:
 
 
 def test_vector_probe_times_every_phase() -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     probe = vt.vector_probe(ENV_ID, import_s=0.5)
     assert set(probe["phases_s"]) == {"import", "make", "reset", "step", "random_steps_batch"}
@@ -246,7 +246,7 @@ def test_vector_probe_times_every_phase() -> None:
 
 @pytest.mark.slow
 def test_vector_compile_probe_in_a_fresh_interpreter() -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     probe = vt.compile_probe(ENV_ID, None)
     assert probe["env_id"] == ENV_ID and probe["process_wall_s"] >= probe["total_s"] > 0
@@ -266,7 +266,7 @@ def test_vector_compile_probe_in_a_fresh_interpreter() -> None:
 def test_missing_peer_gives_a_not_installed_row(
     monkeypatch: pytest.MonkeyPatch, blocked: str, call: Any, peer: str, package: str
 ) -> None:
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     monkeypatch.setitem(sys.modules, blocked, None)  # makes ``import blocked`` raise ImportError
     row = call(peers)
@@ -276,7 +276,7 @@ def test_missing_peer_gives_a_not_installed_row(
 
 
 def test_all_peers_missing(monkeypatch: pytest.MonkeyPatch) -> None:
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     for name in ("pyspiel", "pgx", "pettingzoo.classic"):
         monkeypatch.setitem(sys.modules, name, None)
@@ -295,7 +295,7 @@ def test_all_peers_missing(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_peer_bad_input() -> None:
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     with pytest.raises(ValueError, match="unknown Pgx game 'chess'"):
         peers.pgx_game("chess", 8, 0.1)
@@ -307,7 +307,7 @@ def test_peer_bad_input() -> None:
 
 def test_openspiel_backgammon_measures_when_installed() -> None:
     pytest.importorskip("pyspiel")
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     row = peers.openspiel_backgammon(0.05, seed=1)
     assert row["status"] == "ok" and row["batch"] == 1
@@ -317,7 +317,7 @@ def test_openspiel_backgammon_measures_when_installed() -> None:
 
 def test_pgx_connect_four_measures_when_installed() -> None:
     pytest.importorskip("pgx")
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     row = peers.pgx_game("connect_four", 4, 0.05, seed=1)
     assert row["status"] == "ok" and row["batch"] == 4
@@ -327,14 +327,14 @@ def test_pgx_connect_four_measures_when_installed() -> None:
 
 def test_connect_four_peer_measures() -> None:
     pytest.importorskip("pettingzoo.classic")
-    from benchmarks import peers
+    from labyrinth_env.benchmarks import peers
 
     row = peers.connect_four_aec(0.05)
     assert row["status"] == "ok" and row["steps_per_s"] > 0 and row["games_per_s"] >= 0
 
 
 def test_stopwatch_counts_nested_calls_once() -> None:
-    from benchmarks.ppo_throughput import Stopwatch
+    from labyrinth_env.benchmarks.ppo_throughput import Stopwatch
 
     watch = Stopwatch()
     inner = watch.wrap(lambda: time.sleep(0.01))
@@ -352,8 +352,8 @@ def test_stopwatch_counts_nested_calls_once() -> None:
 
 def test_ppo_timing_splits_env_and_learner_time() -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.train_ppo import TrainConfig
-    from benchmarks import ppo_throughput
+    from labyrinth_env.agents.train_ppo import TrainConfig
+    from labyrinth_env.benchmarks import ppo_throughput
 
     cfg = TrainConfig(
         env_id=ENV_ID,
@@ -377,8 +377,8 @@ def test_ppo_timing_builds_the_policy_the_config_names() -> None:
     """The benchmark builds its model as training does (``agents.train_ppo.build_model``):
     a config with ``ppo.policy: lookahead`` times the LookaheadPolicy."""
     pytest.importorskip("sb3_contrib")
-    from agents.train_ppo import TrainConfig
-    from benchmarks import ppo_throughput
+    from labyrinth_env.agents.train_ppo import TrainConfig
+    from labyrinth_env.benchmarks import ppo_throughput
 
     cfg = TrainConfig(
         env_id="team_edition_v0",
@@ -393,8 +393,8 @@ def test_ppo_timing_builds_the_policy_the_config_names() -> None:
 
 def test_ppo_benchmark_bad_input() -> None:
     pytest.importorskip("sb3_contrib")
-    from agents.train_ppo import TrainConfig
-    from benchmarks import ppo_throughput
+    from labyrinth_env.agents.train_ppo import TrainConfig
+    from labyrinth_env.benchmarks import ppo_throughput
 
     cfg = TrainConfig(env_id=ENV_ID, vector={"num_envs": 2, "opponents": "self_play"})
     with pytest.raises(ValueError, match="kernel-side opponents only"):
@@ -404,7 +404,7 @@ def test_ppo_benchmark_bad_input() -> None:
 
 
 def test_decisions_per_learner_step() -> None:
-    from benchmarks import vector_throughput as vt
+    from labyrinth_env.benchmarks import vector_throughput as vt
 
     assert vt.decisions_per_learner_step("team_edition_v0") == 1.0  # the learner plays every seat
     two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1)
@@ -414,7 +414,7 @@ def test_decisions_per_learner_step() -> None:
 
 
 def test_step_breakdown_parts_add_up(tmp_path) -> None:
-    from benchmarks import step_breakdown
+    from labyrinth_env.benchmarks import step_breakdown
 
     row = step_breakdown.breakdown(ENV_ID, batch=8, seconds=0.1)
     assert row["observation_bytes"] == 2464 * 4

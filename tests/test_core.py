@@ -152,20 +152,3 @@ def test_grid_reach_layers_keep_labels():
     queue[0] = 2
     n = paths.grid_reach(nb, open_mask, passage, reach, 2, queue, 1)
     assert n == 3 and list(reach) == [2, 2, 2]
-
-
-def test_numba_cache_keyed_on_compiled_sources(tmp_path):
-    """Kernels cache under the package's __pycache__/numba/<hash of the compiled
-    sources>; a NUMBA_CACHE_DIR set by the user wins."""
-    import os
-    import subprocess
-    import sys
-
-    code = "import labyrinth_env.core, numba; print(numba.config.CACHE_DIR)"
-    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    cache_dir = out.stdout.strip()
-    assert "__pycache__" in cache_dir and cache_dir.split(os.sep)[-2] == "numba"
-    env["NUMBA_CACHE_DIR"] = str(tmp_path)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
-    assert out.stdout.strip() == str(tmp_path)

@@ -8,8 +8,9 @@ import numpy as np
 from numba import njit
 
 import labyrinth_env
+from labyrinth_env import get_spec
 from labyrinth_env.core import hexboard
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.corridors import (
     TREE_ROWS,
     corridor_across,
@@ -22,8 +23,8 @@ from labyrinth_env.core.grid import square_neighbors
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K11
 
-B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
-B11 = batch_module("paths_of_destiny_2011")
+B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
+B11 = get_spec("paths_of_destiny_2011_v0").loops
 
 
 def _line_board(masks: list[int], built: list[bool]):
@@ -99,7 +100,7 @@ def _cut_labels_match_searches(s, tree, labels, reach, queue) -> int:
 
 def test_cut_labels_are_the_components_without_the_cell():
     env = labyrinth_env.raw_env("paths_of_destiny_3e_v0", num_players=4)
-    states = K.new_states(1)
+    states = new_states(K, 1)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.array([777], dtype=np.uint64)
     n = K.NUM_NODES + K.NUM_CELLS
@@ -139,7 +140,7 @@ def test_articulation_shortcut_equals_trying_every_placement():
     critical-cell shortcut are exactly those found by trying every cell and rotation."""
     env = labyrinth_env.raw_env("paths_of_destiny_3e_v0", num_players=3)
     opts = env.options_vector()
-    states = K.new_states(1)
+    states = new_states(K, 1)
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.array([12345], dtype=np.uint64)
@@ -186,7 +187,7 @@ def test_2011_placements_equal_trying_every_placement():
     keep a way to the centre) through the shortcut equals a search per cell and rotation."""
     env = labyrinth_env.raw_env("paths_of_destiny_2011_v0", num_players=4)
     opts = env.options_vector()
-    states = K11.new_states(1)
+    states = new_states(K11, 1)
     s = states[0]
     mask = np.zeros(K11.NUM_ACTIONS, dtype=np.uint8)
     rng = np.array([54321], dtype=np.uint64)

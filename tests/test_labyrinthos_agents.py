@@ -9,9 +9,9 @@ from labyrinthos_helpers import DOOR, B, Scenario, cell, options_vector
 from numba import njit
 
 import labyrinth_env
-from agents import HeuristicAgent, make_agent
-from agents.evaluate import evaluate, play_game
-from agents.heuristic import HEURISTICS
+from labyrinth_env.agents import HeuristicAgent, make_agent
+from labyrinth_env.agents.evaluate import evaluate, play_game
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
@@ -24,7 +24,7 @@ def _determinize_one(states, seat, seed):
 
 
 def _kernel_game(seed: int, **options):
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
@@ -33,7 +33,7 @@ def _kernel_game(seed: int, **options):
 
 
 def test_heuristic_registered_like_the_others():
-    assert HEURISTICS[ENV] == "labyrinth_env.rulesets.labyrinthos.heuristic"
+    assert labyrinth_env.get_spec(ENV).heuristic_module == "labyrinth_env.rulesets.labyrinthos.heuristic"
 
 
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
@@ -95,7 +95,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     out = np.zeros((games, 4), dtype=np.int64)
     vec = options_vector(num_players=num_players, monster=monster)
     seeds = np.arange(seed, seed + games, dtype=np.int64)
-    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 

@@ -20,6 +20,7 @@ from labyrinthos_helpers import B, options_vector
 from numba import njit
 
 import labyrinth_env
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
@@ -213,7 +214,7 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
 def test_random_games_end_with_invariants_after_every_step(num_players, monster):
     vec = options_vector(num_players=num_players, monster=monster, max_turns=60)
     out = np.zeros(7, dtype=np.int64)
-    _random_games(K.new_states(1), vec, 250, num_players, out)
+    _random_games(new_states(K, 1), vec, 250, num_players, out)
     assert out[2] == 0, f"{INVARIANTS.get(int(out[2]), out[2])}: game {out[5]} step {out[6]}"
     assert out[0] == 250 and out[4] == 250 and out[1] > 250 * 60
 
@@ -248,7 +249,7 @@ def _mixed_games(states, options, seeds, out) -> None:
 def test_games_with_a_winner_keep_the_invariants(monster):
     out = np.zeros(3, dtype=np.int64)
     seeds = np.arange(60, dtype=np.int64) + 7
-    _mixed_games(K.new_states(1), options_vector(num_players=3, monster=monster, max_turns=600), seeds, out)
+    _mixed_games(new_states(K, 1), options_vector(num_players=3, monster=monster, max_turns=600), seeds, out)
     assert out[1] == 0, INVARIANTS.get(int(out[1]))
     assert out[0] >= 50  # the heuristic beats random players
 

@@ -7,6 +7,7 @@ import numpy as np
 import pytest
 from labyrinthos_helpers import DOOR, E, N, S, Scenario, cell, edge, events_of, options_vector
 
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
@@ -28,7 +29,7 @@ def open_scenario(**options) -> Scenario:
 # --- setup -------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("num_players", [2, 3, 4])
 def test_setup_door_centre_starting_tiles_up_the_rest_face_down(num_players):
-    states = K.new_states(1)
+    states = new_states(K, 1)
     from labyrinthos_helpers import B
 
     B.init_one(states, np.uint64(7), options_vector(num_players=num_players))
@@ -58,7 +59,7 @@ def test_heroes_are_chosen_in_turn_order_from_the_first_player():
     assert [int(h) for h in sc.s["hero"][:3]] == [2, 1, 0]
     sc2 = Scenario(seed=3, num_players=3, fresh=False, heroes=None)
     del sc2
-    states = K.new_states(1)
+    states = new_states(K, 1)
     from labyrinthos_helpers import B
 
     B.init_one(states, np.uint64(3), options_vector(num_players=3))

@@ -8,9 +8,9 @@ from labyrinx_helpers import ENV_ID, EXIT, B, Scenario, cell, options
 from numba import njit
 
 import labyrinth_env
-from agents import HeuristicAgent, make_agent
-from agents.evaluate import play_game
-from agents.heuristic import HEURISTICS
+from labyrinth_env.agents import HeuristicAgent, make_agent
+from labyrinth_env.agents.evaluate import play_game
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
 
@@ -20,7 +20,7 @@ def _determinize_one(states, seat, seed):
 
 
 def test_heuristic_registered_like_the_others():
-    assert HEURISTICS[ENV_ID] == "labyrinth_env.rulesets.labyrinx.heuristic"
+    assert labyrinth_env.get_spec(ENV_ID).heuristic_module == "labyrinth_env.rulesets.labyrinx.heuristic"
 
 
 def test_heuristic_is_legal_leaves_the_state_alone_and_never_reads_hidden_information():
@@ -31,7 +31,7 @@ def test_heuristic_is_legal_leaves_the_state_alone_and_never_reads_hidden_inform
     compared = 0
     decisions = set()
     for n in (2, 3, 4, 5, 6, 2, 4):
-        states = K.new_states(1)
+        states = new_states(K, 1)
         B.init_one(states, np.uint64(rng.integers(1 << 40)), options(n, character_powers=True))
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 600:
@@ -95,7 +95,7 @@ def test_one_heuristic_beats_random_players():
         games = 160
         out = np.zeros((games, 4), dtype=np.int64)
         seeds = np.arange(1000, 1000 + games, dtype=np.uint64)
-        B.play_games(K.new_states(1), options(n), seeds, 1, 5, out)
+        B.play_games(new_states(K, 1), options(n), seeds, 1, 5, out)
         wins = int((out[:, 0] == 0).sum())
         assert (out[:, 3] == K.WON).mean() > 0.9
         assert wins / games > 1.5 / n, (n, wins)

@@ -13,6 +13,7 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
 PLAYERS = [2, 3, 4, 5, 6]
@@ -80,7 +81,7 @@ def test_random_games_end_with_invariants_after_every_step(num_players):
     played = 0
     for table, powers, games in ((9, False, 300), (5, True, 400), (7, True, 200), (13, False, 60), (11, True, 60)):
         opts = options(num_players, table_size=table, character_powers=powers)
-        random_games(K.new_states(1), opts, games, 97 * num_players + table, out)
+        random_games(new_states(K, 1), opts, games, 97 * num_players + table, out)
         played += games
         assert out[2] == 0, (
             f"invariant broken: {INVARIANTS.get(int(out[2]), 'step refused or game did not end')} "
@@ -323,7 +324,7 @@ def test_render_ansi(num_players):
 
 # --- the vector env and the search agent ----------------------------------------------------------
 def test_search_agent_never_sees_hidden_information():
-    from agents import make_agent
+    from labyrinth_env.agents import make_agent
 
     env = labyrinth_env.raw_env(ENV_ID, num_players=3)
     env.reset(seed=2)
@@ -390,5 +391,5 @@ def _step_accepts_exactly_the_mask(states, opts, games: int, out) -> None:
 def test_step_accepts_exactly_the_masked_actions():
     out = np.zeros(2, dtype=np.int64)
     for n, powers in ((2, True), (5, False)):
-        _step_accepts_exactly_the_mask(K.new_states(1), options(n, character_powers=powers), 6, out)
+        _step_accepts_exactly_the_mask(new_states(K, 1), options(n, character_powers=powers), 6, out)
     assert out[0] > 200 and out[1] == 0

@@ -7,8 +7,8 @@ import numpy as np
 import pytest
 
 import labyrinth_env
-from agents import AGENTS, MCTSAgent, describe_agents, make_agent, parse_agent_spec, split_agent_specs
-from agents.base import Agent
+from labyrinth_env.agents import AGENTS, MCTSAgent, describe_agents, make_agent, parse_agent_spec, split_agent_specs
+from labyrinth_env.agents.base import Agent
 
 RULESETS = {
     "team_edition_v0": {"num_players": 2, "variant": "standard"},
@@ -195,9 +195,9 @@ def test_spec_parser_reads_names_keys_and_values():
     assert parse_agent_spec("ppo:path=m.zip,deterministic=false") == ("ppo", {"path": "m.zip", "deterministic": False})
     agent = make_agent("mcts:simulations=33,rollout_turns=0", seed=1)
     assert isinstance(agent, MCTSAgent) and isinstance(agent, Agent)
-    assert agent.settings("paths_of_destiny_3e")["simulations"] == 33
-    assert agent.settings("paths_of_destiny_3e")["rollout_turns"] == 0
-    assert AGENTS["mcts"](2, simulations=7).settings("team_edition")["simulations"] == 7
+    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v0"))["simulations"] == 33
+    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v0"))["rollout_turns"] == 0
+    assert AGENTS["mcts"](2, simulations=7).settings(labyrinth_env.get_spec("team_edition_v0"))["simulations"] == 7
     assert "simulations=" in describe_agents() and "ppo:<path>" in describe_agents()
 
 

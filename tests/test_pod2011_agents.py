@@ -11,16 +11,16 @@ from numba import njit
 from pod2011_helpers import Scenario
 
 import labyrinth_env
-from agents import HeuristicAgent, make_agent
-from agents.evaluate import evaluate, evaluate_match, play_game
-from agents.heuristic import HEURISTICS
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.agents import HeuristicAgent, make_agent
+from labyrinth_env.agents.evaluate import evaluate, evaluate_match, play_game
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = batch_module("paths_of_destiny_2011")  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v0").loops  # the ruleset's batched loops and single-game entry points
 
-B = batch_module("paths_of_destiny_2011")
+B = get_spec("paths_of_destiny_2011_v0").loops
 ENV = "paths_of_destiny_2011_v0"
 N19, N20 = node(19), node(20)
 
@@ -32,7 +32,7 @@ def _determinize_one(states, seat, seed):
 
 def _kernel_game(seed: int, **options):
     vec = labyrinth_env.raw_env(ENV, **options).options_vector()
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), vec)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
@@ -41,7 +41,7 @@ def _kernel_game(seed: int, **options):
 
 
 def test_heuristic_registered_like_the_others():
-    assert HEURISTICS[ENV] == "labyrinth_env.rulesets.paths_of_destiny_2011.heuristic"
+    assert labyrinth_env.get_spec(ENV).heuristic_module == "labyrinth_env.rulesets.paths_of_destiny_2011.heuristic"
 
 
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
@@ -175,7 +175,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     vec = labyrinth_env.raw_env(ENV, num_players=num_players).options_vector()
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 

@@ -26,13 +26,14 @@ from hex_helpers import keys_error, tiles_error, traps_error
 from numba import njit
 
 import labyrinth_env
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = batch_module("paths_of_destiny_2011")  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v0").loops  # the ruleset's batched loops and single-game entry points
 
-B = batch_module("paths_of_destiny_2011")
+B = get_spec("paths_of_destiny_2011_v0").loops
 
 ENV_ID = "paths_of_destiny_2011_v0"
 PLAYERS = [2, 3, 4, 5]
@@ -441,5 +442,5 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
 
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_main_mask_equals_the_rule_per_action(num_players):
-    n = _main_mask_matches_main_legal(K.new_states(1), _options(num_players, max_turns=80), 60, 5 + num_players)
+    n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 5 + num_players)
     assert n > 3000

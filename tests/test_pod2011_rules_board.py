@@ -19,14 +19,15 @@ import pytest
 from hex_helpers import cell_at, events_of, key_node_of, node
 from pod2011_helpers import CENTER, Scenario, neighbor, new_game, options_vector, start_node_of
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.core.rng import seed_state
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = batch_module("paths_of_destiny_2011")
+B = get_spec("paths_of_destiny_2011_v0").loops
 CENTRE = node(CENTER)  # 54
 N19, N20 = node(19), node(20)
 KEY0, KEY3 = key_node_of(0), key_node_of(3)
@@ -102,7 +103,7 @@ def test_setup_piles_shuffled_differently_per_seed():
 
 def test_setup_two_players_choose_start_fields_first_player_chooses_second():
     for seed in range(6):
-        states = K.new_states(1)
+        states = new_states(K, 1)
         B.init_one(states, np.uint64(seed), options_vector(num_players=2))
         s = states[0]
         first = int(s["first_player"])
@@ -136,7 +137,7 @@ def test_setup_four_players_two_pairs_with_a_gap():
 def test_setup_five_players_draw_who_chooses_first():
     choosers = set()
     for seed in range(40):
-        states = K.new_states(1)
+        states = new_states(K, 1)
         B.init_one(states, np.uint64(seed), options_vector(num_players=5))
         s = states[0]
         drawn = events_of(s, K.EV_CHOOSER)
@@ -157,7 +158,7 @@ def test_setup_five_players_draw_who_chooses_first():
 def test_setup_first_player_highest_2d6_ties_thrown_again():
     ties = 0
     for seed in range(60):
-        states = K.new_states(1)
+        states = new_states(K, 1)
         B.init_one(states, np.uint64(seed), options_vector(num_players=4))
         s = states[0]
         throws = [(e[1], e[2]) for e in events_of(s, K.EV_FIRST_PLAYER)]

@@ -11,16 +11,17 @@ from numba import njit
 from pod3e_helpers import Scenario, line
 
 import labyrinth_env
-from agents import HeuristicAgent, make_agent
-from agents.evaluate import evaluate, evaluate_match, main, play_game
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.agents import HeuristicAgent, make_agent
+from labyrinth_env.agents.evaluate import evaluate, evaluate_match, main, play_game
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = batch_module("paths_of_destiny_3e")  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's batched loops and single-game entry points
 
-B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
 
 ENV = "paths_of_destiny_3e_v0"
 
@@ -33,7 +34,7 @@ def _determinize_one(states, seat, seed):
 def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A fresh game run straight on the kernel (faster than the env for many states)."""
     vec = labyrinth_env.raw_env(ENV, **options).options_vector()
-    states = K.new_states(1)
+    states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), vec)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
@@ -272,7 +273,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     vec = labyrinth_env.raw_env(ENV, num_players=num_players, **options).options_vector()
     out = np.zeros((games, 4), dtype=np.int64)
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    B.play_games(K.new_states(1), vec, seeds, heuristic_seats, seed, out)
+    B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
     return out
 
 

@@ -26,11 +26,12 @@ from hex_helpers import keys_error, tiles_error, traps_error
 from numba import njit
 
 import labyrinth_env
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = batch_module("paths_of_destiny_3e")  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
 
 ENV_ID = "paths_of_destiny_3e_v0"
 # (num_players, two_player_variant)
@@ -447,5 +448,5 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
 
 @pytest.mark.parametrize("num_players", [2, 6])
 def test_main_mask_equals_the_rule_per_action(num_players):
-    n = _main_mask_matches_main_legal(K.new_states(1), _options(num_players, max_turns=80), 60, 3 + num_players)
+    n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 3 + num_players)
     assert n > 3000

@@ -17,12 +17,11 @@ from pettingzoo.test import render_test
 
 import labyrinth_env
 from labyrinth_env.registry import player_range
-from labyrinth_env.render import Canvas, Panel, picture_module, wrap_text
+from labyrinth_env.render import Canvas, Panel, wrap_text
 from labyrinth_env.render.canvas import rgb
 
-ALL_ENV_IDS = labyrinth_env.list_envs()
 # rulesets with a picture module (labyrinth_env/rulesets/<package>/picture.py)
-ENV_IDS = [e for e in ALL_ENV_IDS if "rgb_array" in labyrinth_env.registry._module(e).raw_env.metadata["render_modes"]]
+ENV_IDS = [s.env_id for s in labyrinth_env.specs() if s.picture_module is not None]
 GOLDEN = Path(__file__).parent / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -103,9 +102,8 @@ def test_text_wraps_and_panel_stops_at_its_bottom():
 def test_pettingzoo_render_test(env_id, monkeypatch, capsys):
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    module = labyrinth_env.registry._module(env_id)
-    assert "rgb_array" in module.raw_env.metadata["render_modes"]
-    render_test(lambda render_mode=None: module.env(render_mode=render_mode))
+    assert "rgb_array" in labyrinth_env.get_spec(env_id).env_class.metadata["render_modes"]
+    render_test(lambda render_mode=None: labyrinth_env.make(env_id, render_mode=render_mode))
     # human mode without a display falls back to the text board
     assert "\n" in capsys.readouterr().out
 
@@ -153,16 +151,27 @@ def test_render_before_reset_and_unknown_mode_are_refused():
         labyrinth_env.make("team_edition_v0", render_mode="video")
 
 
-def test_every_ruleset_has_pictures():
-    assert set(ENV_IDS) == set(ALL_ENV_IDS)
-    for env_id in ALL_ENV_IDS:
-        modes = labyrinth_env.registry._module(env_id).raw_env.metadata["render_modes"]
+def test_every_built_in_ruleset_has_pictures():
+    built_in = [s.env_id for s in labyrinth_env.specs() if s.package.startswith("labyrinth_env.rulesets.")]
+    assert len(built_in) == 5 and set(built_in) <= set(ENV_IDS)
+    for env_id in built_in:
+        modes = labyrinth_env.get_spec(env_id).env_class.metadata["render_modes"]
         assert {"ansi", "human", "rgb_array"} <= set(modes), env_id
 
 
 def test_a_ruleset_without_pictures_says_so():
-    with pytest.raises(NotImplementedError, match="no pictures yet"):
-        picture_module("no_such_ruleset")
+    import dataclasses
+
+    from labyrinth_env.rulesets.labyrinx import SPEC
+
+    class NoPictures(SPEC.env_class):
+        ruleset = dataclasses.replace(SPEC, picture_module=None)
+
+    env = NoPictures()
+    assert "rgb_array" not in env.metadata["render_modes"]
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match="has no pictures"):
+        env.picture()
 
 
 # --- hidden information ---------------------------------------------------------------------
@@ -206,7 +215,7 @@ def test_paths_of_destiny_face_down_trap_only_in_omniscient_view(env_id):
 def importlib_components(env):
     import importlib
 
-    return importlib.import_module(f"labyrinth_env.rulesets.{env.ruleset_package}.components")
+    return importlib.import_module(f"{env.ruleset.package}.components")
 
 
 # --- every state of many games ------------------------------------------------------------------
@@ -223,7 +232,7 @@ def test_every_state_of_many_random_games_renders(env_id):
     env_short = {n: labyrinth_env.raw_env(env_id, num_players=n, max_turns=3) for n in range(lo, hi + 1)}
     env_long = {n: labyrinth_env.raw_env(env_id, num_players=n) for n in range(lo, hi + 1)}
     rng = np.random.default_rng(7)
-    draw = picture_module(env_short[lo].ruleset_package).draw
+    draw = labyrinth_env.get_spec(env_id).picture.draw
     drawn = 0
     for g in range(SHORT_GAMES + 10):
         n = lo + g % (hi - lo + 1)

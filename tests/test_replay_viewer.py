@@ -195,7 +195,7 @@ def test_replay_viewer_in_headless_chromium(tmp_path):
 
 
 def test_tournament_report_links_each_game_to_its_replay_command(tmp_path, capsys):
-    from agents.tournament import run_tournament
+    from labyrinth_env.agents.tournament import run_tournament
 
     out = tmp_path / "t"
     run_tournament(

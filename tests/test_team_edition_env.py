@@ -18,11 +18,12 @@ from generic_env_checks import (
 from numba import njit
 
 import labyrinth_env
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
+from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = batch_module("team_edition")  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
 
 ENV_ID = "team_edition_v0"
 VARIANTS = ("introductory", "standard", "expert")
@@ -135,7 +136,7 @@ def test_2000_random_games_end_with_invariants(variant):
     out = np.zeros(5, dtype=np.int64)
     for n in (1, 2, 3, 4):
         opts = labyrinth_env.raw_env(ENV_ID, num_players=n, variant=variant).options_vector()
-        _random_games(K.new_states(1), opts, 500, n, out)
+        _random_games(new_states(K, 1), opts, 500, n, out)
         assert out[2] == 0, f"invariant {out[2]} broken with {n} players ({variant})"
     assert out[0] == 2000
     assert out[4] > 0  # random play does collect treasures
@@ -150,7 +151,7 @@ def test_random_games_small_deck_and_public_memory_end():
         public_memory=True,
         daedalus_deck={"push": 1, "flip": 0, "teleport": 0},
     )
-    _random_games(K.new_states(1), env.options_vector(), 300, 9, out)
+    _random_games(new_states(K, 1), env.options_vector(), 300, 9, out)
     assert out[2] == 0 and out[0] == 300
 
 

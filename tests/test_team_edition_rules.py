@@ -17,12 +17,12 @@ import itertools
 import numpy as np
 from team_helpers import Scenario, cell, events_of, new_game, rotation_for
 
-from labyrinth_env.core.batching import batch_module
+from labyrinth_env import get_spec
 from labyrinth_env.core.grid import mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = batch_module("team_edition")  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
 
 MUSHROOM, ELEPHANT, SKULL, LANTERN, SHELL = 0, 1, 12, 13, 23
 MUSHROOM_TILE, ELEPHANT_TILE = int(C.TREASURE_TILE[MUSHROOM]), int(C.TREASURE_TILE[ELEPHANT])

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import labyrinth_env
-from agents import tournament as T
-from agents.evaluate import wilson_interval
-from agents.ratings import agent_ranks, elo_ratings, openskill_ratings, report_markdown, tournament_report
-from agents.tournament import Schedule, game_seeds, read_results, run_tournament
+from labyrinth_env.agents import tournament as T
+from labyrinth_env.agents.evaluate import wilson_interval
+from labyrinth_env.agents.ratings import agent_ranks, elo_ratings, openskill_ratings, report_markdown, tournament_report
+from labyrinth_env.agents.tournament import Schedule, game_seeds, read_results, run_tournament
 
 ENV = "paths_of_destiny_3e_v0"
 FAST = {"num_players": 2, "max_turns": 30}

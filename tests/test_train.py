@@ -12,8 +12,8 @@ import pytest
 pytest.importorskip("sb3_contrib", reason="needs the train extra")
 
 import labyrinth_env
-from agents import make_agent
-from agents.train_ppo import load_train_config, main, train
+from labyrinth_env.agents import make_agent
+from labyrinth_env.agents.train_ppo import load_train_config, main, train
 from labyrinth_env.sb3 import SB3VecEnv
 from labyrinth_env.vector import VectorEnv
 
@@ -159,7 +159,7 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
 
 
 def test_lookahead_layout_must_match_the_spaces():
-    from agents.policies import check_layout
+    from labyrinth_env.agents.policies import check_layout
 
     layout = labyrinth_env.raw_env("team_edition_v0", lookahead=True).lookahead_layout()
     size = layout["base_size"] + layout["features"] * len(layout["kinds"])

@@ -8,18 +8,16 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 import labyrinth_env
-from agents.heuristic import HeuristicAgent
+from labyrinth_env.agents.heuristic import HeuristicAgent
 from labyrinth_env.registry import player_range
 from labyrinth_env.single import SingleAgentEnv
-from labyrinth_env.vector import COOPERATIVE, VectorEnv
+from labyrinth_env.vector import VectorEnv
 
+# every ruleset at its default options is checked by tests/test_rulesets.py; these are the
+# option variants that change the observation
 CASES = [
     ("team_edition_v0", {"num_players": 2}),
     ("team_edition_v0", {"num_players": 3, "variant": "standard", "lookahead": True}),
-    ("paths_of_destiny_3e_v0", {"num_players": 3, "max_turns": 60}),
-    ("paths_of_destiny_2011_v0", {"num_players": 3, "max_turns": 60}),
-    ("labyrinx_v0", {"num_players": 3, "max_turns": 90}),
-    ("labyrinthos_v0", {"num_players": 3, "max_turns": 40}),
 ]
 
 
@@ -39,6 +37,15 @@ def _first_game_trace(vec: VectorEnv, rng: np.random.Generator, env_index: int):
 
 @pytest.mark.parametrize(("env_id", "options"), CASES)
 def test_vector_env_plays_the_same_games_as_the_aec_env(env_id, options):
+    check_vector_equals_aec(env_id, options)
+
+
+def check_vector_equals_aec(env_id: str, options: dict) -> None:
+    """The first games of two slots of a ``VectorEnv`` (random learner actions, heuristic
+    opponents in the kernel) are the same games through the AEC env with the heuristic
+    agent in the other seats: the learner's observations, its return, its last
+    observation."""
+    cooperative = labyrinth_env.get_spec(env_id).cooperative
     vec = VectorEnv(env_id, 4, learner_seats="rotate", opponents="heuristic", seed=11, **options)
     vec.reset()
     seeds = vec.game_seeds.copy()
@@ -49,7 +56,7 @@ def test_vector_env_plays_the_same_games_as_the_aec_env(env_id, options):
         # the same game through the AEC env, the heuristic agent in the other seats
         env = labyrinth_env.raw_env(env_id, **options)
         env.reset(seed=int(seeds[i]))
-        learner = f"player_{i % env.num_agents}" if env_id != "team_edition_v0" else None
+        learner = None if cooperative else f"player_{i % env.num_agents}"
         heuristic = HeuristicAgent()
         k = 0
         while not any(env.terminations.values()) and not any(env.truncations.values()):
@@ -302,7 +309,7 @@ def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():
 def test_observations_stay_in_the_declared_box(env_id, num_players):
     """Every observation of long random play lies in the Box the env declares ([0, 1]):
     check totals with modifiers once went past both ends (Paths of Destiny, many players)."""
-    learner = "all" if env_id in COOPERATIVE else "rotate"
+    learner = "all" if labyrinth_env.get_spec(env_id).cooperative else "rotate"
     vec = VectorEnv(env_id, 256, learner_seats=learner, num_players=num_players, seed=1)
     obs, _ = vec.reset(seed=1)
     space = vec.single_observation_space

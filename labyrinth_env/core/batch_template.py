@@ -1,21 +1,25 @@
 """Batched loops over one ruleset's kernel: the source every ruleset shares.
 
-Numba does not cache a function that receives other jitted functions as arguments, nor a
-closure made by a factory (both recompile in every process). So this file is written
-once against two module names, ``K`` (the ruleset's kernel) and ``H`` (its heuristic),
-and ``labyrinth_env.core.batching`` writes a copy per ruleset, with the two imports
-below pointed at that ruleset, next to the numba cache; each copy then compiles once and
-loads from the cache afterwards. Edit this file, never the copies.
+Written once against two module globals, ``K`` (the ruleset's kernel) and ``H`` (its
+heuristic), and bound per ruleset by ``labyrinth_env.core.templates.bind`` (the module
+``<ruleset package>.loops``, ``spec.loops``): the same code objects, compiled and cached
+once per ruleset. The kernel is reached only through the contract
+(``labyrinth_env.core.contract``).
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import numpy as np
 from numba import njit, prange
 
+from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
 from labyrinth_env.core.rng import derive_seed, pick_random
-from labyrinth_env.rulesets.team_edition import heuristic as H  # batching: heuristic
-from labyrinth_env.rulesets.team_edition import kernel as K  # batching: kernel
+
+BOUND_NAME = "loops"
+K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
+H: ModuleType | None = None  # the ruleset's heuristic (core.no_heuristic for a ruleset without one)
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
 
@@ -26,7 +30,7 @@ def step_autoreset(s, action: int, rewards) -> bool:
     """Step one game; when it ends, write its returns and start the next game from a seed
     drawn from the finished game's RNG. Returns True when a game ended."""
     K.step(s, action)
-    if s.outcome == K.RUNNING:
+    if s.outcome == RUNNING:
         rewards[:] = 0.0
         return False
     K.returns(s, rewards)
@@ -73,14 +77,14 @@ def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out)
     for g in range(seeds.shape[0]):
         K.init(s, seeds[g], options)
         steps = 0
-        while s.outcome == K.RUNNING:
+        while s.outcome == RUNNING:
             if (heuristic_seats >> s.decider) & 1:
                 a = H.heuristic_action(s, mask)
             else:
                 a = random_legal_action(s, mask, rng)
             K.step(s, a)
             steps += 1
-        out[g, 0] = s.winner if s.outcome == K.WON else -1
+        out[g, 0] = s.winner if s.outcome == WON else -1
         out[g, 1] = s.turn
         out[g, 2] = steps
         out[g, 3] = s.outcome
@@ -179,7 +183,7 @@ def play_opponents(s, learner, kind: int, mask, rng) -> None:
     (external opponents decide in Python: nothing to do here)."""
     if kind == OPPONENT_EXTERNAL:
         return
-    while s.outcome == K.RUNNING and not learner[K.to_act(s)]:
+    while s.outcome == RUNNING and not learner[K.to_act(s)]:
         K.step(s, opponent_action(s, kind, mask, rng))
 
 
@@ -193,9 +197,21 @@ def vector_finish(s, mask, obs) -> int:
 
 
 @njit(cache=True)
-def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng) -> int:
+def start_learner_game(s, seed, options, learner, kind: int, mask, rng) -> None:
+    """A new game, played by kernel-side opponents up to a learner seat's first decision.
+    A game the opponents finish before any learner seat decides is no episode for the
+    learner (no rulebook game can end that early; a toy race can): the next game starts,
+    seeded from that one."""
     K.init(s, seed, options)
     play_opponents(s, learner, kind, mask, rng)
+    while s.outcome != RUNNING:
+        K.init(s, derive_seed(s.rng), s.options)
+        play_opponents(s, learner, kind, mask, rng)
+
+
+@njit(cache=True)
+def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng) -> int:
+    start_learner_game(s, seed, options, learner, kind, mask, rng)
     return vector_finish(s, mask, obs)
 
 
@@ -219,17 +235,16 @@ def vector_step_one(
     if not K.step(s, action):
         return -2
     play_opponents(s, learner, kind, mask, rng)
-    if s.outcome != K.RUNNING:
+    if s.outcome != RUNNING:
         K.returns(s, returns)
-        if s.outcome == K.TRUNCATED:
+        if s.outcome == TRUNCATED:
             info[1] = 1.0
         else:
             info[0] = 1.0
         info[2] += returns[reward_seat]
         info[3] = K.shaping_potential(s, reward_seat)
         K.observe(s, reward_seat, final_obs)
-        K.init(s, derive_seed(s.rng), s.options)
-        play_opponents(s, learner, kind, mask, rng)
+        start_learner_game(s, derive_seed(s.rng), s.options, learner, kind, mask, rng)
     return vector_finish(s, mask, obs)
 
 

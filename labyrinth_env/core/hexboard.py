@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.corridors import (
     TREE_ROWS,
     corridor_across,
@@ -25,7 +26,7 @@ from labyrinth_env.core.corridors import (
     side_labels,
 )
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
-from labyrinth_env.core.kernel_common import RUNNING, keys_held
+from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.core.rng import shuffle
 
 NUM_BOARD = 37

@@ -1,13 +1,11 @@
-"""Kernel pieces that several rulesets' state records share word for word: starting a
-record, the turn passing on, the first player's throw, the returns of a game one player
-wins, the keys and characters of the Paths of Destiny editions, and resampling what a seat
-cannot know.
+"""Kernel pieces that several rulesets share word for word beyond the contract
+(``core.contract``): dealing and resampling piles, the first player's throw, and the keys
+and characters of the Paths of Destiny editions.
 
-The functions read fields that every record using them names alike (``options``, ``rng``,
-``turn``, ``seat``, ``num_players``, ``max_turns``, ``outcome``, ``decider``, ``winner``;
-``key_holder``, ``life``, ``stun``, ``crystal``, ``ask_crystal`` for Paths of Destiny);
-what differs between rulesets (event and outcome codes, tables) comes in as arguments, so
-each ruleset's own rules stay in its kernel.
+The functions read the common record fields and, for Paths of Destiny, fields both
+editions name alike (``key_holder``, ``life``, ``stun``, ``crystal``, ``ask_crystal``);
+what differs between rulesets (event codes, tables) comes in as arguments, so each
+ruleset's own rules stay in its kernel.
 """
 
 from __future__ import annotations
@@ -15,20 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.events import emit
 from labyrinth_env.core.rng import derive_seed, roll_2d6, seed_state, shuffle
-
-RUNNING = 0  # every ruleset's ``outcome`` while the game goes on
-
-
-@njit(cache=True)
-def start_record(s, seed, options) -> None:
-    """Keep the options (padded with zeros) and seed the record's dice; no events yet."""
-    opts = options.copy()  # ``options`` may be this state's own field
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
-    clear_events(s)
 
 
 @njit(cache=True)
@@ -63,19 +49,6 @@ def shuffle_unknown(rng, items) -> None:
 
 
 @njit(cache=True)
-def next_turn(s, truncated: int, ev_truncated: int) -> bool:
-    """Pass the turn clockwise; False (and the game truncated) once ``max_turns`` turns
-    were played (0: never)."""
-    s.turn += 1
-    if s.max_turns > 0 and s.turn >= s.max_turns:
-        s.outcome = truncated
-        emit(s, ev_truncated, -1)
-        return False
-    s.seat = (s.seat + 1) % s.num_players
-    return True
-
-
-@njit(cache=True)
 def roll_for_first(s, n: int, ev_first_player: int) -> int:
     """Everyone throws 2 dice; the highest begins, the tied throw again."""
     rolls = np.zeros(n, dtype=np.int64)
@@ -98,45 +71,6 @@ def roll_for_first(s, n: int, ev_first_player: int) -> int:
         if count == 1:
             return first
         tied = new_tied
-
-
-@njit(cache=True)
-def set_decision(s, decision: int, decider: int) -> None:
-    s.decision = decision
-    s.decider = decider
-
-
-@njit(cache=True)
-def declare_winner(s, seat: int, won: int, ev_win: int) -> None:
-    s.outcome = won
-    s.winner = seat
-    emit(s, ev_win, seat)
-
-
-@njit(cache=True)
-def to_act(s) -> int:
-    """The seat whose decision is pending, -1 once the game is over."""
-    return -1 if s.outcome != RUNNING else s.decider
-
-
-@njit(cache=True)
-def winner_returns(s, out, won: int) -> None:
-    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
-    out[:] = 0.0
-    if s.outcome == won:
-        n = s.num_players
-        for p in range(n):
-            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
-
-
-def record_head(num_options: int) -> list:
-    """The fields every state record starts with: its dice, its options, the player count."""
-    return [("rng", np.uint64, (1,)), ("options", np.int32, (num_options,)), ("num_players", np.int8)]
-
-
-def event_fields(max_events: int) -> list:
-    """The state record's event buffer (see ``core.events``)."""
-    return [("events", np.int32, (max_events, EVENT_WIDTH)), ("num_events", np.int32)]
 
 
 @njit(cache=True)

@@ -1,5 +1,19 @@
-"""Labyrinthos (``labyrinthos_v0``)."""
+"""Labyrinthos (``labyrinthos_v0``): the ruleset's spec.
 
-from labyrinth_env.rulesets.labyrinthos.env import env, raw_env
+The env is ``labyrinth_env.make("labyrinthos_v0")`` or, PettingZoo style,
+``from labyrinth_env import labyrinthos_v0``."""
 
-__all__ = ["env", "raw_env"]
+from labyrinth_env.spec import ZERO_SUM, RulesetSpec
+
+SPEC = RulesetSpec(
+    env_id="labyrinthos_v0",
+    title="Labyrinthos",
+    players=(2, 4),
+    utility=ZERO_SUM,
+    kernel_module=f"{__name__}.kernel",
+    env=f"{__name__}.env:raw_env",
+    heuristic_module=f"{__name__}.heuristic",
+    picture_module=f"{__name__}.picture",
+    summary="7x7 face-down maze, action tokens, wounds, keys; the Minotaur, Medusa or Cerberus",
+    status="complete, with reconstructed tiles, heroes, key actions and Desperation cards",
+)

@@ -56,6 +56,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
@@ -64,7 +65,7 @@ _DIR = ("north", "east", "south", "west")
 
 @dataclass(frozen=True)
 class LabyrinthosOptions:
-    num_players: int = option(2, "number of players", int_range=(C.MIN_PLAYERS, C.MAX_PLAYERS))
+    num_players: int = option(2, "number of players", int_range=SPEC.players)
     max_turns: int | None = option(
         1000, "truncate after this many player turns (None: never)", int_range=(1, 1_000_000), optional=True
     )
@@ -95,11 +96,8 @@ _MONSTER_HOW = ("point", "secret passage", "charge", "door", "enters", "lyre")
 class raw_env(LabyrinthAECEnv):
     """Labyrinthos AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
-    env_id = "labyrinthos_v0"
-    kernel = K
+    ruleset = SPEC
     Options = LabyrinthosOptions
-    max_seats = K.NUM_SEATS
-    metadata = {**LabyrinthAECEnv.metadata, "name": "labyrinthos_v0"}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -17,7 +17,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+    LOST,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    set_decision,
+    start_record,
+    state_dtype,
+    to_act,
+    winner_returns,
+)
+from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import rotate_mask, square_neighbors
 from labyrinth_env.core.rng import derive_seed, randint, seed_state, shuffle
 from labyrinth_env.rulesets.labyrinthos import components as C
@@ -171,7 +182,6 @@ DECISIONS = (
 
 # turn phases
 PH_HERO, PH_MAIN, PH_REFRESH, PH_HAND_OPT, PH_HAND_DRAW, PH_HAND_FORCED, PH_ROLL, PH_END = range(8)
-RUNNING, WON, TRUNCATED = 0, 1, 2
 
 # tasks
 T_ARRIVE, T_WOUND, T_DODGE, T_DISPLACE, T_MONSTER, T_ROLL, T_EFFECT, T_ASK_CANCEL = range(8)
@@ -215,12 +225,10 @@ EV_SHIELD = 34  # seat (not displaced)
 EV_INTUITION = 35  # seat, rolls (1) or not (0)
 MAX_EVENTS = 96
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
     [
-        ("rng", np.uint64, (1,)),
-        ("options", np.int32, (NUM_OPTIONS,)),
-        ("num_players", np.int8),
-        ("max_turns", np.int32),
         ("monster", np.int8),
         ("use_key_slot", np.int8),
         # the maze
@@ -249,15 +257,9 @@ STATE_DTYPE = np.dtype(
         ("discard", np.int8, (NUM_CARD_TYPES,)),
         ("num_cards", np.int16),
         # the turn
-        ("turn", np.int32),
-        ("seat", np.int8),
         ("first_player", np.int8),
         ("hero_pos", np.int8),
         ("phase", np.int8),
-        ("decision", np.int8),
-        ("decider", np.int8),
-        ("outcome", np.int8),
-        ("winner", np.int8),
         # what a pending decision is about
         ("pending_cell", np.int8),
         ("pending_token", np.int8),
@@ -280,20 +282,11 @@ STATE_DTYPE = np.dtype(
         ("task_b", np.int8, (MAX_TASKS,)),
         ("num_tasks", np.int8),
         ("task_overflow", np.int8),
-        # events of the last step
-        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
-        ("num_events", np.int32),
-    ]
+    ],
 )
 
 
 # --- small queries ------------------------------------------------------------------------------
-@njit(cache=True)
-def set_decision(s, decision: int, decider: int) -> None:
-    s.decision = decision
-    s.decider = decider
-
-
 @njit(cache=True)
 def first_round(s) -> bool:
     return s.turn < s.num_players
@@ -1702,16 +1695,13 @@ def init_cards(s) -> None:
 
 @njit(cache=True)
 def init(s, seed, options) -> None:
-    opts = options.copy()
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
+    start_record(s, seed, options)
+    opts = s.options
     n = opts[OPT_PLAYERS]
     s.num_players = n
     s.max_turns = opts[OPT_MAX_TURNS]
     s.monster = opts[OPT_MONSTER]
     s.use_key_slot = opts[OPT_KEY_SLOT]
-    clear_events(s)
     init_maze(s)
     s.feet_supply = C.NUM_FEET_TOKENS
     s.hand_supply = C.NUM_HAND_TOKENS
@@ -1743,9 +1733,6 @@ def init(s, seed, options) -> None:
     s.pending_edge = -1
     s.pending_seat = -1
     s.count_left = 0
-    s.turn = 0
-    s.outcome = RUNNING
-    s.winner = -1
     s.first_player = randint(s.rng, n)
     emit(s, EV_FIRST_PLAYER, s.first_player)
     s.seat = s.first_player
@@ -1756,19 +1743,7 @@ def init(s, seed, options) -> None:
     advance(s)
 
 
-@njit(cache=True)
-def to_act(s) -> int:
-    return -1 if s.outcome != RUNNING else s.decider
-
-
-@njit(cache=True)
-def returns(s, out) -> None:
-    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
-    out[:] = 0.0
-    if s.outcome == WON:
-        n = s.num_players
-        for p in range(n):
-            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+returns = winner_returns
 
 
 # --- observation -------------------------------------------------------------------------------------
@@ -1970,7 +1945,3 @@ def shaping_potential(s, seat: int) -> float:
         c = s.position[seat]
         v -= 0.01 * (abs(c // SIZE - DOOR_CELL // SIZE) + abs(c % SIZE - DOOR_CELL % SIZE))
     return v
-
-
-def new_states(num: int = 1) -> np.ndarray:
-    return np.zeros(num, dtype=STATE_DTYPE)

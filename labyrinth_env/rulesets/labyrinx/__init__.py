@@ -1,5 +1,19 @@
-"""Labyrinx, the card game (``labyrinx_v0``)."""
+"""Labyrinx, the card game (``labyrinx_v0``): the ruleset's spec.
 
-from labyrinth_env.rulesets.labyrinx.env import env, raw_env
+The env is ``labyrinth_env.make("labyrinx_v0")`` or, PettingZoo style,
+``from labyrinth_env import labyrinx_v0``."""
 
-__all__ = ["env", "raw_env"]
+from labyrinth_env.spec import ZERO_SUM, RulesetSpec
+
+SPEC = RulesetSpec(
+    env_id="labyrinx_v0",
+    title="Labyrinx",
+    players=(2, 6),
+    utility=ZERO_SUM,
+    kernel_module=f"{__name__}.kernel",
+    env=f"{__name__}.env:raw_env",
+    heuristic_module=f"{__name__}.heuristic",
+    picture_module=f"{__name__}.picture",
+    summary="square path cards placed face down, hands of cards, d6 challenges, five treasures",
+    status="complete, with 12 reconstructed character powers as an option",
+)

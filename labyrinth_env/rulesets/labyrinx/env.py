@@ -52,13 +52,14 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
 
 @dataclass(frozen=True)
 class LabyrinxOptions:
-    num_players: int = option(2, "number of players", int_range=(2, C.MAX_PLAYERS))
+    num_players: int = option(2, "number of players", int_range=SPEC.players)
     max_turns: int | None = option(
         600, "truncate after this many player turns (None: never)", int_range=(1, 1_000_000), optional=True
     )
@@ -87,11 +88,8 @@ def _seats(mask: int) -> list[int]:
 class raw_env(LabyrinthAECEnv):
     """Labyrinx AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
-    env_id = "labyrinx_v0"
-    kernel = K
+    ruleset = SPEC
     Options = LabyrinxOptions
-    max_seats = K.NUM_SEATS
-    metadata = {**LabyrinthAECEnv.metadata, "name": "labyrinx_v0"}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -20,7 +20,18 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+    LOST,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    set_decision,
+    start_record,
+    state_dtype,
+    to_act,
+    winner_returns,
+)
+from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, SQUARE_DELTAS
 from labyrinth_env.core.rng import d6, derive_seed, randint, seed_state, shuffle
 from labyrinth_env.rulesets.labyrinx import components as C
@@ -105,7 +116,6 @@ DECISIONS = (
     "despair: take a card without a challenge from the discard pile",
     "Seer: peek at which card",
 )
-RUNNING, WON, TRUNCATED = 0, 1, 2
 PH_EXPAND, PH_ACTION = 0, 1
 # how a character comes into a location, and what a rotation decision is for
 HOW_MOVE, HOW_PUSH, HOW_MONSTER, HOW_TRAP, HOW_PLAY, HOW_DESPAIR, HOW_BUILDER = 0, 1, 2, 3, 4, 5, 6
@@ -145,12 +155,10 @@ EV_STOP = 28  # mover, moved seat, steps left
 EV_DECLINE = 29  # seat, cell (a chest's treasure left alone)
 MAX_EVENTS = 64
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
     [
-        ("rng", np.uint64, (1,)),
-        ("options", np.int32, (NUM_OPTIONS,)),
-        ("num_players", np.int8),
-        ("max_turns", np.int32),
         ("table", np.int8),
         ("powers", np.int8),
         ("exit0", np.int16),
@@ -177,18 +185,12 @@ STATE_DTYPE = np.dtype(
         ("pos", np.int16, (NUM_SEATS,)),
         ("racer", np.uint8, (NUM_SEATS,)),
         # the turn
-        ("seat", np.int8),
         ("first_player", np.int8),
-        ("turn", np.int32),
         ("phase", np.int8),
         ("actions_left", np.int8),
         ("regular_done", np.int8),
         ("runner_used", np.int8),
         ("thief_used", np.int8),
-        ("decision", np.int8),
-        ("decider", np.int8),
-        ("outcome", np.int8),
-        ("winner", np.int8),
         ("race", np.int8),
         ("cards_out", np.int8),
         # what is being resolved
@@ -208,11 +210,8 @@ STATE_DTYPE = np.dtype(
         ("mv_seat", np.int8),
         ("mv_mover", np.int8),
         ("mv_steps", np.int8),
-        # events of the last step
-        ("events", np.int32, (MAX_EVENTS, EVENT_WIDTH)),
-        ("num_events", np.int32),
         ("scratch", np.uint8, (NUM_ACTIONS,)),
-    ]
+    ],
 )
 
 
@@ -323,12 +322,6 @@ def placeable(s, cell: int) -> bool:
         if s.cell_type[t] != T_FREE or s.cell_card[t] >= 0:
             return True
     return False
-
-
-@njit(cache=True)
-def set_decision(s, decision: int, decider: int) -> None:
-    s.decision = decision
-    s.decider = decider
 
 
 @njit(cache=True)
@@ -1146,15 +1139,12 @@ def init_resolution(s) -> None:
 
 @njit(cache=True)
 def init(s, seed, options) -> None:
-    opts = options.copy()
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
-    s.rng[0] = seed_state(np.uint64(seed))
+    start_record(s, seed, options)
+    opts = s.options
     n = opts[OPT_PLAYERS]
     s.num_players = n
     s.max_turns = opts[OPT_MAX_TURNS]
     s.powers = opts[OPT_POWERS]
-    clear_events(s)
     init_table(s, opts[OPT_TABLE])
     init_resolution(s)
     for i in range(NUM_CARDS):
@@ -1175,11 +1165,8 @@ def init(s, seed, options) -> None:
     for p in range(n):
         s.character[p] = chars[p]
         s.pos[p] = s.exit0
-    s.outcome = RUNNING
-    s.winner = -1
     s.race = 0
     s.cards_out = 0
-    s.turn = 0
     first = randint(s.rng, n)
     s.first_player = first
     for p in range(n):  # everyone draws up to the hand limit
@@ -1191,19 +1178,7 @@ def init(s, seed, options) -> None:
     resume(s)
 
 
-@njit(cache=True)
-def to_act(s) -> int:
-    return -1 if s.outcome != RUNNING else s.decider
-
-
-@njit(cache=True)
-def returns(s, out) -> None:
-    """Winner +1, every other seat -1/(n-1); zeros while running or on truncation."""
-    out[:] = 0.0
-    if s.outcome == WON:
-        n = s.num_players
-        for p in range(n):
-            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+returns = winner_returns
 
 
 # --- observation ----------------------------------------------------------------------------------
@@ -1398,7 +1373,3 @@ def shaping_potential(s, seat: int) -> float:
     if s.outcome == WON:
         return 0.0
     return s.treasure[seat] / C.WIN_TREASURES
-
-
-def new_states(num: int = 1) -> np.ndarray:
-    return np.zeros(num, dtype=STATE_DTYPE)

@@ -1,5 +1,19 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v0``)."""
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v0``): the ruleset's spec.
 
-from labyrinth_env.rulesets.paths_of_destiny_2011.env import env, raw_env
+The env is ``labyrinth_env.make("paths_of_destiny_2011_v0")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_2011_v0``."""
 
-__all__ = ["env", "raw_env"]
+from labyrinth_env.spec import ZERO_SUM, RulesetSpec
+
+SPEC = RulesetSpec(
+    env_id="paths_of_destiny_2011_v0",
+    title="Paths of Destiny, 2011 edition",
+    players=(2, 5),
+    utility=ZERO_SUM,
+    kernel_module=f"{__name__}.kernel",
+    env=f"{__name__}.env:raw_env",
+    heuristic_module=f"{__name__}.heuristic",
+    picture_module=f"{__name__}.picture",
+    summary="d6 jumps, a Guard that sleeps, door and turn-back traps, group fights",
+    status="complete base game; characters and their skills come in a later issue",
+)

@@ -56,6 +56,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
+from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
@@ -64,7 +65,7 @@ node_name = hexenv.node_name
 
 @dataclass(frozen=True)
 class PathsOfDestiny2011Options:
-    num_players: int = option(2, "number of players", int_range=(2, C.MAX_PLAYERS))
+    num_players: int = option(2, "number of players", int_range=SPEC.players)
     max_turns: int | None = option(
         400, "truncate after this many rounds (None: never)", int_range=(1, 1_000_000), optional=True
     )
@@ -85,11 +86,8 @@ def _seats(mask: int) -> list[int]:
 class raw_env(LabyrinthAECEnv):
     """Paths of Destiny 2011 AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
-    env_id = "paths_of_destiny_2011_v0"
-    kernel = K
+    ruleset = SPEC
     Options = PathsOfDestiny2011Options
-    max_seats = K.NUM_SEATS
-    metadata = {**LabyrinthAECEnv.metadata, "name": "paths_of_destiny_2011_v0"}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -18,6 +18,19 @@ import numpy as np
 from numba import njit
 
 from labyrinth_env.core import hexboard, kernel_common
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+    LOST,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    declare_winner,
+    next_turn,
+    set_decision,
+    start_record,
+    state_dtype,
+    to_act,
+    winner_returns,
+)
 from labyrinth_env.core.corridors import corridor_across, open_reach
 from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import HEX_CENTER
@@ -33,7 +46,7 @@ from labyrinth_env.core.hexboard import (
 )
 from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
 from labyrinth_env.core.hexboard import START_CELL as _START_CELL
-from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
+from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, shuffle_unknown
 from labyrinth_env.core.rng import d6, randint, roll, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
@@ -121,7 +134,6 @@ DECISIONS = (
 # throws in progress
 CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT = 0, 1, 2, 3, 4
 NUM_CHECKS = 5
-RUNNING, WON, TRUNCATED = 0, 1, 2
 # how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
 M_ENTER, M_CLIMB, M_DOWN, M_LEAVE = C.MODE_ENTER, C.MODE_CLIMB, C.MODE_DOWN, C.MODE_LEAVE
 # encounter phases (``ex_phase``)
@@ -164,10 +176,10 @@ EV_DECLARE = 33  # seat, kind (0 none, 1 newcomer's target, 2 joins, 3 attacks t
 EV_HELD = 34  # seat, node (a door trap held it)
 MAX_EVENTS = 64
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
     [
-        *kernel_common.record_head(NUM_OPTIONS),
-        ("max_turns", np.int32),
         ("ask_crystal", np.int8),
         ("seat_start", np.int8, (NUM_SEATS,)),
         ("choose_order", np.int8, (NUM_SEATS,)),
@@ -201,14 +213,8 @@ STATE_DTYPE = np.dtype(
         ("stun", np.int8, (NUM_SEATS,)),
         ("crystal", np.int8, (NUM_SEATS,)),
         # the round
-        ("seat", np.int8),
-        ("turn", np.int32),
         ("actions_left", np.int8),
         ("guard_used", np.int8),
-        ("decision", np.int8),
-        ("decider", np.int8),
-        ("outcome", np.int8),
-        ("winner", np.int8),
         # the entry into a corridor being resolved
         ("ex_active", np.int8),
         ("ex_seat", np.int8),
@@ -237,10 +243,9 @@ STATE_DTYPE = np.dtype(
         ("ck_node", np.int16),
         ("ck_diff", np.int8),
         ("move_dir", np.int8),
-        # events of the last step, scratch for searches
-        *kernel_common.event_fields(MAX_EVENTS),
+        # scratch for searches
         *hexboard.SEARCH_FIELDS,
-    ]
+    ],
 )
 
 
@@ -856,7 +861,7 @@ def move_guard(s) -> None:
 def check_win(s) -> bool:
     seat = s.seat
     if s.position[seat] == CENTER_NODE and keys_held(s, seat) > 0:
-        kernel_common.declare_winner(s, seat, WON, EV_WIN)
+        declare_winner(s, seat, EV_WIN)
         return True
     return False
 
@@ -870,7 +875,7 @@ def start_turn(s) -> None:
 
 @njit(cache=True)
 def end_turn(s) -> None:
-    if kernel_common.next_turn(s, TRUNCATED, EV_TRUNCATED):
+    if next_turn(s, EV_TRUNCATED):
         start_turn(s)
 
 
@@ -1275,9 +1280,6 @@ def step(s, action: int) -> bool:
 
 
 # --- the kernel contract ------------------------------------------------------------------------------------
-to_act = kernel_common.to_act  # the decider, -1 once the game is over
-
-
 @njit(cache=True)
 def init_board(s) -> None:
     hexboard.lay_frame(s, CENTER_CELL, TILE_MASK, TILE_LEVEL, TILE_PAIR, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
@@ -1339,7 +1341,7 @@ def init_resolution(s) -> None:
 
 @njit(cache=True)
 def init(s, seed, options) -> None:
-    kernel_common.start_record(s, seed, options)
+    start_record(s, seed, options)
     n = s.options[OPT_PLAYERS]
     s.num_players = n
     s.max_turns = s.options[OPT_MAX_TURNS]
@@ -1355,9 +1357,6 @@ def init(s, seed, options) -> None:
         s.stun[p] = 0
     s.actions_left = 0
     s.guard_used = 0
-    s.outcome = RUNNING
-    s.winner = -1
-    s.turn = 0
     first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
     s.first_player = first
     s.seat = first
@@ -1382,9 +1381,7 @@ def init(s, seed, options) -> None:
     advance(s)
 
 
-@njit(cache=True)
-def returns(s, out) -> None:
-    kernel_common.winner_returns(s, out, WON)
+returns = winner_returns
 
 
 # --- observation ----------------------------------------------------------------------------------------------
@@ -1538,7 +1535,3 @@ def shaping_potential(s, seat: int) -> float:
         if pickable_key(s, seat, k):
             allowed |= 1 << k
     return hexboard.key_race_potential(s, seat, CENTER_CELL, allowed, TRUNCATED)
-
-
-def new_states(num: int = 1) -> np.ndarray:
-    return np.zeros(num, dtype=STATE_DTYPE)

@@ -1,5 +1,19 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v0``)."""
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v0``): the ruleset's spec.
 
-from labyrinth_env.rulesets.paths_of_destiny_3e.env import env, raw_env
+The env is ``labyrinth_env.make("paths_of_destiny_3e_v0")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_3e_v0``."""
 
-__all__ = ["env", "raw_env"]
+from labyrinth_env.spec import ZERO_SUM, RulesetSpec
+
+SPEC = RulesetSpec(
+    env_id="paths_of_destiny_3e_v0",
+    title="Paths of Destiny, 3rd edition",
+    players=(2, 6),
+    utility=ZERO_SUM,
+    kernel_module=f"{__name__}.kernel",
+    env=f"{__name__}.env:raw_env",
+    heuristic_module=f"{__name__}.heuristic",
+    picture_module=f"{__name__}.picture",
+    summary="hex board built during play, 2d6 checks, traps, the Golem, items, events",
+    status="complete base game and the 2-player variant; characters and their abilities come in a later issue",
+)

@@ -57,6 +57,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
+from labyrinth_env.rulesets.paths_of_destiny_3e import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
@@ -65,7 +66,7 @@ node_name = hexenv.node_name
 
 @dataclass(frozen=True)
 class PathsOfDestiny3eOptions:
-    num_players: int = option(2, "number of players", int_range=(2, 6))
+    num_players: int = option(2, "number of players", int_range=SPEC.players)
     two_player_variant: bool = option(False, "the 2-player board (central space moved)", check=check_bool)
     max_turns: int | None = option(
         400, "truncate after this many turns (None: never)", int_range=(1, 1_000_000), optional=True
@@ -86,11 +87,8 @@ _DROP = ("key", "item")
 class raw_env(LabyrinthAECEnv):
     """Paths of Destiny 3e AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
-    env_id = "paths_of_destiny_3e_v0"
-    kernel = K
+    ruleset = SPEC
     Options = PathsOfDestiny3eOptions
-    max_seats = K.NUM_SEATS
-    metadata = {**LabyrinthAECEnv.metadata, "name": "paths_of_destiny_3e_v0"}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -15,6 +15,19 @@ import numpy as np
 from numba import njit
 
 from labyrinth_env.core import hexboard, kernel_common
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+    LOST,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    declare_winner,
+    next_turn,
+    set_decision,
+    start_record,
+    state_dtype,
+    to_act,
+    winner_returns,
+)
 from labyrinth_env.core.corridors import corridor_across, open_reach
 from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import HEX_CENTER, HEX_DELTAS, HEX_INDEX
@@ -30,7 +43,7 @@ from labyrinth_env.core.hexboard import KEY_CELLS as _KEY_CELLS
 from labyrinth_env.core.hexboard import NUM_BOARD as _NUM_BOARD
 from labyrinth_env.core.hexboard import NUM_CELLS as _NUM_CELLS
 from labyrinth_env.core.hexboard import START_CELL as _START_CELL
-from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, set_decision, shuffle_unknown
+from labyrinth_env.core.kernel_common import can_crystal, deal_shuffled, keys_held, shuffle_unknown
 from labyrinth_env.core.rng import randint, roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
@@ -143,7 +156,6 @@ DECISIONS = (
 
 # checks in progress
 CK_NONE, CK_JUMP, CK_GOLEM, CK_TRAP, CK_COMBAT = 0, 1, 2, 3, 4
-RUNNING, WON, TRUNCATED = 0, 1, 2
 MAX_DEPTH = 6
 
 # events: (type, seat, a, b, c, d)
@@ -180,11 +192,11 @@ EV_HEART = 30  # seat
 EV_POTION = 31  # seat
 MAX_EVENTS = 64
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
     [
-        *kernel_common.record_head(NUM_OPTIONS),
         ("variant", np.int8),
-        ("max_turns", np.int32),
         ("ask_crystal", np.int8),
         ("center_cell", np.int8),
         ("seat_start", np.int8, (NUM_SEATS,)),
@@ -218,16 +230,10 @@ STATE_DTYPE = np.dtype(
         ("character", np.int8, (NUM_SEATS,)),
         ("items", np.int8, (NUM_SEATS, 2)),
         # the turn
-        ("seat", np.int8),
-        ("turn", np.int32),
         ("actions_left", np.int8),
         ("golem_used", np.int8),
         ("event_used", np.int8),
         ("exchanged", np.uint16),
-        ("decision", np.int8),
-        ("decider", np.int8),
-        ("outcome", np.int8),
-        ("winner", np.int8),
         # what is being resolved
         ("depth", np.int8),
         ("ex_seat", np.int8, (MAX_DEPTH,)),
@@ -248,10 +254,9 @@ STATE_DTYPE = np.dtype(
         ("dying", np.uint8),
         ("choices_left", np.int8),
         ("push_from", np.int16),
-        # events of the last step, scratch for searches
-        *kernel_common.event_fields(MAX_EVENTS),
+        # scratch for searches
         *hexboard.SEARCH_FIELDS,
-    ]
+    ],
 )
 
 
@@ -901,7 +906,7 @@ def check_win(s) -> bool:
     seat = s.seat
     c = center_node(s)
     if s.position[seat] == c and keys_held(s, seat) > 0 and occupants(s, c, seat) == 0:
-        kernel_common.declare_winner(s, seat, WON, EV_WIN)
+        declare_winner(s, seat, EV_WIN)
         return True
     return False
 
@@ -917,7 +922,7 @@ def start_turn(s) -> None:
 
 @njit(cache=True)
 def end_turn(s) -> None:
-    if kernel_common.next_turn(s, TRUNCATED, EV_TRUNCATED):
+    if next_turn(s, EV_TRUNCATED):
         start_turn(s)
 
 
@@ -1362,7 +1367,7 @@ def finish_step(s) -> bool:
 # --- the kernel contract ------------------------------------------------------------------------------------
 @njit(cache=True)
 def init(s, seed, options) -> None:
-    kernel_common.start_record(s, seed, options)
+    start_record(s, seed, options)
     n = s.options[OPT_PLAYERS]
     s.num_players = n
     s.variant = s.options[OPT_VARIANT]
@@ -1437,9 +1442,6 @@ def init(s, seed, options) -> None:
     s.golem_checks = 0
     s.dying = 0
     s.choices_left = 0
-    s.outcome = RUNNING
-    s.winner = -1
-    s.turn = 0
     first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
     s.seat = first
     start_turn(s)
@@ -1448,12 +1450,7 @@ def init(s, seed, options) -> None:
     advance(s)
 
 
-to_act = kernel_common.to_act  # the decider, -1 once the game is over
-
-
-@njit(cache=True)
-def returns(s, out) -> None:
-    kernel_common.winner_returns(s, out, WON)
+returns = winner_returns
 
 
 # --- observation ----------------------------------------------------------------------------------------------
@@ -1557,7 +1554,3 @@ def shaping_potential(s, seat: int) -> float:
     policies are best; a truncated game keeps its position's value."""
     allowed = ((1 << NUM_KEYS) - 1) & ~(1 << s.seat_start[seat]) if s.position[seat] >= 0 else 0
     return hexboard.key_race_potential(s, seat, s.center_cell, allowed, TRUNCATED)
-
-
-def new_states(num: int = 1) -> np.ndarray:
-    return np.zeros(num, dtype=STATE_DTYPE)

@@ -5,7 +5,7 @@ boards, while the Book of Daedalus pushes face-down tiles in, flips tiles face d
 teleports pieces home. Everyone wins when all 24 treasures are collected before the
 Book runs out; everyone loses otherwise. Rules: ``docs/rules/team_edition.md``.
 
-| Import | ``from labyrinth_env.rulesets.team_edition import env`` or ``labyrinth_env.make("team_edition_v0")`` |
+| Import | ``from labyrinth_env import team_edition_v0`` or ``labyrinth_env.make("team_edition_v0")`` |
 |---|---|
 | Actions | Discrete(347) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 1..4 |
@@ -64,7 +64,9 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core.contract import OUTCOME_NAMES
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.rulesets.team_edition import SPEC
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.render import render_text
@@ -99,7 +101,7 @@ def _check_spells(value: Any) -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class TeamEditionOptions:
-    num_players: int = option(2, "number of players", int_range=(1, 4))
+    num_players: int = option(2, "number of players", int_range=SPEC.players)
     variant: str = option("introductory", "rules variant", choices=K.VARIANTS)
     public_memory: bool = option(
         False, "show treasures of face-down tiles (everyone saw them face up)", check=check_bool
@@ -129,17 +131,13 @@ def cell_name(cell: int) -> str:
 
 
 _PAGE_CAUSE = ("pushed out", "tile flipped", "daedalus page")
-_OUTCOMES = {K.WON: "won", K.LOST: "lost", K.TRUNCATED: "truncated"}
 
 
 class raw_env(LabyrinthAECEnv):
     """Team Edition AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
-    env_id = "team_edition_v0"
-    kernel = K
+    ruleset = SPEC
     Options = TeamEditionOptions
-    max_seats = C.NUM_SEATS
-    metadata = {**LabyrinthAECEnv.metadata, "name": "team_edition_v0"}
 
     def options_vector(self) -> np.ndarray:
         o = self.options
@@ -242,7 +240,7 @@ class raw_env(LabyrinthAECEnv):
         if kind == K.EV_END_TURN:
             return {"type": "end_turn", "seat": seat, "turn": a}
         if kind == K.EV_GAME_END:
-            return {"type": "game_end", "outcome": _OUTCOMES[a], "collected": b}
+            return {"type": "game_end", "outcome": OUTCOME_NAMES[a], "collected": b}
         raise ValueError(f"unknown event record {record.tolist()}")
 
     def render_text(self) -> str:

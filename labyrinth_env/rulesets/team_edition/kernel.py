@@ -10,16 +10,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+    LOST,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    start_record,
+    state_dtype,
+    team_returns,
+    to_act,
+)
 from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
-from labyrinth_env.core.kernel_common import (
-    event_fields,
-    private_dice,
-    record_head,
-    reseed,
-    shuffle_unknown,
-    start_record,
-)
+from labyrinth_env.core.kernel_common import private_dice, reseed, shuffle_unknown
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
 from labyrinth_env.core.rng import randint, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
@@ -89,9 +92,6 @@ for _kind, (_lo, _hi) in enumerate(
 DECISION_MAIN, DECISION_ORIENT = 0, 1
 DECISIONS = ("spell, move or end turn", "orientation of the flipped tile")
 
-# outcome
-RUNNING, WON, LOST, TRUNCATED = 0, 1, 2, 3
-
 # events: (type, seat, a, b, c, d)
 EV_START_TURN = 1  # seat, turn, pages left after this one
 EV_PAGE = 2  # seat, kind, p1, p2, p3
@@ -110,12 +110,12 @@ EV_END_TURN = 14  # seat, turn
 EV_GAME_END = 15  # -1, outcome, treasures collected
 MAX_EVENTS = 32
 
-STATE_DTYPE = np.dtype(
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
     [
-        *record_head(NUM_OPTIONS),
         ("variant", np.int8),
         ("public_memory", np.int8),
-        ("max_turns", np.int32),
         # the maze
         ("cell_tile", np.int8, (NUM_CELLS,)),
         ("tile_rot", np.int8, (NUM_TILES,)),
@@ -134,24 +134,18 @@ STATE_DTYPE = np.dtype(
         ("num_pages", np.int8),
         ("page_pos", np.int8),
         # the turn
-        ("seat", np.int8),
-        ("turn", np.int32),
         ("push_used", np.int8),
         ("spell_used", np.int8),
         ("moves_left", np.int8),
         ("collected_this_turn", np.int8),
-        ("decision", np.int8),
         ("flip_cell", np.int8),
-        ("outcome", np.int8),
         # derived from the above, kept so mask and step share one search
         ("open", np.uint8, (NUM_CELLS,)),
         ("passage", np.uint8, (NUM_CELLS,)),
         ("reach", np.int8, (NUM_CELLS,)),
         ("queue", np.int16, (NUM_CELLS + 1,)),
         ("queue2", np.int16, (NUM_CELLS + 1,)),
-        # what the last step resolved
-        *event_fields(MAX_EVENTS),
-    ]
+    ],
 )
 
 # --- observation layout (float32, all values in [0, 1]) ---------------------------------
@@ -440,6 +434,7 @@ def end_turn(s) -> None:
         finish(s, TRUNCATED)
         return
     s.seat = (seat + 1) % s.num_players
+    s.decider = s.seat  # every decision of a turn is the active player's
     start_turn(s)
 
 
@@ -520,19 +515,10 @@ def init(s, seed, options) -> None:
     for i in range(num):
         s.pages[i, :] = shuffled[order[i]]
     s.page_pos = 0
-    # the first turn
-    s.seat = 0
-    s.turn = 0
-    s.outcome = RUNNING
+    # the first turn: seat 0 (start_record)
     refresh_board(s)
     start_turn(s)
     settle(s)
-
-
-@njit(cache=True)
-def to_act(s) -> int:
-    """The seat whose decision is pending, -1 once the game is over."""
-    return -1 if s.outcome != RUNNING else s.seat
 
 
 @njit(cache=True)
@@ -669,13 +655,7 @@ def step(s, action: int) -> bool:
     return True
 
 
-@njit(cache=True)
-def returns(s, out) -> None:
-    """Final rewards per seat: all +1 on a win, all -1 on a loss, 0 while running or truncated."""
-    out[:] = 0.0
-    value = 1.0 if s.outcome == WON else (-1.0 if s.outcome == LOST else 0.0)
-    for p in range(s.num_players):
-        out[p] = value
+returns = team_returns
 
 
 @njit(cache=True)
@@ -950,8 +930,3 @@ def shaping_potential(s, seat: int) -> float:
     if s.outcome == WON or s.outcome == LOST:
         return 0.0
     return s.num_collected / NUM_TREASURES
-
-
-def new_states(num: int = 1) -> np.ndarray:
-    """Zeroed state records, ready for ``init``."""
-    return np.zeros(num, dtype=STATE_DTYPE)

@@ -1,0 +1,248 @@
+"""Where compiled kernels are cached, and when a cached kernel is still the right one.
+
+Numba's own cache stamps a function with its own file: edit a kernel that a cached loop
+calls, or a component table a kernel froze in, and the loop runs the old code from the
+cache. Here every ``@njit(cache=True)`` function compiled against labyrinth_env (its own
+kernels, a ruleset package, a template bound to a ruleset) is stamped with the *contents*
+of every source file it can compile in: its module and, transitively, every module of the
+same project that it imports or holds in its globals (a bound template's ``K`` and ``H``),
+plus the versions of numba, llvmlite and numpy and numba's optimisation settings. Any edit
+to any of those files gives a new stamp, so stale code is never loaded; nothing depends on
+file times or paths, so a fresh clone, a second checkout or a CI worker with the same
+sources loads what another one compiled.
+
+Cache root, first that is set: ``$LABYRINTH_CACHE_DIR``; ``$NUMBA_CACHE_DIR/labyrinth_env``;
+``$XDG_CACHE_HOME/labyrinth_env/numba`` (``~/.cache/...``). Each module's functions live in
+``<root>/<module>/<stamp>/``; older stamps of a module are pruned. A root that cannot be
+written is replaced by a temporary folder for this process, with one warning: the kernels
+then compile in every process but run the same.
+
+``install()`` (called when ``labyrinth_env.core`` is imported, before any kernel is defined)
+puts the locator first in numba's list; functions that do not depend on labyrinth_env keep
+numba's own caching.
+"""
+
+from __future__ import annotations
+
+import ast
+import atexit
+import hashlib
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from functools import cache
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import llvmlite
+import numba
+import numpy as np
+from numba.core import caching
+
+PACKAGE = "labyrinth_env"
+KEEP_STAMPS = 3  # stamps kept per module: a few checkouts of different versions side by side
+_fallback_root: Path | None = None
+
+
+def cache_root() -> Path:
+    """The folder under which compiled kernels are kept (see the module docstring)."""
+    if _fallback_root is not None:
+        return _fallback_root
+    if os.environ.get("LABYRINTH_CACHE_DIR"):
+        return Path(os.environ["LABYRINTH_CACHE_DIR"])
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return Path(os.environ["NUMBA_CACHE_DIR"]) / PACKAGE
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / PACKAGE / "numba"
+
+
+def _use_fallback_root(failed: Path, exc: OSError) -> None:
+    global _fallback_root
+    _fallback_root = Path(tempfile.mkdtemp(prefix="labyrinth_env-numba-"))
+    atexit.register(shutil.rmtree, _fallback_root, True)
+    warnings.warn(
+        f"labyrinth_env: the kernel cache folder {failed} cannot be written ({exc.strerror or exc}); "
+        "kernels compile in this process only (set LABYRINTH_CACHE_DIR to a writable folder)",
+        RuntimeWarning,
+        stacklevel=4,
+    )
+
+
+# --- the source closure ----------------------------------------------------------------
+@cache
+def _imported_names(path: str, stamp: tuple[int, int]) -> tuple[tuple[str, int, tuple[str, ...]], ...]:
+    """(module, relative level, names) of the import statements a module runs when it is
+    imported: its top level, in ``if``/``try`` blocks too, but not inside functions or
+    classes (numba code reaches only module globals) nor under ``if TYPE_CHECKING``."""
+    del stamp  # part of the memo key: a file edited while the process runs is read again
+    found = []
+    todo = list(ast.parse(Path(path).read_bytes(), filename=path).body)
+    while todo:
+        node = todo.pop()
+        if isinstance(node, ast.Import):
+            found += [(alias.name, 0, ()) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            found.append((node.module or "", node.level, tuple(alias.name for alias in node.names)))
+        elif isinstance(node, ast.If):
+            if not (isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"):
+                todo += node.body + node.orelse
+        elif isinstance(node, ast.Try):
+            todo += node.body + node.orelse + node.finalbody + [n for h in node.handlers for n in h.body]
+    return tuple(found)
+
+
+def _file_of(module: ModuleType) -> str | None:
+    path = getattr(module, "__file__", None)
+    return path if path and path.endswith(".py") and os.path.exists(path) else None
+
+
+def _find(name: str) -> ModuleType | str | None:
+    """The module ``name`` if it is imported, else its source file found through its
+    parent package's ``__path__`` (nothing is imported here)."""
+    if name in sys.modules:
+        return sys.modules[name]
+    parent, _, child = name.rpartition(".")
+    package = sys.modules.get(parent)
+    for folder in getattr(package, "__path__", None) or ():
+        for candidate in (Path(folder) / f"{child}.py", Path(folder) / child / "__init__.py"):
+            if candidate.exists():
+                return str(candidate)
+    return None
+
+
+def _absolute(module_name: str, is_package: bool, target: str, level: int) -> str:
+    if level == 0:
+        return target
+    base = module_name.split(".")
+    base = base if is_package else base[:-1]
+    base = base[: len(base) - (level - 1)]
+    return ".".join([*base, target] if target else base)
+
+
+def _references(module_name: str, module: ModuleType | None, path: str, projects: set[str]) -> set[str]:
+    """Names of the project modules one module's compiled code may reach: what its file
+    imports and the modules its globals hold or come from (a bound template's ``K``
+    and ``H``)."""
+    names: set[str] = set()
+    is_package = os.path.basename(path) == "__init__.py"
+    st = os.stat(path)
+    for target, level, imported in _imported_names(path, (st.st_mtime_ns, st.st_size)):
+        absolute = _absolute(module_name, is_package, target, level)
+        if absolute.split(".")[0] not in projects:
+            continue
+        submodules = [f"{absolute}.{n}" for n in imported if n != "*" and _find(f"{absolute}.{n}") is not None]
+        names.update(submodules)
+        if not imported or len(submodules) < len(imported):
+            names.add(absolute)  # ``import X``, or names defined in X itself
+    if module is not None:
+        for value in list(vars(module).values()):
+            if isinstance(value, ModuleType):
+                names.add(value.__name__)
+            else:
+                origin = getattr(getattr(value, "py_func", value), "__module__", None)
+                if isinstance(origin, str):
+                    names.add(origin)
+    return names
+
+
+def source_closure(module_name: str) -> dict[str, str]:
+    """Module name -> source file of every module whose code ``module_name``'s numba
+    functions can compile in: the module itself and, transitively, the modules of
+    labyrinth_env and of the module's own top-level package that it reaches."""
+    projects = {PACKAGE, module_name.split(".")[0]}
+    closure: dict[str, str] = {}
+    todo = [module_name]
+    while todo:
+        name = todo.pop()
+        if name in closure or name.split(".")[0] not in projects:
+            continue
+        found = _find(name)
+        module = found if isinstance(found, ModuleType) else None
+        path = _file_of(module) if module is not None else found
+        if not path:
+            continue
+        closure[name] = path
+        todo.extend(_references(name, module, path, projects))
+    return closure
+
+
+def closure_stamp(module_name: str) -> str:
+    """SHA-256 of the closure's contents (by module name, so not tied to where the files
+    lie) with the compiler's versions and optimisation settings."""
+    digest = hashlib.sha256()
+    settings = (numba.__version__, llvmlite.__version__, np.__version__, numba.config.OPT, numba.config.BOUNDSCHECK)
+    digest.update(repr(settings).encode())
+    for name, path in sorted(source_closure(module_name).items()):
+        digest.update(name.encode() + b"\0")
+        digest.update(Path(path).read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+# --- the numba locator -----------------------------------------------------------------
+class SourceClosureLocator(caching._CacheLocator):
+    """Numba cache locator for functions compiled against labyrinth_env (see the module
+    docstring); ``from_function`` returns None for any other function."""
+
+    _stamps: dict[str, str] = {}
+
+    def __init__(self, py_func: Any, py_file: str, module_name: str, stamp: str) -> None:
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._stamp = stamp
+        self._cache_path = str(cache_root() / module_name / stamp[:20])
+
+    def get_cache_path(self) -> str:
+        return self._cache_path
+
+    def get_source_stamp(self) -> str:
+        return self._stamp
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, py_func: Any, py_file: str) -> SourceClosureLocator | None:
+        module_name = getattr(py_func, "__module__", None)
+        if not module_name or not os.path.exists(py_file):
+            return None
+        if module_name.split(".")[0] != PACKAGE:
+            closure = source_closure(module_name)
+            if not any(name.split(".")[0] == PACKAGE for name in closure):
+                return None  # not compiled against labyrinth_env: numba's own caching
+        stamp = cls._stamps.get(module_name)
+        if stamp is None:
+            stamp = cls._stamps[module_name] = closure_stamp(module_name)
+        self = cls(py_func, py_file, module_name, stamp)
+        try:
+            self.ensure_cache_path()
+        except OSError as exc:
+            _use_fallback_root(Path(self._cache_path), exc)
+            self = cls(py_func, py_file, module_name, stamp)
+            self.ensure_cache_path()
+        _prune(Path(self._cache_path))
+        return self
+
+
+def _prune(current: Path) -> None:
+    """Keep the ``KEEP_STAMPS`` most recently written stamps of a module."""
+    try:
+        siblings = sorted(
+            (p for p in current.parent.iterdir() if p.is_dir() and p != current),
+            key=lambda p: p.stat().st_mtime,
+            reverse=True,
+        )
+    except OSError:
+        return
+    for old in siblings[KEEP_STAMPS - 1 :]:
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def install() -> None:
+    """Put the locator first in numba's list (once)."""
+    classes = caching.CacheImpl._locator_classes
+    if SourceClosureLocator not in classes:
+        classes.insert(0, SourceClosureLocator)

@@ -1,0 +1,306 @@
+"""The kernel contract: what every ruleset's kernel gives, and the check that says, in plain
+words, what a kernel lacks.
+
+A kernel is a module of ``@njit`` functions over one state record (a numpy structured
+dtype); the env layers, the vector env, the agents and the benchmarks reach a ruleset only
+through the names below. ``state_dtype`` builds a record with the fields every layer reads
+(spliced around the ruleset's own fields, never restated), the outcome codes are one enum
+for all rulesets, and ``check_ruleset(spec)`` runs when a ruleset is first used (and in the
+tests) so a missing or misshapen piece is named before anything compiles.
+
+| kernel name | meaning |
+|---|---|
+| ``STATE_DTYPE`` | the record: ``state_dtype(NUM_OPTIONS, MAX_EVENTS, fields)`` |
+| ``NUM_ACTIONS``, ``NUM_SEATS`` | the size of the flat action space; the seats a record holds |
+| ``OBS_SIZE``, ``NUM_OPTIONS`` | the length of the observation and of the options vector |
+| ``DECISIONS`` | the name of each pending decision (``decision`` field) |
+| ``init(s, seed, options)`` | a new game from a 64-bit seed and the options vector |
+| ``to_act(s)`` | the seat whose decision is pending, -1 once the game is over |
+| ``legal_mask(s, out)`` | the pending decision's legal actions (never all-false while running) |
+| ``step(s, action) -> bool`` | apply one action and resolve up to the next decision; False: illegal, nothing changed |
+| ``observe(s, seat, out)`` | that seat's observation: public information and its own, nothing else |
+| ``returns(s, out)`` | final rewards per seat (zeros while running or truncated) |
+| ``determinize(s, seat, seed)`` | resample everything ``seat`` cannot know (for search) |
+| ``shaping_potential(s, seat) -> float`` | an opt-in progress estimate in [0, 1] |
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import inspect
+from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.rng import seed_state
+
+if TYPE_CHECKING:
+    from labyrinth_env.spec import RulesetSpec
+
+
+class Outcome(enum.IntEnum):
+    """The ``outcome`` field of every record."""
+
+    RUNNING = 0
+    WON = 1  # one seat won (zero-sum), or the team did (cooperative)
+    TRUNCATED = 2  # ``max_turns`` reached (a truncation, not an end of the game)
+    LOST = 3  # the team lost (cooperative rulesets)
+
+
+# plain ints for the kernels (numba freezes them in)
+RUNNING, WON, TRUNCATED, LOST = (int(o) for o in Outcome)
+OUTCOME_NAMES = {int(o): o.name.lower() for o in Outcome}
+
+NO_SEAT = -1  # ``winner`` while nobody has won (and always in cooperative rulesets)
+
+
+def state_head(num_options: int) -> list:
+    """The fields every record starts with: its dice, its options (kept for auto-reset),
+    the player count, the turn limit (0: none), whose turn it is, the turn counter, the
+    pending decision and the seat that makes it, the outcome and the winner."""
+    return [
+        ("rng", np.uint64, (1,)),
+        ("options", np.int32, (num_options,)),
+        ("num_players", np.int8),
+        ("max_turns", np.int32),
+        ("seat", np.int8),
+        ("turn", np.int32),
+        ("decision", np.int8),
+        ("decider", np.int8),
+        ("outcome", np.int8),
+        ("winner", np.int8),
+    ]
+
+
+def state_tail(max_events: int) -> list:
+    """The fields every record ends with: what the last ``step`` resolved (``core.events``)."""
+    return [("events", np.int32, (max_events, EVENT_WIDTH)), ("num_events", np.int32)]
+
+
+def state_dtype(num_options: int, max_events: int, fields: Sequence[tuple]) -> np.dtype:
+    """A ruleset's record: the common head, the ruleset's own ``fields``, the event buffer."""
+    common = {name for name, *_ in state_head(num_options) + state_tail(max_events)}
+    restated = sorted(common & {f[0] for f in fields})
+    if restated:
+        raise ValueError(f"fields {restated} are common to every record (core.contract.state_head): do not restate")
+    return np.dtype([*state_head(num_options), *fields, *state_tail(max_events)])
+
+
+def new_states(kernel: ModuleType, num: int = 1) -> np.ndarray:
+    """``num`` zeroed records of ``kernel``, ready for ``init``."""
+    return np.zeros(num, dtype=kernel.STATE_DTYPE)
+
+
+# --- helpers every kernel may use (they read only the common fields) -------------------
+@njit(cache=True)
+def start_record(s, seed, options) -> None:
+    """Keep the options (padded with zeros), seed the record's dice, clear the events and
+    the turn: seat 0 decides, nobody has won, the game runs."""
+    opts = options.copy()  # ``options`` may be this state's own field
+    s.options[:] = 0
+    s.options[: opts.shape[0]] = opts
+    s.rng[0] = seed_state(np.uint64(seed))
+    s.seat = 0
+    s.turn = 0
+    s.decision = 0
+    s.decider = 0
+    s.outcome = RUNNING
+    s.winner = NO_SEAT
+    clear_events(s)
+
+
+@njit(cache=True)
+def to_act(s) -> int:
+    """The seat whose decision is pending, -1 once the game is over."""
+    return -1 if s.outcome != RUNNING else s.decider
+
+
+@njit(cache=True)
+def set_decision(s, decision: int, decider: int) -> None:
+    s.decision = decision
+    s.decider = decider
+
+
+@njit(cache=True)
+def declare_winner(s, seat: int, ev_win: int) -> None:
+    s.outcome = WON
+    s.winner = seat
+    emit(s, ev_win, seat)
+
+
+@njit(cache=True)
+def next_turn(s, ev_truncated: int) -> bool:
+    """Pass the turn clockwise; False (and the game truncated) once ``max_turns`` turns
+    were played (0: never)."""
+    s.turn += 1
+    if s.max_turns > 0 and s.turn >= s.max_turns:
+        s.outcome = TRUNCATED
+        emit(s, ev_truncated, -1)
+        return False
+    s.seat = (s.seat + 1) % s.num_players
+    return True
+
+
+@njit(cache=True)
+def winner_returns(s, out) -> None:
+    """Zero-sum: the winner +1, every other seat -1/(n-1); zeros while running or on
+    truncation."""
+    out[:] = 0.0
+    if s.outcome == WON:
+        n = s.num_players
+        for p in range(n):
+            out[p] = 1.0 if p == s.winner else -1.0 / (n - 1)
+
+
+@njit(cache=True)
+def team_returns(s, out) -> None:
+    """Cooperative: every seat +1 when the team won, -1 when it lost, 0 otherwise."""
+    out[:] = 0.0
+    value = 1.0 if s.outcome == WON else (-1.0 if s.outcome == LOST else 0.0)
+    for p in range(s.num_players):
+        out[p] = value
+
+
+# --- the check -----------------------------------------------------------------------------
+# name -> (number of arguments, what it does), for the message when one is missing
+FUNCTIONS: dict[str, tuple[int, str]] = {
+    "init": (3, "init(s, seed, options): set up a new game"),
+    "to_act": (1, "to_act(s): the seat to decide, -1 when the game is over"),
+    "legal_mask": (2, "legal_mask(s, out): fill the pending decision's legal actions"),
+    "step": (2, "step(s, action) -> bool: apply one action (False: illegal, nothing changed)"),
+    "observe": (3, "observe(s, seat, out): that seat's observation"),
+    "returns": (2, "returns(s, out): final rewards per seat"),
+    "determinize": (3, "determinize(s, seat, seed): resample what the seat cannot know"),
+    "shaping_potential": (2, "shaping_potential(s, seat) -> float: progress in [0, 1]"),
+}
+CONSTANTS: dict[str, str] = {
+    "NUM_ACTIONS": "the size of the flat action space",
+    "NUM_SEATS": "the seats a record holds (at least the largest player count)",
+    "OBS_SIZE": "the length of the observation vector",
+    "NUM_OPTIONS": "the length of the options vector",
+}
+
+
+class ContractError(TypeError):
+    """A ruleset does not meet the kernel contract (the message lists every problem)."""
+
+
+def _is_jitted(obj: Any) -> bool:
+    return hasattr(obj, "py_func") and hasattr(obj, "signatures")
+
+
+def _arity(fn: Any) -> int:
+    params = inspect.signature(fn.py_func).parameters.values()
+    return sum(p.default is inspect.Parameter.empty for p in params)
+
+
+def kernel_problems(kernel: ModuleType, max_players: int) -> list[str]:
+    """Everything ``kernel`` lacks against the contract, each in one sentence."""
+    problems = []
+    where = kernel.__name__
+    for name, what in CONSTANTS.items():
+        value = getattr(kernel, name, None)
+        if value is None:
+            problems.append(f"{where} has no {name} ({what})")
+        elif isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            problems.append(f"{where}.{name} must be a positive int ({what}), got {value!r}")
+    seats = getattr(kernel, "NUM_SEATS", None)
+    if isinstance(seats, (int, np.integer)) and seats < max_players:
+        problems.append(f"{where}.NUM_SEATS is {seats}, fewer than the spec's {max_players} players")
+    decisions = getattr(kernel, "DECISIONS", None)
+    if not isinstance(decisions, (tuple, list)) or not decisions or not all(isinstance(d, str) for d in decisions):
+        problems.append(f"{where}.DECISIONS must be a non-empty tuple naming each pending decision")
+    dtype = getattr(kernel, "STATE_DTYPE", None)
+    if not isinstance(dtype, np.dtype) or dtype.names is None:
+        problems.append(f"{where}.STATE_DTYPE must be a numpy structured dtype (core.contract.state_dtype)")
+    else:
+        options = int(getattr(kernel, "NUM_OPTIONS", 1) or 1)
+        for name, base, *shape in state_head(options) + state_tail(1):
+            if name not in dtype.names:
+                problems.append(
+                    f"{where}.STATE_DTYPE has no field {name!r}, which every record needs "
+                    "(build it with core.contract.state_dtype)"
+                )
+                continue
+            field = dtype.fields[name][0]
+            if field.base != np.dtype(base) or (name not in ("events", "options") and field.shape != tuple(*shape)):
+                problems.append(
+                    f"{where}.STATE_DTYPE field {name!r} is {field}, the contract needs {np.dtype(base)}"
+                    + (f" of shape {tuple(*shape)}" if shape else "")
+                )
+    for name, (arity, what) in FUNCTIONS.items():
+        fn = getattr(kernel, name, None)
+        if fn is None:
+            problems.append(f"{where} has no function {name} ({what})")
+        elif not _is_jitted(fn):
+            problems.append(f"{where}.{name} must be a numba @njit function ({what})")
+        elif _arity(fn) != arity:
+            problems.append(f"{where}.{name} takes {_arity(fn)} arguments; the contract has {what}")
+    for name in ("RUNNING", "WON", "TRUNCATED", "LOST"):
+        value = getattr(kernel, name, None)
+        if value is not None and value != getattr(Outcome, name):
+            code = int(getattr(Outcome, name))
+            problems.append(f"{where}.{name} is {value}; outcome codes come from core.contract ({name} = {code})")
+    return problems
+
+
+def check_ruleset(spec: RulesetSpec) -> None:
+    """Raise ``ContractError`` naming every missing or misshapen piece of the ruleset
+    (kernel constants, record fields, functions, heuristic, env class, options, picture)."""
+    from labyrinth_env.aec import LabyrinthAECEnv
+
+    problems: list[str] = []
+    try:
+        kernel = spec.kernel
+    except ImportError as exc:
+        raise ContractError(
+            f"ruleset {spec.env_id}: its kernel {spec.kernel_module!r} cannot be imported ({exc})"
+        ) from None
+    problems += kernel_problems(kernel, spec.players[1])
+    if spec.heuristic_module is not None:
+        try:
+            heuristic = spec.heuristic
+        except ImportError as exc:
+            problems.append(f"its heuristic {spec.heuristic_module!r} cannot be imported ({exc})")
+        else:
+            fn = getattr(heuristic, "heuristic_action", None)
+            if fn is None or not _is_jitted(fn) or _arity(fn) != 2:
+                problems.append(f"{spec.heuristic_module} needs an @njit heuristic_action(s, mask) -> int")
+    try:
+        env_class = spec.env_class
+    except (ImportError, AttributeError) as exc:
+        problems.append(f"its env class {spec.env!r} cannot be loaded ({exc})")
+    else:
+        if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
+            problems.append(f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv")
+        else:
+            for method in ("options_vector", "decode_event", "action_names", "render_text"):
+                if getattr(env_class, method) is getattr(LabyrinthAECEnv, method):
+                    problems.append(f"{spec.env} does not define {method}()")
+            options = getattr(env_class, "Options", None)
+            fields = {f.name: f for f in dataclasses.fields(options)} if dataclasses.is_dataclass(options) else None
+            if fields is None:
+                problems.append(f"{spec.env}.Options must be a dataclass of options (labyrinth_env.options.option)")
+            elif "num_players" not in fields:
+                problems.append(f"{spec.env}.Options has no num_players option")
+            elif tuple(fields["num_players"].metadata["option"].int_range or ()) != tuple(spec.players):
+                problems.append(
+                    f"{spec.env}.Options.num_players allows {fields['num_players'].metadata['option'].int_range}, "
+                    f"the spec says {spec.players}"
+                )
+    if spec.picture_module is not None:
+        try:
+            picture = spec.picture
+        except ImportError as exc:
+            problems.append(f"its picture module {spec.picture_module!r} cannot be imported ({exc})")
+        else:
+            if not callable(getattr(picture, "draw", None)):
+                problems.append(f"{spec.picture_module} needs draw(state, viewer=None, omniscient=False)")
+    if problems:
+        listing = "\n  - ".join(problems)
+        raise ContractError(f"ruleset {spec.env_id} does not meet the kernel contract:\n  - {listing}")

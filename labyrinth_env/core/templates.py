@@ -1,0 +1,122 @@
+"""Numba code written once for every ruleset, bound to one ruleset's kernel.
+
+A template module (``core/batch_template.py``, the MCTS search in ``agents/mcts_template.py``)
+is ordinary numba code that reaches the ruleset through two module globals, ``K`` (the
+kernel) and ``H`` (the heuristic). Numba freezes globals into what it compiles and caches
+neither functions passed as arguments nor closures reliably, so each ruleset gets its own
+copy of the functions: ``bind(template, spec)`` makes a module named
+``<ruleset package>.<template.BOUND_NAME>`` (``labyrinth_env.rulesets.team_edition.loops``)
+whose functions are the template's own code objects with that module's globals, where ``K``
+and ``H`` are the ruleset's. No source text is copied or rewritten; each bound function
+compiles and caches on its own (``core.cache`` keys it on the template, the kernel and the
+heuristic), and the module is importable by its name in any process once
+``labyrinth_env`` is imported (``import labyrinth_env.rulesets.labyrinx.loops``).
+
+A ruleset without a heuristic gets ``core/no_heuristic.py`` bound as its ``H`` (the first
+legal action), so the loops compile; the agents and the vector env refuse to use it as a
+heuristic.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.abc
+import importlib.machinery
+import sys
+import threading
+import types
+from typing import TYPE_CHECKING, Any
+
+import numba
+from numba.core.caching import NullCache
+
+if TYPE_CHECKING:
+    from labyrinth_env.spec import RulesetSpec
+
+# BOUND_NAME -> template module
+TEMPLATES = {
+    "loops": "labyrinth_env.core.batch_template",
+    "search": "labyrinth_env.agents.mcts_template",
+    "no_heuristic": "labyrinth_env.core.no_heuristic",
+}
+_lock = threading.RLock()
+
+
+def _is_dispatcher(value: Any) -> bool:
+    return isinstance(value, numba.core.dispatcher.Dispatcher)
+
+
+def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
+    """The module of ``template``'s functions compiled against ``spec``'s kernel and
+    heuristic (made once per process and template)."""
+    name = f"{spec.package}.{template.BOUND_NAME}"
+    with _lock:
+        module = sys.modules.get(name)
+        if module is not None:
+            return module
+        if importlib.machinery.PathFinder.find_spec(name, sys.modules[spec.package].__path__) is not None:
+            raise RuntimeError(f"{name} is a file of the ruleset: the template {template.__name__} binds to that name")
+        module = types.ModuleType(name, template.__doc__)
+        namespace = module.__dict__
+        namespace["__file__"] = template.__file__  # the code's source; core.cache reads the template from it
+        namespace["__template__"] = template.__name__
+        for key, value in vars(template).items():
+            if not (key.startswith("__") and key.endswith("__")):
+                namespace[key] = value
+        namespace["K"] = spec.kernel
+        if "H" in namespace:
+            namespace["H"] = spec.heuristic or bind(importlib.import_module(TEMPLATES["no_heuristic"]), spec)
+        sys.modules[name] = module  # before the functions: numba's cache finds their globals by name
+        try:
+            for key, value in vars(template).items():
+                if getattr(getattr(value, "py_func", value), "__module__", None) != template.__name__:
+                    continue  # imported into the template (core kernels): shared as they are
+                if _is_dispatcher(value):
+                    cached = not isinstance(value._cache, NullCache)  # ``cache`` is not among targetoptions
+                    namespace[key] = numba.jit(cache=cached, **value.targetoptions)(_clone(value.py_func, namespace))
+                elif isinstance(value, types.FunctionType):
+                    namespace[key] = _clone(value, namespace)
+        except BaseException:
+            del sys.modules[name]
+            raise
+        return module
+
+
+def _clone(fn: types.FunctionType, namespace: dict[str, Any]) -> types.FunctionType:
+    """``fn``'s code with ``namespace`` as its globals."""
+    clone = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+    clone.__kwdefaults__ = fn.__kwdefaults__
+    clone.__qualname__ = fn.__qualname__
+    clone.__doc__ = fn.__doc__
+    clone.__annotations__ = dict(fn.__annotations__)
+    return clone
+
+
+class BoundTemplateFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Makes ``<ruleset package>.<bound name>`` importable for every registered ruleset."""
+
+    def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
+        package, _, bound = fullname.rpartition(".")
+        if bound not in TEMPLATES or not package:
+            return None
+        from labyrinth_env.registry import spec_for_package
+
+        if spec_for_package(package) is None:
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, module_spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
+        from labyrinth_env.registry import spec_for_package
+
+        package, _, bound = module_spec.name.rpartition(".")
+        module = bind(importlib.import_module(TEMPLATES[bound]), spec_for_package(package))
+        # the import machinery replaces sys.modules[name] with what create_module returns
+        return module
+
+    def exec_module(self, module: types.ModuleType) -> None:
+        """Everything was done in ``create_module``."""
+
+
+def install_finder() -> None:
+    if not any(isinstance(f, BoundTemplateFinder) for f in sys.meta_path):
+        sys.meta_path.append(BoundTemplateFinder())

@@ -1,0 +1,185 @@
+"""What every registered ruleset must pass, the toy ruleset of ``tests/toy_ruleset``
+included: the kernel contract, PettingZoo's api and seed tests, random games that end,
+replays, the vector env against the AEC env, the agents, a tournament and the benchmark.
+A ruleset declared in one folder and registered with ``register_ruleset`` gets all of it."""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import warnings
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+import labyrinth_env
+from labyrinth_env.core import contract
+from labyrinth_env.core.contract import ContractError, check_ruleset, new_states
+from labyrinth_env.spec import RulesetSpec
+from tests.toy_ruleset import SPEC as TOY
+
+ENV_IDS = labyrinth_env.list_envs()
+
+
+def _options(env_id: str) -> dict:
+    """A short game at the largest player count (up to 3)."""
+    lo, hi = labyrinth_env.get_spec(env_id).players
+    return {"num_players": min(max(lo, 3), hi), "max_turns": 40}
+
+
+# --- the contract ------------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_every_ruleset_meets_the_kernel_contract(env_id):
+    spec = labyrinth_env.get_spec(env_id)
+    check_ruleset(spec)
+    k = spec.kernel
+    for name, *_ in contract.state_head(k.NUM_OPTIONS) + contract.state_tail(1):
+        assert name in k.STATE_DTYPE.names
+    assert spec.options_class is spec.env_class.Options
+
+
+def test_the_toy_ruleset_is_registered_from_the_test_folder():
+    assert "toy_race_v0" in ENV_IDS
+    assert labyrinth_env.get_spec("toy_race_v0") is TOY
+    assert TOY.package == "tests.toy_ruleset"
+    assert labyrinth_env.register_ruleset(TOY) is TOY  # again: nothing changes
+    assert labyrinth_env.register_ruleset(dataclasses.replace(TOY)) is TOY  # an equal declaration
+    with pytest.raises(ValueError, match="already registered"):
+        labyrinth_env.register_ruleset(dataclasses.replace(TOY, players=(2, 3)))
+    with pytest.raises(TypeError, match="RulesetSpec"):
+        labyrinth_env.register_ruleset("toy_race_v0")
+
+
+def _broken_kernel() -> types.ModuleType:
+    """The toy kernel without ``determinize``, with a misshapen ``step`` and a record that
+    lacks ``decider``."""
+    k = types.ModuleType("broken_kernel")
+    for name in ("init", "to_act", "legal_mask", "observe", "returns", "shaping_potential"):
+        setattr(k, name, getattr(TOY.kernel, name))
+    k.step = lambda s, action: True  # plain Python
+    k.NUM_ACTIONS, k.NUM_SEATS, k.OBS_SIZE, k.NUM_OPTIONS = 5, 1, 3, 2
+    k.DECISIONS = ("move",)
+    k.STATE_DTYPE = np.dtype([("rng", np.uint64, (1,)), ("outcome", np.int8)])
+    k.WON = 7
+    return k
+
+
+def test_the_contract_check_names_what_is_missing_in_plain_words():
+    problems = contract.kernel_problems(_broken_kernel(), max_players=4)
+    text = "\n".join(problems)
+    assert "has no function determinize" in text
+    assert "step must be a numba @njit function" in text
+    assert "STATE_DTYPE has no field 'decider'" in text
+    assert "NUM_SEATS is 1, fewer than the spec's 4 players" in text
+    assert "WON is 7; outcome codes come from core.contract (WON = 1)" in text
+    spec = dataclasses.replace(TOY, env_id="broken_v0", kernel_module="no.such.kernel")
+    with pytest.raises(ContractError, match="cannot be imported"):
+        check_ruleset(spec)
+    spec = dataclasses.replace(TOY, env_id="broken_v0", players=(2, 5), heuristic_module="labyrinth_env.core.rng")
+    with pytest.raises(ContractError) as err:
+        check_ruleset(spec)
+    assert "NUM_SEATS is 4, fewer than the spec's 5 players" in str(err.value)
+    assert "needs an @njit heuristic_action(s, mask)" in str(err.value)
+    assert "Options.num_players allows (2, 4), the spec says (2, 5)" in str(err.value)
+
+
+def test_a_spec_refuses_bad_declarations():
+    with pytest.raises(ValueError, match="must look like 'name_v0'"):
+        RulesetSpec(env_id="Toy", title="", players=(2, 4), utility="zero_sum", kernel_module="k", env="e:c")
+    with pytest.raises(ValueError, match="players must be"):
+        RulesetSpec(env_id="toy_v0", title="", players=(3, 2), utility="zero_sum", kernel_module="k", env="e:c")
+    with pytest.raises(ValueError, match="utility must be one of"):
+        RulesetSpec(env_id="toy_v0", title="", players=(2, 2), utility="team", kernel_module="k", env="e:c")
+    with pytest.raises(ValueError, match="module:class"):
+        RulesetSpec(env_id="toy_v0", title="", players=(2, 2), utility="zero_sum", kernel_module="k", env="e")
+
+
+def test_a_state_record_never_restates_the_common_fields():
+    with pytest.raises(ValueError, match="common to every record"):
+        contract.state_dtype(2, 4, [("turn", np.int32)])
+
+
+def test_bound_templates_are_importable_modules_named_after_the_ruleset():
+    import importlib
+
+    loops = importlib.import_module("tests.toy_ruleset.loops")
+    assert loops is TOY.loops and loops.K is TOY.kernel and loops.H is TOY.heuristic
+    assert loops.step_one.py_func.__module__ == "tests.toy_ruleset.loops"
+    for spec in labyrinth_env.specs():
+        assert spec.loops.__name__ == f"{spec.package}.loops"
+
+
+# --- the generic checks --------------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_pettingzoo_api_and_seed_tests(env_id):
+    lo, hi = labyrinth_env.get_spec(env_id).players
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for n in sorted({lo, hi}):
+            api_test(labyrinth_env.make(env_id, num_players=n), num_cycles=60)
+        api_test(labyrinth_env.raw_env(env_id, num_players=lo), num_cycles=60)
+    seed_test(lambda: labyrinth_env.make(env_id, num_players=lo), num_cycles=60)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_random_games_end_and_their_replays_reproduce_them(env_id, tmp_path):
+    spec = labyrinth_env.get_spec(env_id)
+    env = labyrinth_env.raw_env(env_id, **_options(env_id))
+    rng = np.random.default_rng(0)
+    for seed in range(3):
+        env.reset(seed=seed)
+        while env.agents and not any(env.terminations.values()) and not any(env.truncations.values()):
+            legal = env.legal_actions()
+            assert legal, f"{env_id}: no legal action while the game runs"
+            env.step(int(rng.choice(legal)))
+        assert int(env.state["outcome"]) in (contract.WON, contract.TRUNCATED, contract.LOST)
+        env.save_replay(tmp_path / "game.json")
+        again = labyrinth_env.load_replay(tmp_path / "game.json")
+        assert again.game_log == env.game_log
+    # in the kernel, with auto-reset: many games, every mask non-empty
+    loops = spec.loops
+    states = new_states(spec.kernel, 1)
+    loops.init_one(states, np.uint64(1), env.options_vector())
+    mask = np.zeros(spec.kernel.NUM_ACTIONS, dtype=np.int8)
+    rngs = np.ones(1, dtype=np.uint64)
+    assert loops.random_steps(states[0], mask, rngs, 3000) > 0
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_vector_env_equals_the_aec_env(env_id):
+    from tests.test_vector import check_vector_equals_aec
+
+    check_vector_equals_aec(env_id, _options(env_id))
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_heuristic_and_search_agents_play_it(env_id):
+    from labyrinth_env.agents import make_agent
+
+    env = labyrinth_env.make(env_id, **_options(env_id))
+    env.reset(seed=3)
+    players = [make_agent("heuristic"), make_agent("mcts:simulations=8,rollout_steps=20", seed=1)]
+    for i in range(40):
+        agent = env.agent_selection
+        if env.terminations[agent] or env.truncations[agent]:
+            break
+        obs = env.observe(agent)
+        action = players[i % 2].act(obs, env)
+        assert obs["action_mask"][action]
+        env.step(action)
+
+
+def test_the_toy_ruleset_runs_a_tournament_in_worker_processes_and_the_benchmark():
+    """Spawned workers know nothing of the toy ruleset until the tournament sends its spec."""
+    from labyrinth_env.agents.tournament import run_tournament
+    from labyrinth_env.benchmarks.throughput import run
+
+    report = run_tournament(
+        "toy_race_v0", ["random", "heuristic"], 8, seed=1, options={"max_turns": 30}, workers=2, plot=False
+    )
+    assert report["games"] == 8 and report["agents"] == ["random", "heuristic"]
+    assert sum(row["seats"] for row in report["per_agent"].values()) == 16
+    result = run(["toy_race_v0"], seconds=0.2, repeats=1, quick=True, measure_compile=False, progress=False)
+    kinds = {row["kind"] for row in result["rows"] if row["env_id"] == "toy_race_v0"}
+    assert {"aec", "raw", "kernel_serial"} <= kinds
