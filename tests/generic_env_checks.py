@@ -19,9 +19,9 @@ from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
 from labyrinth_env.core.rng import pick_random
 
-RUNNING, WON, TRUNCATED = 0, 1, 2  # the Paths of Destiny kernels' outcomes
 
 
 def play_random(env, seed: int, max_steps: int = 20_000) -> list[int]:

@@ -130,7 +130,6 @@ def cell_name(cell: int) -> str:
     return f"r{cell // C.SIZE}c{cell % C.SIZE}"
 
 
-_PAGE_CAUSE = ("pushed out", "tile flipped", "daedalus page")
 
 
 class raw_env(LabyrinthAECEnv):
@@ -207,7 +206,7 @@ class raw_env(LabyrinthAECEnv):
                 "seat": seat,
                 "from": cell_name(a),
                 "to": cell_name(b),
-                "cause": _PAGE_CAUSE[c],
+                "cause": K.SENT_CAUSES[c],
             }
         if kind == K.EV_PUSH:
             return {

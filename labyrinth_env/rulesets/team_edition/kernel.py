@@ -97,7 +97,7 @@ EV_START_TURN = 1  # seat, turn, pages left after this one
 EV_PAGE = 2  # seat, kind, p1, p2, p3
 EV_DAEDALUS_PUSH = 3  # -1, arrow, tile pushed out, it was face down
 EV_DAEDALUS_FLIP = 4  # -1, tile, cell
-EV_SENT_HOME = 5  # piece owner, from cell, home cell, cause (0 pushed out, 1 flipped, 2 page)
+EV_SENT_HOME = 5  # piece owner, from cell, home cell, cause (SENT_...)
 EV_PUSH = 6  # seat, arrow, orientation, tile pushed out
 EV_PIECE_WRAPS = 7  # piece owner, from cell, to cell
 EV_ROTATE = 8  # seat, cell, steps
@@ -109,6 +109,9 @@ EV_DRAW = 13  # seat, treasure
 EV_END_TURN = 14  # seat, turn
 EV_GAME_END = 15  # -1, outcome, treasures collected
 MAX_EVENTS = 32
+# why a piece went to a corner (EV_SENT_HOME)
+SENT_PUSHED_OUT, SENT_TILE_FLIPPED, SENT_BY_PAGE = 0, 1, 2
+SENT_CAUSES = ("pushed out", "tile flipped", "daedalus page")
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -293,7 +296,7 @@ def shift_pieces(s, arrow: int, wrap: bool) -> None:
                     s.piece[p] = line[0]
                     emit(s, EV_PIECE_WRAPS, p, pos, line[0])
                 else:
-                    send_home(s, p, 0)
+                    send_home(s, p, SENT_PUSHED_OUT)
                 break
 
 
@@ -397,13 +400,13 @@ def read_page(s) -> None:
             emit(s, EV_DAEDALUS_FLIP, -1, tile, cell)
             for p in range(s.num_players):
                 if s.piece[p] == cell:
-                    send_home(s, p, 1)
+                    send_home(s, p, SENT_TILE_FLIPPED)
     else:
         corner = HOME_CELLS[page[3]]
         for k in range(1, 3):
             p = page[k]
             if p < s.num_players:  # pieces not in play are ignored
-                emit(s, EV_SENT_HOME, p, s.piece[p], corner, 2)
+                emit(s, EV_SENT_HOME, p, s.piece[p], corner, SENT_BY_PAGE)
                 s.piece[p] = corner
     refresh_board(s)
 
