@@ -18,10 +18,8 @@ from numba import njit
 from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
-from labyrinth_env.core.contract import new_states
-from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
+from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON, new_states
 from labyrinth_env.core.rng import pick_random
-
 
 
 def play_random(env, seed: int, max_steps: int = 20_000) -> list[int]:
