@@ -123,6 +123,10 @@ def _pass_through(module: str) -> Callable[[list[str]], int]:
 # subcommand -> (help, module whose main(argv) takes every argument after the subcommand)
 PASS_THROUGH: dict[str, tuple[str, str]] = {
     "bench": ("throughput benchmark (labyrinth bench --help)", "labyrinth_env.benchmarks.throughput"),
+    "compile-time": (
+        "first-run compile seconds per ruleset and path (labyrinth compile-time --help)",
+        "labyrinth_env.benchmarks.compile_time",
+    ),
     "evaluate": ("win rate of an agent (labyrinth evaluate --help)", "labyrinth_env.agents.evaluate"),
     "train": ("MaskablePPO from a YAML config (labyrinth train --help)", "labyrinth_env.agents.train_ppo"),
     "tournament": ("balanced tournament with ratings (labyrinth tournament --help)", "labyrinth_env.agents.tournament"),
