@@ -76,11 +76,6 @@ def cell_name(cell: int) -> str:
     return f"({r},{c})"
 
 
-_HOW = ("move", "push", "monster", "trap", "play", "despair", "builder")
-_END = ("all cards in game", "table full")
-_WIN = ("five treasures", "most treasures", "race back to the Empty Hall")
-
-
 def _seats(mask: int) -> list[int]:
     return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
 
@@ -122,7 +117,7 @@ class raw_env(LabyrinthAECEnv):
 
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         kind, seat, a, b, c, _d = (int(x) for x in record)
-        icon = C.ICON_NAMES[a] if 0 <= a < 3 else None
+        icon = C.ICON_NAMES[a] if 0 <= a < C.NUM_ICONS else None
         t = {
             K.EV_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
             K.EV_EXPAND: lambda: {"type": "labyrinth_expands", "seat": seat, "at": cell_name(a)},
@@ -131,7 +126,7 @@ class raw_env(LabyrinthAECEnv):
                 "seat": seat,
                 "from": cell_name(a),
                 "to": cell_name(b),
-                "how": _HOW[c],
+                "how": K.HOW_NAMES[c],
             },
             K.EV_LOST_MOVE: lambda: {"type": "move_lost", "seat": seat, "stays": cell_name(a), "door_to": cell_name(b)},
             K.EV_FLIP: lambda: {"type": "flip", "seat": seat, "at": cell_name(a), "card": C.KIND_NAMES[b]},
@@ -160,16 +155,16 @@ class raw_env(LabyrinthAECEnv):
                 "seat": seat,
                 "challenge": icon,
                 "treasure_lost": bool(b),
-                "mover": c if c >= 0 else None,
+                "mover": None if c == K.NO_SEAT else c,
             },
             K.EV_CHEST_GOLD: lambda: {"type": "treasure_on_chest", "seat": seat, "at": cell_name(a)},
             K.EV_RESHUFFLE: lambda: {"type": "reshuffle", "cards": a},
             K.EV_DESPAIR: lambda: {"type": "despair", "seat": seat, "cards_drawn": a},
             K.EV_REST: lambda: {"type": "rest", "seat": seat, "cards": a},
             K.EV_FLIP_DOWN: lambda: {"type": "end_phase", "seat": seat, "flipped_down": a},
-            K.EV_END_TRIGGER: lambda: {"type": "end_trigger", "seat": seat, "reason": _END[a]},
+            K.EV_END_TRIGGER: lambda: {"type": "end_trigger", "seat": seat, "reason": K.END_NAMES[a]},
             K.EV_RACE: lambda: {"type": "race", "racers": _seats(a)},
-            K.EV_WIN: lambda: {"type": "win", "seat": seat, "how": _WIN[a]},
+            K.EV_WIN: lambda: {"type": "win", "seat": seat, "how": K.WIN_NAMES[a]},
             K.EV_TRUNCATED: lambda: {"type": "truncated"},
             K.EV_POWER: lambda: {"type": "power", "seat": seat, "power": C.POWER_NAMES[a], "arg": b},
             K.EV_CARDS_OUT: lambda: {"type": "cards_out"},
@@ -198,7 +193,6 @@ class raw_env(LabyrinthAECEnv):
 
 
 _ICON_GLYPH = ("M", "T", "C")
-_ARROWS = {0: " ", 1: "^", 2: ">", 4: "v", 8: "<"}
 
 
 def cell_glyph(s: np.void, cell: int) -> str:

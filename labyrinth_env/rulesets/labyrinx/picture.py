@@ -330,7 +330,7 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool) -> None:
     p.text(f"Turn {int(s['turn'])} · {_status(s)}{race}", bold=not running, max_lines=2)
     if running:
         seat, decider, dec = int(s["seat"]), int(s["decider"]), int(s["decision"])
-        phase = "the labyrinth expands" if int(s["phase"]) == K.PH_EXPAND else "actions"
+        phase = K.PHASE_NAMES[int(s["phase"])]
         p.text(f"Player {seat}'s turn · {phase}", swatch=seat_colour(seat), max_lines=1)
         if dec != K.D_NONE:
             p.text(f"Player {decider}: {K.DECISIONS[dec]}", bold=True, max_lines=2)
@@ -346,7 +346,7 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool) -> None:
                 msg = f"chest with a treasure at {cell_name(int(s['ch_cell']))} (player {who})"
             p.text(msg, "#8a2a2a", size=12, max_lines=2)
         if int(s["mv_kind"]) != K.MV_NONE:
-            what = "monster" if int(s["mv_kind"]) == K.MV_MONSTER else "trap"
+            what = K.MOVEMENT_NAMES[int(s["mv_kind"])]
             p.text(
                 f"{what}: player {int(s['mv_mover'])} moves player {int(s['mv_seat'])}, "
                 f"{int(s['mv_steps'])} space(s) left",
@@ -393,7 +393,7 @@ def _player(p: Panel, c: Canvas, s: np.void, q: int, viewer: int | None, omnisci
             got = k < int(s["treasure"][q])
             c.circle(tx + k * 13 + 6, mid, 5.5, fill=GOLD if got else PAPER, stroke=GOLD_EDGE, width=1.0)
         ix = tx - 12
-        for icon in (2, 1, 0):  # the character's challenge icons, right to left
+        for icon in (C.CHEST, C.TRAP, C.MONSTER):  # the character's challenge icons, right to left
             for _ in range(int(C.CHAR_ICONS[ch, icon])):
                 with c.group("icon", title=f"{C.ICON_NAMES[icon]} icon"):
                     draw_icon(c, ix, mid, 7.5, icon)
