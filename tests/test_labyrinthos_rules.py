@@ -8,6 +8,7 @@ import pytest
 from labyrinthos_helpers import DOOR, E, N, S, Scenario, cell, edge, events_of, options_vector
 
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.grid import rotate_mask
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
@@ -215,7 +216,7 @@ def test_explore_flips_the_tile_in_any_orientation_and_moves_onto_it():
     assert sc.decision == K.D_ORIENT and s["cell_up"][UP] == 1
     assert sorted(a - K.A_ORIENT for a in sc.legal_actions()) == [0, 1, 2, 3]
     sc.step(K.A_ORIENT + 3)  # "NE" turned 3 quarters: "WN"
-    assert int(s["cell_mask"][UP]) == int(K.rotate_mask(int(C.TILE_MASK[tile]), 3, 4))
+    assert int(s["cell_mask"][UP]) == int(rotate_mask(int(C.TILE_MASK[tile]), 3, 4))
     assert int(s["position"][0]) == UP and int(s["feet"][0]) == 7 - int(C.SLOT_COST[C.S_EXPLORE, 0])
     assert sc.decision == K.D_MAIN
 

@@ -60,8 +60,6 @@ from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
-_DIR = ("north", "east", "south", "west")
-
 
 @dataclass(frozen=True)
 class LabyrinthosOptions:
@@ -89,10 +87,6 @@ def _seats(mask: int) -> list[int]:
     return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
 
 
-_HOW = ("move", "secret passage", "ariadne's thread", "displaced")
-_MONSTER_HOW = ("point", "secret passage", "charge", "door", "enters", "lyre")
-
-
 class raw_env(LabyrinthAECEnv):
     """Labyrinthos AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
@@ -110,12 +104,12 @@ class raw_env(LabyrinthAECEnv):
 
     def action_names(self) -> list[str]:
         names = [f"move to {cell_name(c)}" for c in range(K.NUM_CELLS)]
-        names += [f"explore {d}" for d in _DIR]
+        names += [f"explore {d}" for d in K.DIRECTION_NAMES]
         names += ["discover key"]
         names += [f"desperate action: {n.lower()}" for n in C.CARD_NAMES]
-        names += [f"rotate wall from {_DIR[k // 4]} to {_DIR[k % 4]}" for k in range(16)]
+        names += [f"rotate wall from {K.DIRECTION_NAMES[k // 4]} to {K.DIRECTION_NAMES[k % 4]}" for k in range(16)]
         for c in range(K.NUM_CELLS):
-            names += [f"rotate tile {cell_name(c)} clockwise", f"rotate tile {cell_name(c)} counter-clockwise"]
+            names += [f"rotate tile {cell_name(c)} {way}" for way in K.TURN_NAMES]
         names += ["heal", "special action"]
         names += [f"key action: {n}" for n in C.KEY_ACTION_NAMES]
         names += [f"recover paying {f} feet and {C.RECOVER_COST - f} hand" for f in range(C.RECOVER_COST + 1)]
@@ -125,7 +119,7 @@ class raw_env(LabyrinthAECEnv):
         names += [f"choose the key token {n}" for n in C.KEY_ACTION_NAMES]
         names += [f"action slot {n}" for n in C.SLOT_NAMES]
         names += [f"wall between {edge_name(e)}" for e in range(K.NUM_EDGES)]
-        names += [f"charge {d}" for d in _DIR]
+        names += [f"charge {d}" for d in K.DIRECTION_NAMES]
         names += [f"take {f} feet and {C.POOL_SIZE - f} hand tokens" for f in range(C.POOL_SIZE + 1)]
         names += [f"choose hero {C.HERO_NAMES[h].lower()} ({C.SPECIAL_NAMES[h]})" for h in range(C.NUM_HEROES)]
         names += [f"choose player +{k}" for k in range(1, K.NUM_SEATS)]
@@ -144,7 +138,7 @@ class raw_env(LabyrinthAECEnv):
                 "seat": seat,
                 "from": cell_name(a) if a >= 0 else None,
                 "to": cell_name(b),
-                "how": _HOW[c],
+                "how": K.HOW_NAMES[c],
             },
             K.EV_EXPLORE: lambda: {"type": "explore", "seat": seat, "cell": cell_name(a), "tile": C.TILE_NAMES[b]},
             K.EV_ORIENT: lambda: {"type": "orient", "seat": seat, "cell": cell_name(a), "rotation": b},
@@ -162,7 +156,7 @@ class raw_env(LabyrinthAECEnv):
                 "type": "rotate_tile",
                 "seat": seat,
                 "cell": cell_name(a),
-                "way": "counter-clockwise" if b else "clockwise",
+                "way": K.TURN_NAMES[b],
             },
             K.EV_WALL_PLACED: lambda: {"type": "wall_placed", "seat": seat, "edge": edge_name(a)},
             K.EV_WALL_REMOVED: lambda: {"type": "wall_removed", "seat": seat, "edge": edge_name(a)},
@@ -180,7 +174,7 @@ class raw_env(LabyrinthAECEnv):
                 "seat": seat,
                 "from": cell_name(a) if a >= 0 else None,
                 "to": cell_name(b),
-                "how": _MONSTER_HOW[c],
+                "how": K.MONSTER_HOW_NAMES[c],
             },
             K.EV_ATTACK: lambda: {"type": "attack", "seat": seat, "cell": cell_name(a), "heroes": _seats(b)},
             K.EV_DISPLACE: lambda: {

@@ -51,9 +51,51 @@ COST_BEYOND = 3  # a step past a face-down tile: its pathways are unknown
 COST_WALL = 2  # a Rotate Wall clears it
 COST_WALL_STUCK = 12  # no side to turn it to (the wall limit): another way, or Build
 COST_MONSTER = 30
-WOUND_ORDER = np.array([7, 3, 6, 4, 8, 5, 2, 1, 0], dtype=np.int64)  # least needed first
-HEAL_ORDER = np.array([0, 1, 2, 5, 4, 8, 6, 3, 7], dtype=np.int64)  # most needed first (rotate wall: 5th)
-KEY_SLOT_ORDER = np.array([8, 3, 6, 7, 4, 5, 2, 1, 0], dtype=np.int64)
+# action slots in the order wounds go on them: the least needed first
+WOUND_ORDER = np.array(
+    [
+        C.S_SPECIAL,
+        C.S_DESPERATE,
+        C.S_HEAL,
+        C.S_ROTATE_WALL,
+        C.S_KEY,
+        C.S_ROTATE_TILE,
+        C.S_DISCOVER,
+        C.S_EXPLORE,
+        C.S_MOVE,
+    ],
+    dtype=np.int64,
+)
+# ... and in the order they are healed: the most needed first
+HEAL_ORDER = np.array(
+    [
+        C.S_MOVE,
+        C.S_EXPLORE,
+        C.S_DISCOVER,
+        C.S_ROTATE_TILE,
+        C.S_ROTATE_WALL,
+        C.S_KEY,
+        C.S_HEAL,
+        C.S_DESPERATE,
+        C.S_SPECIAL,
+    ],
+    dtype=np.int64,
+)
+# ... and in the order keys cover them: the empty key slot first
+KEY_SLOT_ORDER = np.array(
+    [
+        C.S_KEY,
+        C.S_DESPERATE,
+        C.S_HEAL,
+        C.S_SPECIAL,
+        C.S_ROTATE_WALL,
+        C.S_ROTATE_TILE,
+        C.S_DISCOVER,
+        C.S_EXPLORE,
+        C.S_MOVE,
+    ],
+    dtype=np.int64,
+)
 KEY_PICK_ORDER = np.array([C.K_BANDAGES, C.K_SECRET_LEVER, C.K_BUILD, C.K_VISIONS], dtype=np.int64)
 HERO_ORDER = np.array([C.H_SWIFT_STRIDE, C.H_SHIELD_MAIDEN, C.H_WILD_INTUITION, C.H_BEAST_CALLER], dtype=np.int64)
 KEEP_CARD = np.zeros(C.NUM_CARD_TYPES, dtype=np.int64)
@@ -166,8 +208,8 @@ def first_step(s, me: int, goal: int, prev) -> int:
 def turn_action(s, cell: int, d: int) -> int:
     """Rotate Tile on ``cell`` the shorter way towards opening ``d``."""
     if (rotate_mask(s.cell_mask[cell], 1, 4) >> d) & 1:
-        return K.A_ROTATE + 2 * cell
-    return K.A_ROTATE + 2 * cell + 1
+        return K.A_ROTATE + 2 * cell + K.CLOCKWISE
+    return K.A_ROTATE + 2 * cell + K.COUNTER_CLOCKWISE
 
 
 @njit(cache=True)

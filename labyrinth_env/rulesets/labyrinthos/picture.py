@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from labyrinth_env.core.grid import SQUARE_DELTAS
 from labyrinth_env.render import INK, MUTED, PAPER, Canvas, Panel, mix, regular_polygon, seat_colour
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
@@ -47,10 +48,7 @@ MONSTERS = {  # colour, letter
 }
 SLOT_ABBR = ("Mv", "Ex", "DK", "DA", "RW", "RT", "He", "Sp", "Ky")
 KEY_ACTION_ABBR = ("Lv", "Bu", "Vi", "Ba")
-PHASES = ("choosing heroes", "actions", "refreshing the pool", "refreshing the hand", "refreshing the hand",
-          "refreshing the hand", "Minotaur die", "end of turn")  # fmt: skip
-assert len(PHASES) == K.PH_END + 1
-_DIRS = ((0.0, -1.0), (1.0, 0.0), (0.0, 1.0), (-1.0, 0.0))  # N E S W on screen
+_DIRS = tuple((float(dcol), float(drow)) for drow, dcol in SQUARE_DELTAS)  # N E S W on screen (x, y)
 
 
 def _cell_xy(cell: int) -> tuple[float, float]:
@@ -357,7 +355,7 @@ def _status(s: np.void) -> str:
         return f"WON by player {int(s['winner'])}"
     if outcome == K.TRUNCATED:
         return "stopped (turn limit)"
-    return PHASES[int(s["phase"])]
+    return K.PHASE_NAMES[int(s["phase"])]
 
 
 def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool) -> None:

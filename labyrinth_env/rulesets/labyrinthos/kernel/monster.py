@@ -1,0 +1,322 @@
+"""The monster (the Minotaur, Medusa or Cerberus): the Minotaur die, its movement points,
+the secret passage face, the charge, Cerberus' hunt, the Door rule and the start of an
+attack.
+
+A movement is *in progress* while ``s.m_active`` is set: ``turn.advance`` asks
+``monster_continue`` for the next point (``D_MONSTER``) before anything else, so points
+gained from a symbol or a card are spent at once. An attack ends the movement and leaves
+tasks: each attacked hero's reaction and wounds (``attack.offer_dodge``), then its
+displacement (``attack.displace``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.contract import set_decision
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.rng import randint
+from labyrinth_env.rulesets.labyrinthos import components as C
+
+from .board import push
+from .maze import (
+    fill_moves,
+    is_passage,
+    linked,
+    occupied_mask,
+    open_towards,
+    remove_wall,
+    rotate_chosen_tile,
+    step_to,
+)
+from .tables import (
+    A_CELL,
+    A_CHARGE,
+    A_EDGE,
+    A_EXPLORE,
+    A_HEAL,
+    A_ROTATE,
+    BLOOD_FACES,
+    D_CHARGE,
+    D_MONSTER,
+    D_PASSAGE,
+    DOOR_CELL,
+    EDGE_OF,
+    EV_ATTACK,
+    EV_BLOOD,
+    EV_HUNT,
+    EV_MONSTER_MOVE,
+    EV_POINTS,
+    EV_ROLL,
+    FACE_HOOVES,
+    FACE_KIND,
+    MONSTER_HOW_CHARGE,
+    MONSTER_HOW_DOOR,
+    MONSTER_HOW_PASSAGE,
+    MONSTER_HOW_POINT,
+    NEIGHBORS,
+    NUM_CELLS,
+    T_DISPLACE,
+    T_DODGE,
+    TILE_SYMBOL,
+)
+
+
+# --- a movement ---------------------------------------------------------------------------------
+@njit(cache=True)
+def start_movement(s, ctrl: int) -> None:
+    s.m_active = 1
+    s.m_ctrl = ctrl
+    s.m_start = s.monster_cell
+    s.m_hunt = -1
+
+
+@njit(cache=True)
+def gain_points(s, ctrl: int, points: int) -> None:
+    """The ``T_MONSTER`` task: movement points from a symbol, a card or Beast Caller,
+    spent at once by ``ctrl`` (nothing while the monster is not in the maze)."""
+    if s.monster_cell >= 0:
+        start_movement(s, ctrl)
+        s.m_points = points
+        emit(s, EV_POINTS, ctrl, points)
+
+
+@njit(cache=True)
+def any_other_passage(s) -> bool:
+    for c in range(NUM_CELLS):
+        if c != s.monster_cell and is_passage(s, c):
+            return True
+    return False
+
+
+@njit(cache=True)
+def roll_monster_die(s, ctrl: int) -> None:
+    face = randint(s.rng, 6)
+    s.last_face = face
+    emit(s, EV_ROLL, ctrl, face)
+    start_movement(s, ctrl)
+    kind = FACE_KIND[face]
+    if kind == C.F_HOOVES:
+        s.m_points = FACE_HOOVES[face]
+        emit(s, EV_POINTS, ctrl, s.m_points)
+    elif kind == C.F_PASSAGE:
+        s.m_points = 0
+        if any_other_passage(s):
+            set_decision(s, D_PASSAGE, ctrl)
+        else:
+            end_movement(s)
+    else:
+        s.m_points = 0
+        set_decision(s, D_CHARGE, ctrl)
+
+
+@njit(cache=True)
+def monster_continue(s) -> None:
+    """The monster's movement in progress: ask for the next point or end it."""
+    if s.m_points <= 0 or (s.m_hunt >= 0 and hunting_stuck(s)):
+        end_movement(s)
+        return
+    set_decision(s, D_MONSTER, s.m_ctrl)
+
+
+@njit(cache=True)
+def end_movement(s) -> None:
+    """RULEBOOK: the monster never ends its movement on the tile it started on: if it could
+    not leave, it goes to the Door tile."""
+    s.m_active = 0
+    s.m_points = 0
+    s.m_hunt = -1
+    if s.monster_cell == s.m_start:
+        if s.monster_cell != DOOR_CELL:
+            emit(s, EV_MONSTER_MOVE, s.m_ctrl, s.monster_cell, DOOR_CELL, MONSTER_HOW_DOOR)
+        s.monster_cell = DOOR_CELL
+
+
+@njit(cache=True)
+def monster_to(s, ctrl: int, cell: int, how: int) -> bool:
+    """Move the monster (``how``: a ``MONSTER_HOW_*`` code); True if it attacked."""
+    emit(s, EV_MONSTER_MOVE, ctrl, s.monster_cell, cell, how)
+    s.monster_cell = cell
+    if occupied_mask(s, cell) != 0 and TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+        attack(s, ctrl)
+        return True
+    return False
+
+
+@njit(cache=True)
+def attack(s, ctrl: int) -> None:
+    """The monster moved onto heroes not protected by a Hide tile: the Blood die, wounds
+    (each attacked hero may answer with a reaction card), then the controller displaces
+    each hero; the monster's remaining points are lost."""
+    cell = s.monster_cell
+    heroes = occupied_mask(s, cell)
+    emit(s, EV_ATTACK, ctrl, cell, heroes)
+    end_movement(s)
+    blood = BLOOD_FACES[randint(s.rng, 6)]
+    s.last_blood = blood
+    emit(s, EV_BLOOD, ctrl, blood)
+    n = s.num_players
+    medusa = 1 if s.monster == C.MEDUSA else 0
+    for i in range(n - 1, -1, -1):  # pushed in reverse: resolved in turn order from the active player
+        p = (s.seat + i) % n
+        if (heroes >> p) & 1:
+            push(s, T_DISPLACE, p, ctrl)
+    if blood > 0:
+        for i in range(n - 1, -1, -1):
+            p = (s.seat + i) % n
+            if (heroes >> p) & 1:
+                push(s, T_DODGE, p, blood, medusa)
+
+
+# --- Cerberus' hunt -----------------------------------------------------------------------------
+@njit(cache=True)
+def hunt_distances(s) -> np.ndarray:
+    """Monster moves from each tile to the hunted hero's tile (-1: unreachable)."""
+    dist = np.full(NUM_CELLS, -1, dtype=np.int64)
+    queue = np.empty(NUM_CELLS, dtype=np.int64)
+    target = s.position[s.m_hunt]
+    dist[target] = 0
+    queue[0] = target
+    head, tail = 0, 1
+    while head < tail:
+        c = queue[head]
+        head += 1
+        for nb in range(NUM_CELLS):
+            if dist[nb] < 0 and linked(s, nb, c):
+                dist[nb] = dist[c] + 1
+                queue[tail] = nb
+                tail += 1
+    return dist
+
+
+@njit(cache=True)
+def line_of_sight_hero(s) -> int:
+    """The nearest hero in a straight line from the monster with no wall or dead end between (-1: none)."""
+    best, best_d = -1, 99
+    for d in range(4):
+        c = s.monster_cell
+        steps = 0
+        while True:
+            c = step_to(s, c, d)
+            if c < 0:
+                break
+            steps += 1
+            m = occupied_mask(s, c)
+            if m != 0 and steps < best_d:
+                for i in range(s.num_players):
+                    p = (s.seat + i) % s.num_players
+                    if (m >> p) & 1:
+                        best, best_d = p, steps
+                        break
+                break
+    return best
+
+
+@njit(cache=True)
+def hunt_step_ok(s, dist, cell: int) -> bool:
+    """Cerberus hunting: only a move that gets it closer to the hunted hero."""
+    here = dist[s.monster_cell]
+    return linked(s, s.monster_cell, cell) and dist[cell] >= 0 and (here < 0 or dist[cell] < here)
+
+
+@njit(cache=True)
+def hunting_stuck(s) -> bool:
+    dist = hunt_distances(s)
+    for c in range(NUM_CELLS):
+        if hunt_step_ok(s, dist, c):
+            return False
+    return True
+
+
+# --- D_MONSTER: spend a movement point ----------------------------------------------------------
+@njit(cache=True)
+def monster_point_mask(s, out) -> None:
+    """A point moves the monster (as a player's move), rotates its tile or an adjacent
+    explored one, or removes a wall on its tile's sides."""
+    if s.m_hunt >= 0:  # Cerberus hunting: every point goes into getting closer
+        dist = hunt_distances(s)
+        for c in range(NUM_CELLS):
+            if hunt_step_ok(s, dist, c):
+                out[A_CELL + c] = 1
+        return
+    fill_moves(s, s.monster_cell, False, out)
+    m = s.monster_cell
+    out[A_ROTATE + 2 * m] = 1
+    out[A_ROTATE + 2 * m + 1] = 1
+    for d in range(4):
+        nb = NEIGHBORS[m, d]
+        if nb >= 0 and s.cell_up[nb]:
+            out[A_ROTATE + 2 * nb] = 1
+            out[A_ROTATE + 2 * nb + 1] = 1
+        e = EDGE_OF[m, d]
+        if e >= 0 and s.wall[e]:
+            out[A_EDGE + e] = 1
+
+
+@njit(cache=True)
+def monster_point(s, action: int) -> None:
+    """Spend one movement point (the pending decision's action)."""
+    ctrl = s.m_ctrl
+    s.m_points -= 1
+    if action < A_EXPLORE:
+        if monster_to(s, ctrl, action - A_CELL, MONSTER_HOW_POINT):
+            return
+        if s.monster == C.CERBERUS and s.m_hunt < 0 and s.m_points > 0:
+            h = line_of_sight_hero(s)
+            if h >= 0:
+                s.m_hunt = h
+                emit(s, EV_HUNT, -1, h)
+    elif action < A_HEAL:
+        rotate_chosen_tile(s, -1, action)
+    else:
+        remove_wall(s, -1, action - A_EDGE)
+
+
+# --- D_PASSAGE: the die's secret passage face ----------------------------------------------------
+@njit(cache=True)
+def passage_mask(s, who: int, out) -> None:
+    for c in range(NUM_CELLS):
+        if c != s.monster_cell and is_passage(s, c):
+            out[A_CELL + c] = 1
+
+
+@njit(cache=True)
+def take_passage(s, who: int, action: int) -> None:
+    monster_to(s, who, action - A_CELL, MONSTER_HOW_PASSAGE)
+    if s.m_active:  # no attack: the face's movement ends there
+        end_movement(s)
+
+
+# --- D_CHARGE: the die's charge face --------------------------------------------------------------
+@njit(cache=True)
+def charge_mask(s, who: int, out) -> None:
+    for d in range(4):
+        out[A_CHARGE + d] = 1
+
+
+@njit(cache=True)
+def charge(s, d: int) -> None:
+    """RULEBOOK: a straight line until a dead end or a hero, smashing walls; heroes on Hide
+    tiles are charged through. A face-down tile counts as a dead end."""
+    ctrl = s.m_ctrl
+    c = s.monster_cell
+    while True:
+        nb = NEIGHBORS[c, d]
+        if nb < 0 or not s.cell_up[nb] or not open_towards(s, c, d) or not open_towards(s, nb, (d + 2) % 4):
+            break
+        e = EDGE_OF[c, d]
+        if s.wall[e]:
+            remove_wall(s, -1, e)
+        c = nb
+        if occupied_mask(s, c) != 0 and TILE_SYMBOL[s.cell_tile[c]] != C.SYM_HIDE:
+            monster_to(s, ctrl, c, MONSTER_HOW_CHARGE)
+            return
+    if c != s.monster_cell:
+        monster_to(s, ctrl, c, MONSTER_HOW_CHARGE)
+    end_movement(s)
+
+
+@njit(cache=True)
+def choose_charge(s, who: int, action: int) -> None:
+    charge(s, action - A_CHARGE)
