@@ -13,6 +13,7 @@ from typing import Any, Self
 import numpy as np
 from numba import njit
 
+from labyrinth_env.core.events import clear_events
 from labyrinth_env.core.grid import HEX_CORNERS, HEX_INDEX
 from labyrinth_env.core.hexboard import KEY_CELLS as KEY_CELL_ARRAY
 from labyrinth_env.core.hexboard import MAX_CORRIDORS, NUM_BOARD, NUM_BOARD_NODES, NUM_CELLS
@@ -142,7 +143,7 @@ class HexScenario:
 
     def advance(self) -> list[Event]:
         """Resolve everything automatic (as after a step) and return the events."""
-        self.K.clear_events(self.s)
+        clear_events(self.s)
         self.K.advance(self.s)
         return events(self.s)
 

@@ -173,7 +173,7 @@ def _brute_force_placements_2011(s, tile, out) -> None:
     K11.reach_from_centre(s)
     need = K11.key_ways(s)
     for cell in range(K11.NUM_BOARD):
-        if not K11.hexboard.touches_board(s.cell_built, cell):
+        if not hexboard.touches_board(s.cell_built, cell):
             continue
         for r in range(6):
             K11.set_tile(s, cell, tile, r)
@@ -205,7 +205,7 @@ def test_2011_placements_equal_trying_every_placement():
                     _brute_force_placements_2011(work[0], tile, brute)
                     assert np.array_equal(work[0]["place_ok"], brute), (game, tile)
                     closing_seen += brute.sum() < 6 * sum(
-                        K11.hexboard.touches_board(work[0]["cell_built"], c) for c in range(K11.NUM_BOARD)
+                        hexboard.touches_board(work[0]["cell_built"], c) for c in range(K11.NUM_BOARD)
                     )
                     checked += 1
             K11.step(s, B11.random_legal_action(s, mask, rng))

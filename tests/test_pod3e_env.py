@@ -426,7 +426,7 @@ def test_render_ansi(num_players, variant):
 
 @njit(cache=True)
 def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) -> int:
-    """Random games; at every activity decision ``legal_mask`` must equal ``main_legal``
+    """Random games; at every activity decision ``legal_mask`` must equal ``activity_legal``
     action by action. Returns the number of decisions compared (-1 at the first difference)."""
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
@@ -439,7 +439,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != (a < K.A_PLACE and K.main_legal(s, a)):
+                    if (mask[a] != 0) != (a < K.A_PLACE and K.activity_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))

@@ -32,7 +32,7 @@ from pod3e_helpers import (
 )
 
 from labyrinth_env.core.grid import ROTATE_HEX
-from labyrinth_env.core.rng import seed_state
+from labyrinth_env.core.rng import roll_2d6, seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
@@ -849,7 +849,7 @@ def test_trap_check_rolls_and_difficulty_from_token(trap):
         if fails == 0:
             rng = np.array([start], dtype=np.uint64)
             for _ in range(rolls):
-                K.roll_2d6(rng)
+                roll_2d6(rng)
             assert np.uint64(sc.s["rng"][0]) == rng[0], "exactly the token's number of 2d6 rolls"
             assert int(sc.s["life"][0]) == 4 and int(sc.s["stun"][0]) == 0 and sc.pos(0) == N19
 

@@ -104,6 +104,7 @@ def touches_board(cell_built, cell: int) -> bool:
 MAX_CORRIDORS = 3  # a tile holds at most three corridors: over a bridge, under it, beside it
 NUM_NODES = NUM_CELLS * MAX_CORRIDORS
 NUM_BOARD_NODES = NUM_BOARD * MAX_CORRIDORS
+KEY_NODES = KEY_CELLS * MAX_CORRIDORS  # the key field's one corridor (corridor 0 of its cell)
 
 
 # the board and the search scratch of a state record, in the order both editions keep them
@@ -244,6 +245,17 @@ REACHED = 1 << 1  # the bit set of open_reach's one label
 
 
 @njit(cache=True)
+def only_direction(opts: int) -> int:
+    """The one direction in the bit set ``opts`` when it holds exactly one, else -1."""
+    if opts == 0 or opts & (opts - 1) != 0:
+        return -1
+    d = 0
+    while not (opts >> d) & 1:
+        d += 1
+    return d
+
+
+@njit(cache=True)
 def mark_directions(out, base: int, opts: int) -> None:
     """``out[base + d] = 1`` for every direction ``d`` in the bit set ``opts``."""
     for d in range(6):
@@ -287,6 +299,13 @@ def move_target(s, seat: int, d: int) -> int:
 
 
 @njit(cache=True)
+def move_mask(s, seat: int, out, base: int) -> None:
+    """``out[base + d]``: whether ``seat`` may move out of its corridor in direction ``d``."""
+    for d in range(6):
+        out[base + d] = 1 if move_target(s, seat, d) >= 0 else 0
+
+
+@njit(cache=True)
 def settable_corridor(s, node: int, center_cell: int) -> bool:
     """The active player may set a trap token in an empty, untrapped corridor of a board
     tile other than the central one."""
@@ -294,6 +313,23 @@ def settable_corridor(s, node: int, center_cell: int) -> bool:
     if cell >= NUM_BOARD or cell == center_cell or s.node_mask[node] == 0 or s.node_trap[node] >= 0:
         return False
     return occupants(s, node, s.seat) == 0
+
+
+@njit(cache=True)
+def settable_mask(s, out, base: int, center_cell: int) -> None:
+    """``settable_corridor`` for every board corridor at once (``out[base + node]``) while
+    the trap pile holds a token, the per-corridor checks hoisted out of the loop: asking
+    for each of the 111 corridors costs more than the rest of a step."""
+    if s.trap_pool_len <= 0:
+        return
+    for x in range(NUM_BOARD_NODES):
+        if s.node_mask[x] != 0 and s.node_trap[x] < 0:
+            out[base + x] = 1
+    for k in range(MAX_CORRIDORS):
+        out[base + center_cell * MAX_CORRIDORS + k] = 0
+    for q in range(s.num_players):
+        if q != s.seat and 0 <= s.position[q] < NUM_BOARD_NODES:
+            out[base + s.position[q]] = 0
 
 
 @njit(cache=True)

@@ -115,9 +115,9 @@ def beside(lines: list[str], panel: list[str]) -> str:
     return "\n".join(out)
 
 
-def shared_events(K: ModuleType, C: ModuleType, piece: str, checks, seat: int, a: int, b: int, c: int) -> dict:
+def shared_events(K: ModuleType, C: ModuleType, piece: str, seat: int, a: int, b: int, c: int) -> dict:
     """The decoders of the events both editions record alike (``piece``: what a tile is
-    called, ``checks``: the names of the throw kinds), by the edition's event codes."""
+    called), by the edition's event codes and names (``K.CHECK_NAMES``: the throw kinds)."""
     return {
         K.EV_FIRST_PLAYER: lambda: {"type": "first_player_roll", "seat": seat, "roll": a},
         K.EV_START_TURN: lambda: {"type": "start_turn", "seat": seat, "turn": a},
@@ -139,7 +139,7 @@ def shared_events(K: ModuleType, C: ModuleType, piece: str, checks, seat: int, a
         K.EV_LIFE: lambda: {"type": "life", "seat": seat, "change": a, "life": b},
         K.EV_STUN: lambda: {"type": "stun", "seat": seat, "change": a, "stun": b},
         K.EV_DEATH: lambda: {"type": "death", "seat": seat, "node": node_name(a)},
-        K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": checks[a]},
+        K.EV_REROLL: lambda: {"type": "reroll", "seat": seat, "check": K.CHECK_NAMES[a]},
         K.EV_CRYSTAL: lambda: {"type": "crystal", "seat": seat, "active": bool(a)},
         K.EV_WIN: lambda: {"type": "win", "seat": seat},
         K.EV_TRUNCATED: lambda: {"type": "truncated"},

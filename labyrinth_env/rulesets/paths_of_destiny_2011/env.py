@@ -74,11 +74,6 @@ class PathsOfDestiny2011Options:
     )
 
 
-_CHECKS = ("none", "jump", "guard", "trap", "fight")
-_MOVES = ("move", "climb up", "jump down", "leave")
-_DECLARE = ("no attack", "attacks", "joins the attack on", "attacks the newcomer")
-
-
 def _seats(mask: int) -> list[int]:
     return [p for p in range(K.NUM_SEATS) if (mask >> p) & 1]
 
@@ -119,14 +114,14 @@ class raw_env(LabyrinthAECEnv):
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         kind, seat, a, b, c, d = (int(x) for x in record)
         t = {
-            **hexenv.shared_events(K, C, "field", _CHECKS, seat, a, b, c),
+            **hexenv.shared_events(K, C, "field", seat, a, b, c),
             K.EV_TRAP_SET: lambda: {"type": "trap_set", "seat": seat, "node": node_name(a)},
             K.EV_MOVE: lambda: {
                 "type": "move",
                 "seat": seat,
                 "from": node_name(a),
                 "to": node_name(b),
-                "how": _MOVES[c],
+                "how": K.ENTRY_NAMES[c],
             },
             K.EV_JUMP: lambda: {"type": "jump_down", "seat": seat, "die": a, "success": bool(b)},
             K.EV_TRAP_CHECK: lambda: {
@@ -142,7 +137,7 @@ class raw_env(LabyrinthAECEnv):
                 "type": "guard_meeting",
                 "seat": seat,
                 "roll": a,
-                "stunned": a == 0,
+                "stunned": a == K.NO_THROW,
                 "stays": bool(b),
             },
             K.EV_FIGHT: lambda: {
@@ -161,12 +156,12 @@ class raw_env(LabyrinthAECEnv):
             K.EV_KILL: lambda: {"type": "kill", "seat": seat, "victim": a},
             K.EV_GUARD_CARD: lambda: {"type": "guard_card", "seat": seat, "card": C.GUARD_KIND_NAMES[a], "steps": b},
             K.EV_GUARD_MOVE: lambda: {"type": "guard_move", "from": node_name(a), "to": node_name(b)},
-            K.EV_GUARD_SLEEP: lambda: {"type": "guard_sleeps" if a else "guard_wakes"},
+            K.EV_GUARD_SLEEP: lambda: {"type": K.GUARD_SLEEP_NAMES[a]},
             K.EV_TURNED_BACK: lambda: {"type": "turned_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
             K.EV_SENT_BACK: lambda: {"type": "sent_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
             K.EV_START_FIELD: lambda: {"type": "start_field", "seat": seat, "field": a},
             K.EV_CHOOSER: lambda: {"type": "first_to_choose", "seat": seat},
-            K.EV_DECLARE: lambda: {"type": "declare", "seat": seat, "declares": _DECLARE[a], "target": b},
+            K.EV_DECLARE: lambda: {"type": "declare", "seat": seat, "declares": K.DECLARE_NAMES[a], "target": b},
             K.EV_HELD: lambda: {"type": "held_by_door", "seat": seat, "node": node_name(a)},
         }.get(kind)
         if t is None:

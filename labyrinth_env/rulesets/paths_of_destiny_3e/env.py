@@ -80,10 +80,6 @@ class PathsOfDestiny3eOptions:
             raise ValueError(f"option two_player_variant needs num_players=2, got num_players={self.num_players}")
 
 
-_CHECKS = ("none", "jump", "golem", "trap", "combat")
-_DROP = ("key", "item")
-
-
 class raw_env(LabyrinthAECEnv):
     """Paths of Destiny 3e AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 
@@ -126,7 +122,7 @@ class raw_env(LabyrinthAECEnv):
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         kind, seat, a, b, c, d = (int(x) for x in record)
         t = {
-            **hexenv.shared_events(K, C, "tile", _CHECKS, seat, a, b, c),
+            **hexenv.shared_events(K, C, "tile", seat, a, b, c),
             K.EV_TRAP_PLACED: lambda: {"type": "trap_placed", "seat": seat, "node": node_name(a)},
             K.EV_ITEM_PLACED: lambda: {
                 "type": "item_placed",
@@ -136,7 +132,7 @@ class raw_env(LabyrinthAECEnv):
             },
             K.EV_MOVE: lambda: {"type": "move", "seat": seat, "from": node_name(a), "to": node_name(b)},
             K.EV_JUMP: lambda: {
-                "type": "jump_check" if c else "safe_jump",
+                "type": K.JUMP_NAMES[c],
                 "seat": seat,
                 "roll": a,
                 "success": bool(b),
@@ -153,16 +149,16 @@ class raw_env(LabyrinthAECEnv):
             K.EV_DROP: lambda: {
                 "type": "drop",
                 "seat": seat,
-                "token": _DROP[a],
-                "id": b if a == 0 else C.ITEM_NAMES[b],
+                "token": K.TOKEN_NAMES[a],
+                "id": b if a == K.TOKEN_KEY else C.ITEM_NAMES[b],
                 "node": node_name(c),
             },
             K.EV_TO_START: lambda: {"type": "to_start", "seat": seat, "from": node_name(a)},
             K.EV_PICK_UP: lambda: {
                 "type": "pick_up",
                 "seat": seat,
-                "token": _DROP[a],
-                "id": b if a == 0 else C.ITEM_NAMES[b],
+                "token": K.TOKEN_NAMES[a],
+                "id": b if a == K.TOKEN_KEY else C.ITEM_NAMES[b],
             },
             K.EV_EXCHANGE: lambda: {"type": "exchange", "seat": seat, "took": C.ITEM_NAMES[a], "left": C.ITEM_NAMES[b]},
             K.EV_GOLEM_CARD: lambda: {"type": "golem_card", "seat": seat, "card": C.GOLEM_KIND_NAMES[a], "steps": b},

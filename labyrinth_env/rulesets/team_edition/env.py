@@ -130,8 +130,6 @@ def cell_name(cell: int) -> str:
     return f"r{cell // C.SIZE}c{cell % C.SIZE}"
 
 
-
-
 class raw_env(LabyrinthAECEnv):
     """Team Edition AEC env (unwrapped: an illegal action raises ``ValueError``)."""
 

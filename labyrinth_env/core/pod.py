@@ -1,0 +1,202 @@
+"""Kernel pieces both Paths of Destiny editions share word for word beyond the board
+(``core.hexboard``) and the helpers of ``core.kernel_common``: the record fields they
+declare alike, the tile and trap piles, the players' pieces (keys, Life, stun, the
+crystal), the check in progress, and the one-liners of the decisions both have.
+
+The 3rd edition and the 2011 edition were written from one another: what they still do
+alike lives here once, and what differs between them (sizes, event and action codes)
+comes in as arguments, so each edition's own rules stay in its kernel package.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core.contract import RUNNING, set_decision
+from labyrinth_env.core.events import clear_events, emit
+from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, reshuffle_hidden_traps
+from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
+
+NUM_KEYS = KEY_NODES.shape[0]  # a key on each key field
+
+
+# --- the record fields both editions declare alike -------------------------------------
+def pile_fields(num_tiles: int, num_traps: int) -> list:
+    """The tile pile (top last), the tile drawn and being placed (-1: none) and the trap
+    pile (top last)."""
+    return [
+        ("tile_pool", np.int8, (num_tiles,)),
+        ("tile_pool_len", np.int8),
+        ("drawn_tile", np.int8),
+        ("trap_pool", np.int8, (num_traps,)),
+        ("trap_pool_len", np.int16),
+    ]
+
+
+def piece_fields(num_seats: int) -> list:
+    """The keys (where each lies, -1 when carried; who carries it, -1 when it lies) and the
+    players: start field (-1: not chosen), corridor, Life, stun, crystal face up, and
+    whether a crystal's owner is asked at all (the option)."""
+    return [
+        ("key_node", np.int16, (NUM_KEYS,)),
+        ("key_holder", np.int8, (NUM_KEYS,)),
+        ("seat_start", np.int8, (num_seats,)),
+        ("position", np.int16, (num_seats,)),
+        ("life", np.int8, (num_seats,)),
+        ("stun", np.int8, (num_seats,)),
+        ("crystal", np.int8, (num_seats,)),
+        ("ask_crystal", np.int8),
+    ]
+
+
+# the actions left in the turn, and the check (throw) in progress: its kind (0: none),
+# the seat that threw, its totals
+TURN_FIELDS = [("actions_left", np.int8)]
+CHECK_FIELDS = [("ck_kind", np.int8), ("ck_seat", np.int8), ("ck_a", np.int16), ("ck_b", np.int16)]
+
+
+# --- setting up ----------------------------------------------------------------------------
+@njit(cache=True)
+def deal_piles(s, num_tiles: int, num_traps: int) -> None:
+    """Shuffle the tile pile, then the trap pile (in that order: the dice are shared)."""
+    deal_shuffled(s.rng, s.tile_pool, num_tiles)
+    s.tile_pool_len = num_tiles
+    s.drawn_tile = -1
+    deal_shuffled(s.rng, s.trap_pool, num_traps)
+    s.trap_pool_len = num_traps
+
+
+@njit(cache=True)
+def lay_keys(s) -> None:
+    """A key on each key field, nobody holding one."""
+    for k in range(NUM_KEYS):
+        s.key_node[k] = KEY_NODES[k]
+        s.key_holder[k] = -1
+
+
+@njit(cache=True)
+def ready_players(s, n: int, life: int) -> None:
+    """Full Life and a face-up crystal for the ``n`` players, nothing for the empty seats;
+    nobody stunned."""
+    for p in range(s.life.shape[0]):
+        s.life[p] = life if p < n else 0
+        s.crystal[p] = 1 if p < n else 0
+        s.stun[p] = 0
+
+
+@njit(cache=True)
+def clear_scratch(s, no_check: int) -> None:
+    """The check in progress, the event buffer and the search scratch, zeroed, so a reused
+    record starts byte-identical to a new one."""
+    s.ck_kind = no_check
+    s.ck_seat = 0
+    s.ck_a = 0
+    s.ck_b = 0
+    s.events[:, :] = 0
+    s.reach[:] = 0
+    s.queue[:] = 0
+    s.place_ok[:] = 0
+
+
+# --- resampling (determinize) ----------------------------------------------------------------
+@njit(cache=True)
+def resample_tiles(s, seed) -> np.ndarray:
+    """The first of ``determinize``: private dice from ``seed`` (never the record's), the
+    tile pile's order resampled; returns the dice for the edition's own unknowns."""
+    rng = private_dice(seed)
+    shuffle_unknown(rng, s.tile_pool[: s.tile_pool_len])
+    return rng
+
+
+@njit(cache=True)
+def resample_traps_and_dice(s, rng) -> None:
+    """The last of ``determinize``: the face-down trap tokens on the board and the trap pile,
+    one unknown set, dealt again; new dice for the record."""
+    reshuffle_hidden_traps(s, rng)
+    reseed(s, rng)
+
+
+# --- building ------------------------------------------------------------------------------
+@njit(cache=True)
+def draw_tile(s) -> int:
+    """Take the top tile of the pile."""
+    s.tile_pool_len -= 1
+    return s.tile_pool[s.tile_pool_len]
+
+
+@njit(cache=True)
+def place_or_return(s, seat: int, tile: int, fits: bool, d_place: int, ev_nowhere: int) -> None:
+    """The drawn ``tile`` is placed by ``seat`` (decision ``d_place``) if it ``fits``
+    anywhere; else it goes back, to the bottom of the pile."""
+    if fits:
+        s.drawn_tile = tile
+        set_decision(s, d_place, seat)
+        return
+    for i in range(s.tile_pool_len, 0, -1):
+        s.tile_pool[i] = s.tile_pool[i - 1]
+    s.tile_pool[0] = tile
+    s.tile_pool_len += 1
+    emit(s, ev_nowhere, seat, tile)
+
+
+@njit(cache=True)
+def placement_mask(s, out, base: int) -> None:
+    """``out[base + cell * 6 + rotation]``: the drawn tile's legal placements (``place_ok``)."""
+    for i in range(NUM_BOARD * 6):
+        out[base + i] = s.place_ok[i]
+
+
+@njit(cache=True)
+def observe_piles(s, out, base: int) -> None:
+    """``out[base]``, ``out[base + 1]``: the share of the tile and the trap pile left (their
+    sizes are public, never their order)."""
+    out[base] = s.tile_pool_len / s.tile_pool.shape[0]
+    out[base + 1] = s.trap_pool_len / s.trap_pool.shape[0]
+
+
+# --- the players' pieces -------------------------------------------------------------------
+@njit(cache=True)
+def add_stun(s, seat: int, n: int, ev_stun: int) -> None:
+    s.stun[seat] += n
+    emit(s, ev_stun, seat, n, s.stun[seat])
+
+
+@njit(cache=True)
+def turn_crystal(s, seat: int, face_up: int, ev_crystal: int) -> None:
+    """Turn the seat's crystal face up (1) or down (0); an event only if it changed."""
+    if s.crystal[seat] != face_up:
+        s.crystal[seat] = face_up
+        emit(s, ev_crystal, seat, face_up)
+
+
+# --- the pending decision ------------------------------------------------------------------
+@njit(cache=True)
+def clear_mask(s, out) -> bool:
+    """Zero the mask ``out``; True while the game runs (a decision is pending)."""
+    out[:] = 0
+    return s.outcome == RUNNING
+
+
+@njit(cache=True)
+def in_play(s, action: int, num_actions: int) -> bool:
+    """The game runs and ``action`` is one of the action space."""
+    return s.outcome == RUNNING and 0 <= action < num_actions
+
+
+@njit(cache=True)
+def take_decision(s, main: int) -> int:
+    """The pending decision is being made: the last step's events cleared, the record back
+    on the ``main`` decision until ``advance`` sets the next one (``decider`` stays until
+    then). Returns the decision being made."""
+    clear_events(s)
+    decision = s.decision
+    s.decision = main
+    return decision
+
+
+@njit(cache=True)
+def keep_or_reroll_mask(out, keep: int) -> None:
+    """Keep the throw (``keep``) or throw again with the crystal (``keep + 1``)."""
+    out[keep] = 1
+    out[keep + 1] = 1

@@ -1,0 +1,74 @@
+"""Life, stun and death: losing Life (all of it: one key stays behind, or goes to the
+player who killed a stunned one; home to the start field, where Life and stun are
+restored), stun points, and the Rest action."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from labyrinth_env.core import pod
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.hexboard import start_node
+
+from .queries import first_key
+from .tables import EV_DEATH, EV_DROP_KEY, EV_HOME, EV_LIFE, EV_REST, EV_RESTORED, EV_STUN, EV_TAKE_KEY, LIFE
+
+
+@njit(cache=True)
+def restore(s, seat: int) -> None:
+    """Back on the start field: all life back, stun points put aside (the crystal stays)."""
+    if s.life[seat] != LIFE or s.stun[seat] != 0:
+        s.life[seat] = LIFE
+        s.stun[seat] = 0
+        emit(s, EV_RESTORED, seat)
+
+
+@njit(cache=True)
+def go_home(s, seat: int) -> None:
+    emit(s, EV_HOME, seat, s.position[seat])
+    s.position[seat] = start_node(s, seat)
+    restore(s, seat)
+
+
+@njit(cache=True)
+def die(s, seat: int, taker: int) -> None:
+    """All life lost: one key stays where the last life was lost (or goes to ``taker``, who
+    killed a stunned player), any others are kept; back to the start field."""
+    node = s.position[seat]
+    emit(s, EV_DEATH, seat, node)
+    k = first_key(s, seat)
+    if k >= 0:
+        if taker >= 0:
+            s.key_holder[k] = taker
+            s.key_touched[k] |= 1 << taker
+            emit(s, EV_TAKE_KEY, taker, k, seat)
+        else:
+            s.key_holder[k] = -1
+            s.key_node[k] = node
+            emit(s, EV_DROP_KEY, seat, k, node)
+    go_home(s, seat)
+
+
+@njit(cache=True)
+def lose_life(s, seat: int, n: int) -> bool:
+    """Lose ``n`` life; returns True if that was the last (the player is then at home)."""
+    life = max(s.life[seat] - n, 0)
+    emit(s, EV_LIFE, seat, life - s.life[seat], life)
+    s.life[seat] = life
+    if life == 0:
+        die(s, seat, -1)
+        return True
+    return False
+
+
+@njit(cache=True)
+def add_stun(s, seat: int, n: int) -> None:
+    pod.add_stun(s, seat, n, EV_STUN)
+
+
+# --- Rest (action) ---------------------------------------------------------------------------
+@njit(cache=True)
+def rest(s, seat: int) -> None:
+    """Put aside one stun point."""
+    s.stun[seat] -= 1
+    emit(s, EV_REST, seat, s.stun[seat])

@@ -1,0 +1,140 @@
+"""What a seat may know (layout: ``tables``): the board, the keys, the Guard and the
+players egocentrically, pile sizes and the Guard cards not yet used (by kind), the drawn
+field while it is placed, the throw and the encounter being resolved."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from labyrinth_env.core import hexboard, kernel_common, pod
+from labyrinth_env.core.contract import RUNNING
+from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+
+from .queries import pickable_key
+from .tables import (
+    CENTER_CELL,
+    CK_FIGHT,
+    CK_NONE,
+    CK_TRAP,
+    F_CHAR,
+    F_GUARD,
+    F_KEY,
+    F_KEY_MINE,
+    F_TRAP_FAILED,
+    G_CHECK,
+    G_CK_SEATS,
+    G_DECIDER,
+    G_DECISION,
+    G_DRAWN,
+    G_ENCOUNTER,
+    G_GUARD_CARDS,
+    G_PILES,
+    G_ROUND,
+    G_STARTS,
+    GUARD_CLASS,
+    LIFE,
+    NODE_FEATURES,
+    NUM_CHECKS,
+    NUM_GUARD_CARDS,
+    NUM_KEYS,
+    NUM_NODES,
+    NUM_SEATS,
+    NUM_STARTS,
+    OBS_GLOBAL,
+    OBS_SEATS,
+    SEAT_FEATURES,
+    TRAP_TOKENS,
+)
+
+
+@njit(cache=True)
+def rel_bits(out, base: int, mask: int, seat: int, n: int) -> None:
+    for p in range(n):
+        if (mask >> p) & 1:
+            out[base + (p - seat) % n] = 1.0
+
+
+@njit(cache=True)
+def observe_nodes(s, seat: int, out) -> None:
+    hexboard.observe_corridors(s, out, NODE_FEATURES, CENTER_CELL, TRAP_TOKENS)
+    for node in range(NUM_NODES):
+        if s.node_mask[node] != 0 and s.node_trap[node] >= 0 and s.trap_up[node]:
+            out[node * NODE_FEATURES + F_TRAP_FAILED] = s.trap_failed[node]
+    for k in range(NUM_KEYS):
+        node = s.key_node[k]
+        if node >= 0:
+            out[node * NODE_FEATURES + F_KEY + k] = 1.0
+            if pickable_key(s, seat, k):
+                out[node * NODE_FEATURES + F_KEY_MINE] = 1.0
+    out[s.guard_node * NODE_FEATURES + F_GUARD] = 1.0
+    out[s.guard_node * NODE_FEATURES + F_GUARD + 1] = s.guard_asleep
+
+
+@njit(cache=True)
+def observe_seats(s, seat: int, out) -> None:
+    n = s.num_players
+    for p in range(n):
+        rel = (p - seat) % n
+        b = OBS_SEATS + rel * SEAT_FEATURES
+        kernel_common.observe_character(s, p, out, b, LIFE)
+        if s.position[p] >= 0:
+            out[s.position[p] * NODE_FEATURES + F_CHAR + rel] = 1.0
+            out[b + 6] = 1.0 if at_start(s, p) else 0.0
+            out[b + 8 + s.seat_start[p]] = 1.0
+        out[b + 7] = 1.0 if s.ex_active and (s.ex_bonus >> p) & 1 else 0.0
+
+
+@njit(cache=True)
+def observe_global(s, seat: int, out) -> None:
+    n = s.num_players
+    g = OBS_GLOBAL
+    if s.outcome == RUNNING:
+        out[g + G_DECISION + s.decision] = 1.0
+        out[g + G_DECIDER + (s.decider - seat) % n] = 1.0
+    out[g + G_ROUND] = s.actions_left / C.ACTIONS_PER_TURN
+    out[g + G_ROUND + 1] = s.guard_used
+    if s.drawn_tile >= 0:
+        out[g + G_DRAWN + s.drawn_tile] = 1.0
+    pod.observe_piles(s, out, g + G_PILES)
+    out[g + G_PILES + 2] = (NUM_GUARD_CARDS - s.guard_pos) / NUM_GUARD_CARDS
+    for i in range(s.guard_pos, NUM_GUARD_CARDS):  # the used cards were shown: the rest is known
+        out[g + G_GUARD_CARDS + GUARD_CLASS[s.guard_deck[i]]] += 1.0 / 3.0
+    kind = s.ck_kind
+    out[g + G_CHECK + kind] = 1.0
+    if kind != CK_NONE:
+        c = g + G_CHECK + NUM_CHECKS
+        out[c] = kernel_common.check_total_feature(s.ck_a)
+        if kind == CK_FIGHT:
+            out[c + 1] = kernel_common.check_total_feature(s.ck_b)
+            rel_bits(out, g + G_CK_SEATS, s.ck_att, seat, n)
+            rel_bits(out, g + G_CK_SEATS + NUM_SEATS, 1 << s.ck_def, seat, n)
+        else:
+            rel_bits(out, g + G_CK_SEATS + NUM_SEATS, 1 << s.ck_seat, seat, n)
+        if kind == CK_TRAP:
+            out[c + 2] = s.ck_diff / 12.0
+            out[c + 3 + s.ck_mode] = 1.0
+    if s.ex_active:
+        e = g + G_ENCOUNTER
+        rel_bits(out, e, 1 << s.ex_seat, seat, n)
+        if s.ex_target >= 0:
+            rel_bits(out, e + NUM_SEATS, 1 << s.ex_target, seat, n)
+        rel_bits(out, e + 2 * NUM_SEATS, s.ex_join, seat, n)
+        rel_bits(out, e + 3 * NUM_SEATS, s.ex_vs, seat, n)
+        rel_bits(out, e + 4 * NUM_SEATS, s.ex_declared, seat, n)
+    for p in range(n):
+        if s.seat_start[p] >= 0:
+            out[g + G_STARTS + s.seat_start[p]] = 1.0
+    out[g + G_STARTS + NUM_STARTS + (s.first_player - seat) % n] = 1.0
+
+
+@njit(cache=True)
+def observe(s, seat: int, out) -> None:
+    """What ``seat`` may know, egocentric (relative seat 0 is ``seat``): the board, face-down
+    traps only as "a trap is here", pile sizes and the Guard cards not yet used (the used
+    ones were shown) but never an order, the drawn field while it is placed, the throw and
+    the encounter being resolved."""
+    out[:] = 0.0
+    observe_nodes(s, seat, out)
+    observe_seats(s, seat, out)
+    observe_global(s, seat, out)

@@ -1,0 +1,243 @@
+"""Paths of Destiny (2011 edition): the kernel's sizes and tables, the options vector, the
+action offsets, the codes of decisions, throws, encounters and events (with the names the
+env decodes them by), the state record and the observation's layout."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core.contract import LOST, RUNNING, TRUNCATED, WON, state_dtype  # noqa: F401 (the outcome codes)
+from labyrinth_env.core.grid import HEX_CENTER
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+
+# --- geometry (the board with its frame, shared with the 3rd edition: core.hexboard) ------
+MC = C.MAX_CORRIDORS
+NUM_SEATS = C.MAX_PLAYERS
+NUM_STARTS = hexboard.NUM_STARTS
+NUM_BOARD = hexboard.NUM_BOARD
+NUM_CELLS = hexboard.NUM_CELLS
+START_CELL = hexboard.START_CELL  # start field i is cell START_CELL + i
+NUM_NODES = NUM_CELLS * MC
+NUM_BOARD_NODES = NUM_BOARD * MC
+NEIGHBORS = hexboard.FRAME_NEIGHBORS
+KEY_CELLS = hexboard.KEY_CELLS
+KEY_NODES = hexboard.KEY_NODES  # the key field's one corridor
+CENTER_CELL = HEX_CENTER
+CENTER_NODE = CENTER_CELL * MC
+
+# --- the components' tables, as the kernel reads them ------------------------------------
+TILE_MASK = C.TILE_CORRIDOR_MASK.copy()
+TILE_LEVEL = C.TILE_CORRIDOR_LEVEL.copy()
+TILE_PAIR = C.TILE_BRIDGE_PAIR.copy()
+NUM_NORMAL_TILES = C.NUM_NORMAL_TILES
+NUM_TILES = C.NUM_TILES
+NUM_TRAPS = C.NUM_TRAPS
+NUM_TRAP_TYPES = C.NUM_TRAP_TYPES
+NUM_GUARD_CARDS = C.NUM_GUARD_CARDS
+NUM_KEYS = C.NUM_KEYS
+LIFE = C.LIFE
+TRAP_TOKENS = C.TRAP_TOKENS.astype(np.int64)
+TRAP_DIFF = C.TRAP_DIFFICULTY.astype(np.int64)
+TRAP_DIFF2 = C.TRAP_BRACKET.astype(np.int64)
+TRAP_LIFE = C.TRAP_LIFE.astype(np.int64)
+TRAP_STUN = C.TRAP_STUN.astype(np.int64)
+TRAP_MOVE = C.TRAP_MOVE.astype(np.int64)
+TRAP_CRYSTAL = C.TRAP_CRYSTAL.astype(np.int64)
+GUARD_KIND = C.GUARD_CARD_KIND.astype(np.int64)
+GUARD_STEPS = C.GUARD_CARD_STEPS.astype(np.int64)
+GUARD_CLASS = C.GUARD_CARD_CLASS.astype(np.int64)
+FIXED_SEATS = np.full((NUM_SEATS + 1, NUM_SEATS), -1, dtype=np.int64)
+for _n, _seats in C.FIXED_SEATS.items():
+    FIXED_SEATS[_n, : len(_seats)] = _seats
+
+# options vector
+OPT_PLAYERS, OPT_MAX_TURNS, OPT_CRYSTAL = 0, 1, 2
+NUM_OPTIONS = 4
+
+# --- actions ---------------------------------------------------------------------------
+A_BUILD = 0
+A_MOVE = 1  # + direction (6)
+A_JUMP_DOWN = 7
+A_COME_DOWN = 8
+A_CLIMB_UP = 9
+A_REST = 10
+A_ATTACK = 11  # + (offset - 1): the player `offset` seats after you (4)
+A_KILL = A_ATTACK + NUM_SEATS - 1  # + (offset - 1): kill a stunned player, taking its key
+A_TAKE_KEY = A_KILL + NUM_SEATS - 1  # + (offset - 1): take the key of a stunned player (free)
+A_LIFT_KEY = A_TAKE_KEY + NUM_SEATS - 1  # + key (free)
+A_SET_TRAP = A_LIFT_KEY + NUM_KEYS  # + board corridor node (111)
+A_MOVE_GUARD = A_SET_TRAP + NUM_BOARD_NODES
+A_REGENERATE = A_MOVE_GUARD + 1
+A_END_TURN = A_REGENERATE + 1
+A_PLACE = A_END_TURN + 1  # + cell * 6 + rotation (222)
+A_GUARD_DIR = A_PLACE + NUM_BOARD * 6  # + direction (6)
+A_KEEP = A_GUARD_DIR + 6  # keep the throw
+A_REROLL = A_KEEP + 1  # throw again with the fate crystal
+A_DECLINE = A_REROLL + 1  # no attack
+A_ATTACK_NEWCOMER = A_DECLINE + 1  # a player in the corridor attacks the one coming in
+A_TARGET = A_ATTACK_NEWCOMER + 1  # + (offset - 1): the newcomer attacks that player (free)
+A_JOIN = A_TARGET + NUM_SEATS - 1  # attack the player the newcomer chose, in its group
+A_START_FIELD = A_JOIN + 1  # + start field (6)
+NUM_ACTIONS = A_START_FIELD + NUM_STARTS
+
+# --- decisions -----------------------------------------------------------------------------
+D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE = range(8)
+NUM_DECISIONS = 8
+DECISIONS = (
+    "action",
+    "choose a start field",
+    "place the board field",
+    "Guard direction",
+    "repeat the throw with the fate crystal?",
+    "attack the player coming in?",
+    "attack on coming in",
+    "declare an attack",
+)
+
+# throws in progress (``ck_kind``)
+CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT = 0, 1, 2, 3, 4
+CHECK_NAMES = ("none", "jump", "guard", "trap", "fight")
+NUM_CHECKS = len(CHECK_NAMES)
+# how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
+M_ENTER, M_CLIMB, M_DOWN, M_LEAVE = C.MODE_ENTER, C.MODE_CLIMB, C.MODE_DOWN, C.MODE_LEAVE
+ENTRY_NAMES = ("move", "climb up", "jump down", "leave")  # EV_MOVE's "how"
+# encounter phases (``ex_phase``)
+P_START, P_OCCUPANT, P_ENTRANT, P_CHOOSE, P_DECLARE, P_VS_ENTRANT, P_VS_TARGET, P_DONE = 0, 1, 2, 3, 4, 5, 6, 7
+
+# --- events: (type, seat, a, b, c, d) ------------------------------------------------------
+EV_FIRST_PLAYER = 1  # seat, roll
+EV_START_TURN = 2  # seat, turn
+EV_BUILD = 3  # seat, tile, cell, rotation
+EV_BUILD_NOWHERE = 4  # seat, tile (no legal place: back to the bottom of the pile)
+EV_TRAP_SET = 5  # seat, node (face down)
+EV_MOVE = 6  # seat, from node, to node, how (M_*)
+EV_JUMP = 7  # seat, die, success
+EV_REST = 8  # seat, stun left
+EV_TRAP_REVEALED = 9  # seat, node, trap type
+EV_TRAP_CHECK = 10  # seat, trap type, throw, difficulty, mode
+EV_GUARD_MEETING = 11  # seat, throw (NO_THROW: stunned), stays
+EV_FIGHT = 12  # defender, attackers (bit set), attackers' result, defender's result
+EV_LIFE = 13  # seat, change, life after
+EV_STUN = 14  # seat, change, stun after
+EV_DEATH = 15  # seat, node
+EV_DROP_KEY = 16  # seat, key, node
+EV_HOME = 17  # seat, from node (back on its start field)
+EV_RESTORED = 18  # seat (life and stun restored at the start field)
+EV_LIFT_KEY = 19  # seat, key
+EV_TAKE_KEY = 20  # seat, key, from seat
+EV_KILL = 21  # seat, victim
+EV_GUARD_CARD = 22  # seat, kind, steps
+EV_GUARD_MOVE = 23  # NO_SEAT, from, to
+EV_GUARD_SLEEP = 24  # NO_SEAT, GUARD_WAKES / GUARD_FALLS_ASLEEP
+EV_REROLL = 25  # seat, check kind
+EV_CRYSTAL = 26  # seat, active after
+EV_TURNED_BACK = 27  # seat, from, to
+EV_SENT_BACK = 28  # seat, from (the central field), to
+EV_WIN = 29  # seat
+EV_TRUNCATED = 30
+EV_START_FIELD = 31  # seat, start field
+EV_CHOOSER = 32  # seat drawn to choose first
+EV_DECLARE = 33  # seat, DECLARE_*, target
+EV_HELD = 34  # seat, node (a door trap held it)
+MAX_EVENTS = 64
+# the codes inside events
+NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
+GUARD_WAKES, GUARD_FALLS_ASLEEP = 0, 1
+GUARD_SLEEP_NAMES = ("guard_wakes", "guard_sleeps")
+DECLARE_NONE, DECLARE_TARGET, DECLARE_JOIN, DECLARE_NEWCOMER = 0, 1, 2, 3
+DECLARE_NAMES = ("no attack", "attacks", "joins the attack on", "attacks the newcomer")
+
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
+    [
+        ("choose_order", np.int8, (NUM_SEATS,)),
+        ("choose_pos", np.int8),
+        ("first_player", np.int8),
+        # board
+        *hexboard.BOARD_FIELDS,
+        ("trap_failed", np.uint8, (NUM_NODES,)),
+        # piles and the deck
+        *pod.pile_fields(NUM_NORMAL_TILES, NUM_TRAPS),
+        ("guard_deck", np.int8, (NUM_GUARD_CARDS,)),
+        ("guard_pos", np.int8),
+        # the Guard
+        ("guard_node", np.int16),
+        ("guard_from", np.int16),
+        ("guard_from_turn", np.int32),
+        ("guard_asleep", np.int8),
+        ("guard_steps", np.int8),
+        ("guard_ignore", np.int32),
+        ("guard_checks", np.int32),
+        # keys and players
+        *pod.piece_fields(NUM_SEATS),
+        ("key_touched", np.int32, (NUM_KEYS,)),
+        # the round
+        *pod.TURN_FIELDS,
+        ("guard_used", np.int8),
+        # the entry into a corridor being resolved
+        ("ex_active", np.int8),
+        ("ex_seat", np.int8),
+        ("ex_node", np.int16),
+        ("ex_from", np.int16),
+        ("ex_mode", np.int8),
+        ("ex_ignore_trap", np.int8),
+        ("ex_step", np.int8),
+        ("ex_phase", np.int8),
+        ("ex_bonus", np.int32),
+        ("ex_target", np.int8),
+        ("ex_declared", np.int32),
+        ("ex_join", np.int32),
+        ("ex_vs", np.int32),
+        # the throw being resolved
+        *pod.CHECK_FIELDS,
+        ("ck_att", np.int32),
+        ("ck_def", np.int8),
+        ("ck_asked", np.int32),
+        ("ck_enc", np.int8),
+        ("ck_trap", np.int8),
+        ("ck_mode", np.int8),
+        ("ck_node", np.int16),
+        ("ck_diff", np.int8),
+        ("move_dir", np.int8),
+        # scratch for searches
+        *hexboard.SEARCH_FIELDS,
+    ],
+)
+
+# --- the observation's layout --------------------------------------------------------------
+NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + 1 + NUM_KEYS + 1 + 2 + NUM_SEATS
+# the node features both editions share come first (see core.hexboard.observe_corridors)
+F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
+    hexboard.F_EXISTS,
+    hexboard.F_KIND,
+    hexboard.F_TRAP_DOWN,
+    hexboard.F_TRAP_TYPE,
+)
+F_TRAP_FAILED = F_TRAP_TYPE + NUM_TRAP_TYPES
+F_KEY = F_TRAP_FAILED + 1
+F_KEY_MINE = F_KEY + NUM_KEYS
+F_GUARD = F_KEY_MINE + 1  # the Guard, then "asleep"
+F_CHAR = F_GUARD + 2
+OBS_SEATS = NUM_NODES * NODE_FEATURES
+SEAT_FEATURES = 8 + NUM_STARTS
+OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
+G_DECISION = 0
+G_DECIDER = G_DECISION + NUM_DECISIONS
+G_ROUND = G_DECIDER + NUM_SEATS  # actions left, Guard moved
+G_DRAWN = G_ROUND + 2
+G_PILES = G_DRAWN + NUM_TILES  # board fields, traps, Guard cards left
+G_GUARD_CARDS = G_PILES + 3  # Guard cards left by kind
+G_CHECK = G_GUARD_CARDS + C.NUM_GUARD_CLASSES  # kind one-hot, then a, b, difficulty, mode one-hot
+G_CK_SEATS = G_CHECK + NUM_CHECKS + 3 + 4  # attackers, defender / thrower by relative seat
+G_ENCOUNTER = G_CK_SEATS + 2 * NUM_SEATS  # newcomer, target, joined, against the newcomer, declared
+G_STARTS = G_ENCOUNTER + 5 * NUM_SEATS  # start fields taken, first player
+GLOBAL_FEATURES = G_STARTS + NUM_STARTS + NUM_SEATS
+OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
+
+# every name in capitals (the outcome codes of core.contract too) is the kernel's: the
+# package re-exports them, and env.py, picture.py, the heuristic and the tests read K.<name>
+__all__ = [name for name, value in list(globals().items()) if name.isupper() and not isinstance(value, ModuleType)]

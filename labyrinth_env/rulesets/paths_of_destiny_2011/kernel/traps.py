@@ -1,0 +1,126 @@
+"""Traps: the Set a Trap action (a token face down), and the trap's throw when a player
+comes into its corridor (red traps: entering, climbing up, coming down) or tries to leave
+it (orange door traps), with its effect on a failed throw."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.rng import roll_2d6
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+
+from .entering import do_move
+from .life import add_stun, go_home, lose_life, restore
+from .tables import (
+    A_SET_TRAP,
+    CENTER_CELL,
+    CK_TRAP,
+    EV_CRYSTAL,
+    EV_HELD,
+    EV_TRAP_CHECK,
+    EV_TRAP_REVEALED,
+    EV_TRAP_SET,
+    EV_TURNED_BACK,
+    M_LEAVE,
+    TRAP_CRYSTAL,
+    TRAP_DIFF,
+    TRAP_DIFF2,
+    TRAP_LIFE,
+    TRAP_MOVE,
+    TRAP_STUN,
+)
+
+
+# --- Set a Trap (action) ---------------------------------------------------------------------
+@njit(cache=True)
+def trap_settable(s, node: int) -> bool:
+    return hexboard.settable_corridor(s, node, CENTER_CELL)
+
+
+@njit(cache=True)
+def set_trap_legal(s, node: int) -> bool:
+    return s.trap_pool_len > 0 and trap_settable(s, node)
+
+
+@njit(cache=True)
+def set_trap_mask(s, out) -> None:
+    hexboard.settable_mask(s, out, A_SET_TRAP, CENTER_CELL)
+
+
+@njit(cache=True)
+def set_trap(s, seat: int, node: int) -> None:
+    """The top token of the pile, face down and not yet failed, onto ``node``."""
+    s.trap_pool_len -= 1
+    s.node_trap[node] = s.trap_pool[s.trap_pool_len]
+    s.trap_up[node] = 0
+    s.trap_failed[node] = 0
+    emit(s, EV_TRAP_SET, seat, node)
+
+
+# --- the trap's throw ------------------------------------------------------------------------
+@njit(cache=True)
+def reveal(s, seat: int, node: int, ty: int) -> None:
+    """A face-down token is turned up when it is checked."""
+    if not s.trap_up[node]:
+        s.trap_up[node] = 1
+        emit(s, EV_TRAP_REVEALED, seat, node, ty)
+
+
+@njit(cache=True)
+def trap_difficulty(s, node: int, ty: int, mode: int) -> int:
+    # the number in brackets once anyone has failed this token
+    return TRAP_DIFF2[ty, mode] if s.trap_failed[node] else TRAP_DIFF[ty, mode]
+
+
+@njit(cache=True)
+def begin_trap(s, seat: int, node: int, ty: int, mode: int) -> None:
+    """Throw against the trap (``throws.settle_throw`` offers the repeat and applies the outcome)."""
+    s.ck_kind = CK_TRAP
+    s.ck_seat = seat
+    s.ck_node = node
+    s.ck_trap = ty
+    s.ck_mode = mode
+    s.ck_diff = trap_difficulty(s, node, ty, mode)
+    throw_against_trap(s)
+
+
+@njit(cache=True)
+def throw_against_trap(s) -> None:
+    """2d6 against the trap of the throw in progress (``ck_*``: the fate crystal repeats the
+    same throw, same difficulty)."""
+    s.ck_a = roll_2d6(s.rng)
+    emit(s, EV_TRAP_CHECK, s.ck_seat, s.ck_trap, s.ck_a, s.ck_diff, s.ck_mode)
+
+
+@njit(cache=True)
+def trap_outcome(s, seat: int) -> None:
+    node = s.ck_node
+    ty = s.ck_trap
+    mode = s.ck_mode
+    if s.ck_a >= s.ck_diff:
+        if mode == M_LEAVE:  # the door opened: the move goes on
+            do_move(s, seat, s.move_dir)
+        return
+    s.trap_failed[node] = 1
+    if TRAP_LIFE[ty, mode] > 0 and lose_life(s, seat, TRAP_LIFE[ty, mode]):
+        return
+    if TRAP_STUN[ty, mode] > 0:
+        add_stun(s, seat, TRAP_STUN[ty, mode])
+    if TRAP_CRYSTAL[ty, mode] > 0:
+        pod.turn_crystal(s, seat, 0, EV_CRYSTAL)
+    move = TRAP_MOVE[ty, mode]
+    if move == C.MOVE_TURN_BACK:
+        back = s.ex_from
+        if back >= 0:
+            emit(s, EV_TURNED_BACK, seat, node, back)
+            s.position[seat] = back
+            s.ex_active = 0
+            if back == start_node(s, seat):
+                restore(s, seat)
+    elif move == C.MOVE_TO_START:
+        go_home(s, seat)
+    elif move == C.MOVE_HELD:
+        emit(s, EV_HELD, seat, node)

@@ -1,0 +1,186 @@
+"""The Golem: the Move the Golem activity (a card drawn: steps, idle, back to the central
+space), its steps in directions the active player chooses, and the Golem Check of every
+character sharing its corridor (which the Scepter of Control may buy off for a Life)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from labyrinth_env.core import hexboard
+from labyrinth_env.core.contract import NO_SEAT, set_decision
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.rng import roll_2d6, shuffle
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+
+from .life import lose_life, to_start
+from .queries import center_node, event_mod, holds_special, item_sum, key_node
+from .tables import (
+    A_GOLEM_DIR,
+    A_SCEPTER_NO,
+    A_SCEPTER_YES,
+    CK_GOLEM,
+    CK_NONE,
+    D_GOLEM_DIR,
+    D_SCEPTER,
+    EV_GOLEM_CARD,
+    EV_GOLEM_CHECK,
+    EV_GOLEM_MOVE,
+    EV_SCEPTER,
+    GOLEM_KIND,
+    GOLEM_STEPS,
+    ITEM_GOLEM,
+    MC,
+    NEIGHBORS,
+    NUM_GOLEM_CARDS,
+)
+
+
+# --- where the Golem may go ----------------------------------------------------------------
+@njit(cache=True)
+def golem_options(s) -> int:
+    """Directions the Golem may step in: along corridors (never a bridge jump), never
+    onto a starting space, never back where it came from last (unless that is all)."""
+    return hexboard.wander_options(s, s.golem_node, s.golem_from, s.golem_from_turn)
+
+
+@njit(cache=True)
+def golem_to(s, node: int) -> None:
+    emit(s, EV_GOLEM_MOVE, NO_SEAT, s.golem_node, node)
+    s.golem_from = s.golem_node
+    s.golem_from_turn = s.turn
+    s.golem_node = node
+    for p in range(s.num_players):
+        if s.position[p] == node:
+            s.golem_checks |= np.uint8(1 << p)
+
+
+@njit(cache=True)
+def golem_step(s, d: int) -> None:
+    cell = s.golem_node // MC
+    other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+    s.golem_steps -= 1
+    golem_to(s, other)
+
+
+@njit(cache=True)
+def golem_blocks_start(s) -> bool:
+    """On the starting space with the Golem on its key space: the Golem must be moved off."""
+    seat = s.seat
+    return at_start(s, seat) and s.golem_node == key_node(s.seat_start[seat])
+
+
+# --- Move the Golem (activity) ---------------------------------------------------------------
+@njit(cache=True)
+def draw_golem_card(s) -> None:
+    if s.golem_pos >= NUM_GOLEM_CARDS:  # the deck is used up: reshuffle the discards
+        shuffle(s.rng, s.golem_deck, NUM_GOLEM_CARDS)
+        s.golem_pos = 0
+    card = s.golem_deck[s.golem_pos]
+    s.golem_pos += 1
+    kind = GOLEM_KIND[card]
+    emit(s, EV_GOLEM_CARD, s.seat, kind, GOLEM_STEPS[card])
+    if kind == C.GOLEM_MOVE:
+        s.golem_steps = GOLEM_STEPS[card]
+    elif kind == C.GOLEM_CENTER and s.golem_node != center_node(s):
+        golem_to(s, center_node(s))
+
+
+@njit(cache=True)
+def move_golem_legal(s) -> bool:
+    return not s.golem_used
+
+
+@njit(cache=True)
+def move_golem(s) -> None:
+    """Once per turn."""
+    s.golem_used = 1
+    draw_golem_card(s)
+
+
+# --- the Golem's steps (decision) ------------------------------------------------------------
+@njit(cache=True)
+def walk_golem(s) -> bool:
+    """Take the Golem's next step when it has one way only (or none: the steps are lost);
+    False, with the direction decision set, when the active player must choose."""
+    opts = golem_options(s)
+    if opts == 0:
+        s.golem_steps = 0
+        return True
+    d = hexboard.only_direction(opts)
+    if d >= 0:  # one way only: no choice to make
+        golem_step(s, d)
+        return True
+    set_decision(s, D_GOLEM_DIR, s.seat)
+    return False
+
+
+@njit(cache=True)
+def golem_dir_mask(s, out) -> None:
+    hexboard.mark_directions(out, A_GOLEM_DIR, golem_options(s))
+
+
+@njit(cache=True)
+def steer_golem(s, action: int) -> None:
+    golem_step(s, action - A_GOLEM_DIR)
+
+
+# --- the Golem Check -------------------------------------------------------------------------
+@njit(cache=True)
+def golem_total(s, seat: int) -> int:
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_GOLEM) + event_mod(s, C.LONG_GOLEM_MOD)
+
+
+@njit(cache=True)
+def next_golem_check(s) -> None:
+    """The next character queued for a Golem Check, if it still shares the Golem's corridor."""
+    for p in range(s.num_players):
+        if (s.golem_checks >> p) & 1:
+            s.golem_checks &= ~np.uint8(1 << p)
+            if s.position[p] == s.golem_node:
+                begin_golem_check(s, p)
+            return
+
+
+@njit(cache=True)
+def begin_golem_check(s, seat: int) -> None:
+    if holds_special(s, seat, C.SPECIAL_SCEPTER) >= 0 and s.life[seat] > 0:
+        s.ck_kind = CK_GOLEM
+        s.ck_seat = seat
+        set_decision(s, D_SCEPTER, seat)
+        return
+    roll_golem_check(s, seat)
+
+
+@njit(cache=True)
+def roll_golem_check(s, seat: int) -> None:
+    """Roll the check (``checks.settle_check`` offers the reroll and applies the outcome)."""
+    s.ck_kind = CK_GOLEM
+    s.ck_seat = seat
+    s.ck_a = golem_total(s, seat)
+    emit(s, EV_GOLEM_CHECK, seat, s.ck_a, 1 if s.ck_a >= C.GOLEM_DIFFICULTY else 0)
+
+
+@njit(cache=True)
+def golem_outcome(s, seat: int) -> None:
+    if s.ck_a < C.GOLEM_DIFFICULTY:
+        to_start(s, seat)
+
+
+@njit(cache=True)
+def scepter_mask(out) -> None:
+    out[A_SCEPTER_NO] = 1
+    out[A_SCEPTER_YES] = 1
+
+
+@njit(cache=True)
+def use_scepter(s, who: int, action: int) -> None:
+    """The Scepter of Control: a Life instead of the Golem Check, or roll after all."""
+    if action == A_SCEPTER_YES:
+        emit(s, EV_SCEPTER, who)
+        s.ck_kind = CK_NONE  # no check: the Life is paid instead
+        lose_life(s, who, 1)
+    else:
+        roll_golem_check(s, who)

@@ -1,0 +1,85 @@
+"""What a seat may know (layout: ``tables``): the board, the tokens and the characters
+egocentrically, pool and deck sizes but never their order, the drawn tile while it is
+placed, the check in progress."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from labyrinth_env.core import hexboard, kernel_common, pod
+from labyrinth_env.core.contract import RUNNING
+from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+
+from .tables import (
+    CK_COMBAT,
+    CK_TRAP,
+    F_CHAR,
+    F_GOLEM,
+    F_ITEM,
+    F_KEY,
+    LIFE,
+    NODE_FEATURES,
+    NUM_DECISIONS,
+    NUM_EVENTS,
+    NUM_GOLEM_CARDS,
+    NUM_ITEMS,
+    NUM_KEYS,
+    NUM_SEATS,
+    NUM_TILES,
+    OBS_GLOBAL,
+    OBS_SEATS,
+    SEAT_FEATURES,
+    TRAP_TOKENS,
+)
+
+
+@njit(cache=True)
+def observe(s, seat: int, out) -> None:
+    """What ``seat`` may know, egocentric (relative seat 0 is ``seat``): the board, face-down
+    traps only as "a trap is here", pool and deck sizes but never their order, the drawn
+    tile while it is being placed."""
+    out[:] = 0.0
+    n = s.num_players
+    hexboard.observe_corridors(s, out, NODE_FEATURES, s.center_cell, TRAP_TOKENS)
+    for i in range(NUM_ITEMS):
+        if s.item_node[i] >= 0:
+            out[s.item_node[i] * NODE_FEATURES + F_ITEM + i] = 1.0
+    for k in range(NUM_KEYS):
+        if s.key_node[k] >= 0:
+            out[s.key_node[k] * NODE_FEATURES + F_KEY + k] = 1.0
+    out[s.golem_node * NODE_FEATURES + F_GOLEM] = 1.0
+    for p in range(n):
+        rel = (p - seat) % n
+        out[s.position[p] * NODE_FEATURES + F_CHAR + rel] = 1.0
+        b = OBS_SEATS + rel * SEAT_FEATURES
+        kernel_common.observe_character(s, p, out, b, LIFE)
+        out[b + 6] = 1.0 if at_start(s, p) else 0.0
+        for j in range(2):
+            if s.items[p, j] >= 0:
+                out[b + 7 + j * NUM_ITEMS + s.items[p, j]] = 1.0
+        out[b + 7 + 2 * NUM_ITEMS + s.seat_start[p]] = 1.0
+    g = OBS_GLOBAL
+    if s.outcome == RUNNING:
+        out[g + s.decision] = 1.0
+        out[g + NUM_DECISIONS + (s.decider - seat) % n] = 1.0
+    g += NUM_DECISIONS + NUM_SEATS
+    out[g] = s.actions_left / C.ACTIONS_PER_TURN
+    out[g + 1] = s.golem_used
+    out[g + 2] = s.event_used
+    g += 3
+    if s.drawn_tile >= 0:
+        out[g + s.drawn_tile] = 1.0
+    g += NUM_TILES
+    pod.observe_piles(s, out, g)
+    out[g + 2] = s.item_pool_len / NUM_ITEMS
+    out[g + 3] = (NUM_GOLEM_CARDS - s.golem_pos) / NUM_GOLEM_CARDS
+    out[g + 4] = (NUM_EVENTS - s.event_pos) / NUM_EVENTS
+    g += 5
+    if s.current_event >= 0:
+        out[g + s.current_event] = 1.0
+    g += NUM_EVENTS
+    out[g + s.ck_kind] = 1.0
+    g += 5
+    out[g] = kernel_common.check_total_feature(s.ck_a) if s.ck_kind != CK_TRAP else s.ck_a / 3.0
+    out[g + 1] = kernel_common.check_total_feature(s.ck_b) if s.ck_kind == CK_COMBAT else 0.0

@@ -1,0 +1,242 @@
+"""Paths of Destiny (3rd edition): the kernel's sizes and tables, the options vector, the
+action offsets, the codes of decisions, checks and events (with the names the env decodes
+them by), the state record and the observation's layout."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core.contract import LOST, RUNNING, TRUNCATED, WON, state_dtype  # noqa: F401 (the outcome codes)
+from labyrinth_env.core.grid import HEX_DELTAS, HEX_INDEX
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+
+# --- geometry: 37 board cells, then the 6 starting spaces of the frame ------------------
+# (the board with its frame, shared with the 2011 edition: labyrinth_env.core.hexboard)
+MC = C.MAX_CORRIDORS
+NUM_BOARD = hexboard.NUM_BOARD
+NUM_SEATS = 6
+START_CELL = hexboard.START_CELL  # starting space i is cell START_CELL + i
+NUM_CELLS = hexboard.NUM_CELLS
+NUM_NODES = NUM_CELLS * MC
+NUM_BOARD_NODES = NUM_BOARD * MC
+KEY_CELLS = hexboard.KEY_CELLS  # key space i: the corner in direction i from the centre
+KEY_NODES = hexboard.KEY_NODES  # the key space's one corridor (corridor 0 of its cell)
+NEIGHBORS = hexboard.FRAME_NEIGHBORS  # the hexagon's neighbours, each key space joined to its starting space
+# 2-player variant (reconstructed): the central space one step from the middle in
+# direction 1, between the two players' key spaces 0 and 2.
+VARIANT_CENTER = HEX_INDEX[(int(HEX_DELTAS[1, 0]), int(HEX_DELTAS[1, 1]))]
+VARIANT_SEATS = np.array([0, 2], dtype=np.int64)
+
+# --- the components' tables, as the kernel reads them ------------------------------------
+TILE_MASK = C.TILE_CORRIDOR_MASK.copy()
+TILE_LEVEL = C.TILE_CORRIDOR_LEVEL.copy()
+TILE_ICON = C.TILE_CORRIDOR_ICON.copy()
+TILE_PAIR = C.TILE_BRIDGE_PAIR.copy()
+NUM_NORMAL_TILES = C.NUM_NORMAL_TILES
+NUM_TILES = C.NUM_TILES
+NUM_TRAPS = C.NUM_TRAPS
+NUM_TRAP_TYPES = C.NUM_TRAP_TYPES
+NUM_ITEMS = C.NUM_ITEMS
+NUM_EVENTS = C.NUM_EVENTS
+NUM_GOLEM_CARDS = C.NUM_GOLEM_CARDS
+NUM_KEYS = C.NUM_KEYS
+LIFE = C.LIFE
+TRAP_TOKENS = C.TRAP_TOKENS.astype(np.int64)
+TRAP_ROLLS = C.TRAP_ROLLS.astype(np.int64)
+TRAP_DIFFICULTY = C.TRAP_DIFFICULTY.astype(np.int64)
+TRAP_EFFECT = C.TRAP_EFFECT.astype(np.int64)
+TRAP_PARAM = C.TRAP_PARAM.astype(np.int64)
+ITEM_ATTACK = C.ITEM_ATTACK_BONUS.astype(np.int64)
+ITEM_DEFEND = C.ITEM_DEFEND_BONUS.astype(np.int64)
+ITEM_JUMP = C.ITEM_JUMP_BONUS.astype(np.int64)
+ITEM_TRAP = C.ITEM_TRAP_BONUS.astype(np.int64)
+ITEM_GOLEM = C.ITEM_GOLEM_BONUS.astype(np.int64)
+ITEM_SPECIAL = C.ITEM_SPECIAL.astype(np.int64)
+EVENT_ONCE = C.EVENT_ONCE.astype(np.int64)
+EVENT_ONCE_PARAM = C.EVENT_ONCE_PARAM.astype(np.int64)
+EVENT_LONG = C.EVENT_LONG.astype(np.int64)
+EVENT_LONG_PARAM = C.EVENT_LONG_PARAM.astype(np.int64)
+GOLEM_KIND = C.GOLEM_CARD_KIND.astype(np.int64)
+GOLEM_STEPS = C.GOLEM_CARD_STEPS.astype(np.int64)
+SEATINGS = np.full((7, NUM_SEATS), -1, dtype=np.int64)
+for _n, _seats in C.START_SEATS.items():
+    SEATINGS[_n, : len(_seats)] = _seats
+
+# options vector
+OPT_PLAYERS, OPT_VARIANT, OPT_MAX_TURNS, OPT_CRYSTAL = 0, 1, 2, 3
+NUM_OPTIONS = 8
+
+# --- actions ---------------------------------------------------------------------------
+A_BUILD = 0
+A_MOVE = 1  # + direction (6)
+A_RISKY_JUMP = 7
+A_SAFE_JUMP = 8
+A_REST = 9
+A_ATTACK = 10  # + (offset - 1): the character `offset` seats after you (5)
+A_SET_TRAP = 15  # + board corridor node (111)
+A_MOVE_GOLEM = A_SET_TRAP + NUM_BOARD_NODES
+A_EVENT = A_MOVE_GOLEM + 1
+A_ACTIVATE_CRYSTAL = A_EVENT + 1
+A_USE_POTION = A_ACTIVATE_CRYSTAL + 1
+A_END_TURN = A_USE_POTION + 1
+A_PLACE = A_END_TURN + 1  # + cell * 6 + rotation (222)
+A_GOLEM_DIR = A_PLACE + NUM_BOARD * 6  # + direction (6)
+A_KEEP = A_GOLEM_DIR + 6  # keep the roll
+A_REROLL = A_KEEP + 1  # reroll with the Crystal of Fate
+A_SCEPTER_NO = A_REROLL + 1
+A_SCEPTER_YES = A_SCEPTER_NO + 1
+A_LOSE_LIFE = A_SCEPTER_YES + 1  # Poisoned Spears and the like: per failed roll
+A_TAKE_STUN = A_LOSE_LIFE + 1
+A_FREE_ATTACK = A_TAKE_STUN + 1  # + (offset - 1) (5)
+A_DECLINE = A_FREE_ATTACK + 5  # forgo a free attack
+A_COUNTER = A_DECLINE + 1  # an occupant attacks the character that entered
+A_PUSH_DIR = A_COUNTER + 1  # + direction (6)
+A_PICK_KEY = A_PUSH_DIR + 6  # + key (6)
+A_PICK_ITEM = A_PICK_KEY + NUM_KEYS  # + item (15)
+A_EXCHANGE = A_PICK_ITEM + NUM_ITEMS  # + item * 2 + carried slot (30)
+A_PICKUP_DONE = A_EXCHANGE + NUM_ITEMS * 2
+A_EVENT_TARGET = A_PICKUP_DONE + 1  # + offset 0..5 (yourself = 0)
+A_DROP_ITEM = A_EVENT_TARGET + NUM_SEATS  # + carried slot (2)
+NUM_ACTIONS = A_DROP_ITEM + 2
+
+# --- decisions -----------------------------------------------------------------------------
+D_MAIN, D_PLACE, D_GOLEM_DIR, D_REROLL, D_SCEPTER, D_LIFE_OR_STUN = 0, 1, 2, 3, 4, 5
+D_FREE_ATTACK, D_COUNTER, D_PUSH_DIR, D_PICKUP, D_EVENT_TARGET, D_DROP_ITEM = 6, 7, 8, 9, 10, 11
+NUM_DECISIONS = 12
+DECISIONS = (
+    "activity",
+    "place the drawn tile",
+    "Golem direction",
+    "reroll with the Crystal of Fate?",
+    "use the Scepter of Control?",
+    "lose 1 Life or take 1 stun token",
+    "free attack or decline",
+    "attack the character that entered?",
+    "push the loser out of the central space",
+    "pick up keys and items",
+    "choose a character for the event",
+    "item to drop",
+)
+
+# checks in progress (``ck_kind``)
+CK_NONE, CK_JUMP, CK_GOLEM, CK_TRAP, CK_COMBAT = 0, 1, 2, 3, 4
+CHECK_NAMES = ("none", "jump", "golem", "trap", "combat")
+MAX_DEPTH = 6  # explorations in progress, one inside the other (a push, a fall)
+
+# --- events: (type, seat, a, b, c, d) ------------------------------------------------------
+EV_FIRST_PLAYER = 1  # seat, roll
+EV_START_TURN = 2  # seat, turn
+EV_BUILD = 3  # seat, tile, cell, rotation
+EV_BUILD_NOWHERE = 4  # seat, tile (no legal place: back to the bottom of the pool)
+EV_TRAP_PLACED = 5  # seat, node (face down)
+EV_ITEM_PLACED = 6  # seat, item, node
+EV_MOVE = 7  # seat, from node, to node
+EV_JUMP = 8  # seat, roll (0: a safe jump, no roll), success, JUMP_*
+EV_REST = 9  # seat, stun left
+EV_TRAP_REVEALED = 10  # seat, node, trap type
+EV_TRAP_CHECK = 11  # seat, trap type, failed rolls, rolls
+EV_GOLEM_CHECK = 12  # seat, roll, success
+EV_COMBAT = 13  # attacker, defender, attacker total, defender total
+EV_LIFE = 14  # seat, change, life after
+EV_STUN = 15  # seat, change, stun after
+EV_DEATH = 16  # seat, node
+EV_DROP = 17  # seat, TOKEN_*, key or item, node
+EV_TO_START = 18  # seat, from node
+EV_PICK_UP = 19  # seat, TOKEN_*, key or item
+EV_EXCHANGE = 20  # seat, item taken, item left
+EV_GOLEM_CARD = 21  # seat, kind (C.GOLEM_*), steps
+EV_GOLEM_MOVE = 22  # NO_SEAT, from, to
+EV_EVENT = 23  # seat, event
+EV_REROLL = 24  # seat, check kind (CK_*)
+EV_CRYSTAL = 25  # seat, active after
+EV_PUSHED_OUT = 26  # seat, from, to
+EV_WIN = 27  # seat
+EV_TRUNCATED = 28
+EV_SCEPTER = 29  # seat
+EV_HEART = 30  # seat
+EV_POTION = 31  # seat
+MAX_EVENTS = 64
+# the codes inside events
+JUMP_SAFE, JUMP_RISKY = 0, 1  # EV_JUMP's last argument
+JUMP_NAMES = ("safe_jump", "jump_check")
+TOKEN_KEY, TOKEN_ITEM = 0, 1  # what EV_DROP and EV_PICK_UP move
+TOKEN_NAMES = ("key", "item")
+
+STATE_DTYPE = state_dtype(
+    NUM_OPTIONS,
+    MAX_EVENTS,
+    [
+        ("variant", np.int8),
+        ("center_cell", np.int8),
+        # board
+        *hexboard.BOARD_FIELDS,
+        # pools and decks
+        *pod.pile_fields(NUM_NORMAL_TILES, NUM_TRAPS),
+        ("item_pool", np.int8, (NUM_ITEMS,)),
+        ("item_pool_len", np.int8),
+        ("item_node", np.int16, (NUM_ITEMS,)),
+        ("golem_deck", np.int8, (NUM_GOLEM_CARDS,)),
+        ("golem_pos", np.int8),
+        ("event_deck", np.int8, (NUM_EVENTS,)),
+        ("event_pos", np.int8),
+        ("current_event", np.int8),
+        # tokens and pieces
+        *pod.piece_fields(NUM_SEATS),
+        ("key_dropped_by", np.int8, (NUM_KEYS,)),
+        ("character", np.int8, (NUM_SEATS,)),
+        ("items", np.int8, (NUM_SEATS, 2)),
+        ("golem_node", np.int16),
+        ("golem_from", np.int16),
+        ("golem_from_turn", np.int32),
+        # the turn
+        *pod.TURN_FIELDS,
+        ("golem_used", np.int8),
+        ("event_used", np.int8),
+        ("exchanged", np.uint16),
+        # what is being resolved: the explorations (a stack), the check, the Golem
+        ("depth", np.int8),
+        ("ex_seat", np.int8, (MAX_DEPTH,)),
+        ("ex_node", np.int16, (MAX_DEPTH,)),
+        ("ex_step", np.int8, (MAX_DEPTH,)),
+        ("ex_pickup", np.int8, (MAX_DEPTH,)),
+        ("ex_ignore_trap", np.int8, (MAX_DEPTH,)),
+        ("ex_done", np.uint8, (MAX_DEPTH,)),  # seats already fought or passed
+        ("ex_phase", np.int8, (MAX_DEPTH,)),
+        ("ex_order", np.int8, (MAX_DEPTH, NUM_SEATS)),
+        *pod.CHECK_FIELDS,
+        ("ck_opp", np.int8),
+        ("golem_steps", np.int8),
+        ("golem_checks", np.uint8),
+        ("dying", np.uint8),
+        ("choices_left", np.int8),
+        ("push_from", np.int16),
+        # scratch for searches
+        *hexboard.SEARCH_FIELDS,
+    ],
+)
+
+# --- the observation's layout --------------------------------------------------------------
+NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS
+# the node features both editions share come first (see core.hexboard.observe_corridors)
+F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
+    hexboard.F_EXISTS,
+    hexboard.F_KIND,
+    hexboard.F_TRAP_DOWN,
+    hexboard.F_TRAP_TYPE,
+)
+F_ITEM = F_TRAP_TYPE + NUM_TRAP_TYPES
+F_KEY = F_ITEM + NUM_ITEMS
+F_GOLEM = F_KEY + NUM_KEYS
+F_CHAR = F_GOLEM + 1
+OBS_SEATS = NUM_NODES * NODE_FEATURES
+SEAT_FEATURES = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 * NUM_ITEMS + NUM_SEATS
+OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
+GLOBAL_FEATURES = NUM_DECISIONS + NUM_SEATS + 3 + NUM_TILES + 5 + NUM_EVENTS + 5 + 2
+OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
+
+# every name in capitals (the outcome codes of core.contract too) is the kernel's: the
+# package re-exports them, and env.py, picture.py, the heuristic and the tests read K.<name>
+__all__ = [name for name, value in list(globals().items()) if name.isupper() and not isinstance(value, ModuleType)]

@@ -1,0 +1,108 @@
+"""Traps: the trap pool, the Set a Trap activity and the trap icon of a new tile (both lay
+a token face down), and the Trap Check of a character exploring a trapped corridor
+(every roll of the trap, then its effect per failed roll)."""
+
+from __future__ import annotations
+
+from numba import njit
+
+from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.rng import roll_2d6
+from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+
+from .life import add_stun, lose_life, to_start
+from .queries import event_mod, item_sum
+from .tables import (
+    A_SET_TRAP,
+    CK_TRAP,
+    EV_CRYSTAL,
+    EV_TRAP_CHECK,
+    EV_TRAP_PLACED,
+    ITEM_TRAP,
+    TRAP_DIFFICULTY,
+    TRAP_EFFECT,
+    TRAP_PARAM,
+    TRAP_ROLLS,
+)
+
+
+# --- laying traps --------------------------------------------------------------------------
+@njit(cache=True)
+def draw_trap(s) -> int:
+    if s.trap_pool_len <= 0:
+        return -1
+    s.trap_pool_len -= 1
+    return s.trap_pool[s.trap_pool_len]
+
+
+@njit(cache=True)
+def lay_trap(s, seat: int, node: int) -> None:
+    """The top trap of the pool (if any is left), face down, onto ``node``."""
+    t = draw_trap(s)
+    if t >= 0:
+        s.node_trap[node] = t
+        s.trap_up[node] = 0
+        emit(s, EV_TRAP_PLACED, seat, node)
+
+
+# --- Set a Trap (activity) -------------------------------------------------------------------
+@njit(cache=True)
+def trap_settable(s, node: int) -> bool:
+    return hexboard.settable_corridor(s, node, s.center_cell)
+
+
+@njit(cache=True)
+def set_trap_legal(s, node: int) -> bool:
+    return s.trap_pool_len > 0 and trap_settable(s, node)
+
+
+@njit(cache=True)
+def set_trap_mask(s, out) -> None:
+    hexboard.settable_mask(s, out, A_SET_TRAP, s.center_cell)
+
+
+# --- the Trap Check --------------------------------------------------------------------------
+@njit(cache=True)
+def trap_failures(s, seat: int, trap_type: int) -> int:
+    fails = 0
+    bonus = item_sum(s, seat, ITEM_TRAP) + event_mod(s, C.LONG_TRAP_MOD)
+    for _ in range(TRAP_ROLLS[trap_type]):
+        if roll_2d6(s.rng) + bonus < TRAP_DIFFICULTY[trap_type]:
+            fails += 1
+    return fails
+
+
+@njit(cache=True)
+def begin_trap_check(s, seat: int, trap_type: int) -> None:
+    """Roll every roll of the trap (``checks.settle_check`` offers the reroll and applies the
+    outcome)."""
+    s.ck_kind = CK_TRAP
+    s.ck_seat = seat
+    s.ck_b = trap_type
+    s.ck_a = trap_failures(s, seat, trap_type)
+    emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
+
+
+@njit(cache=True)
+def trap_outcome(s, seat: int) -> None:
+    """The trap's effect, once per failed roll (``ck_a`` of them, trap type ``ck_b``)."""
+    fails = s.ck_a
+    t = s.ck_b
+    effect = TRAP_EFFECT[t]
+    if fails == 0:
+        return
+    if effect == C.TRAP_LOSE_LIFE:
+        lose_life(s, seat, fails * TRAP_PARAM[t])
+    elif effect == C.TRAP_TAKE_STUN:
+        add_stun(s, seat, fails * TRAP_PARAM[t])
+    elif effect == C.TRAP_LIFE_OR_STUN:
+        s.choices_left = fails  # ``turn.advance`` asks once per failed roll
+        s.ck_seat = seat
+    elif effect == C.TRAP_BACK_TO_START:
+        to_start(s, seat)
+    elif effect == C.TRAP_CRYSTAL_INACTIVE:
+        pod.turn_crystal(s, seat, 0, EV_CRYSTAL)
+    else:
+        lose_life(s, seat, fails * TRAP_PARAM[t])
+        add_stun(s, seat, fails)
