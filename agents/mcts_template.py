@@ -35,8 +35,8 @@ from __future__ import annotations
 from types import ModuleType
 
 import numpy as np
-from numba import njit
 
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, pick_random, randint, seed_state
 
 BOUND_NAME = "search"

@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from labyrinth_env.core.contract import TRUNCATED, new_states
+from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
 from labyrinth_env.core.rng import python_seed
 from labyrinth_env.options import options_dict, parse_options
 from labyrinth_env.spec import RulesetSpec
@@ -66,8 +66,13 @@ class LabyrinthAECEnv(AECEnv):
         cls.metadata = {**cls.metadata, "name": spec.env_id, "render_modes": modes}
 
     def options_vector(self) -> np.ndarray:
-        """The kernel's options vector for ``self.options``."""
-        raise NotImplementedError
+        """The kernel's options vector for ``self.options``: the contract's head (the player
+        count, the turn limit); a ruleset whose kernel has options of its own extends it
+        (``vec = super().options_vector()``, then its ``OPT_*`` entries)."""
+        vec = np.zeros(self.kernel.NUM_OPTIONS, dtype=np.int32)
+        vec[OPT_PLAYERS] = self.options.num_players
+        vec[OPT_MAX_TURNS] = getattr(self.options, "max_turns", None) or 0
+        return vec
 
     def decode_event(self, record: np.ndarray) -> dict[str, Any]:
         """One fixed-width event record as a dict with a ``"type"``."""

@@ -12,9 +12,10 @@ from __future__ import annotations
 from types import ModuleType
 
 import numpy as np
-from numba import njit, prange
+from numba import prange
 
 from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, pick_random
 
 BOUND_NAME = "loops"

@@ -34,9 +34,9 @@ from types import ModuleType
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import seed_state
 
 if TYPE_CHECKING:
@@ -57,6 +57,10 @@ RUNNING, WON, TRUNCATED, LOST = (int(o) for o in Outcome)
 OUTCOME_NAMES = {int(o): o.name.lower() for o in Outcome}
 
 NO_SEAT = -1  # ``winner`` while nobody has won (and always in cooperative rulesets)
+
+# every options vector begins with the player count and the turn limit (0: none); a
+# ruleset's own options follow from OPT_RULESET on
+OPT_PLAYERS, OPT_MAX_TURNS, OPT_RULESET = 0, 1, 2
 
 
 def state_head(num_options: int) -> list:
@@ -99,11 +103,14 @@ def new_states(kernel: ModuleType, num: int = 1) -> np.ndarray:
 # --- helpers every kernel may use (they read only the common fields) -------------------
 @njit(cache=True)
 def start_record(s, seed, options) -> None:
-    """Keep the options (padded with zeros), seed the record's dice, clear the events and
-    the turn: seat 0 decides, nobody has won, the game runs."""
+    """Keep the options (padded with zeros), take the player count and the turn limit from
+    them, seed the record's dice, clear the events and the turn: seat 0 decides, nobody has
+    won, the game runs."""
     opts = options.copy()  # ``options`` may be this state's own field
-    s.options[:] = 0
-    s.options[: opts.shape[0]] = opts
+    for i in range(s.options.shape[0]):  # a loop: a slice assignment compiles a shape-error message
+        s.options[i] = opts[i] if i < opts.shape[0] else 0
+    s.num_players = opts[OPT_PLAYERS]
+    s.max_turns = opts[OPT_MAX_TURNS]
     s.rng[0] = seed_state(np.uint64(seed))
     s.seat = 0
     s.turn = 0
@@ -118,6 +125,24 @@ def start_record(s, seed, options) -> None:
 def to_act(s) -> int:
     """The seat whose decision is pending, -1 once the game is over."""
     return -1 if s.outcome != RUNNING else s.decider
+
+
+@njit(cache=True)
+def clear_mask(s, out) -> bool:
+    """Zero the mask ``out``; True while the game runs (a decision is pending)."""
+    out[:] = 0
+    return s.outcome == RUNNING
+
+
+@njit(cache=True)
+def take_decision(s, after: int) -> int:
+    """The pending decision is being made: the last step's events are cleared and the record
+    holds the decision ``after`` until the kernel sets the next one (``decider`` stays until
+    then). Returns the decision being made."""
+    clear_events(s)
+    decision = s.decision
+    s.decision = after
+    return decision
 
 
 @njit(cache=True)
@@ -279,7 +304,7 @@ def check_ruleset(spec: RulesetSpec) -> None:
         if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
             problems.append(f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv")
         else:
-            for method in ("options_vector", "decode_event", "action_names", "render_text"):
+            for method in ("decode_event", "action_names", "render_text"):
                 if getattr(env_class, method) is getattr(LabyrinthAECEnv, method):
                     problems.append(f"{spec.env} does not define {method}()")
             options = getattr(env_class, "Options", None)

@@ -14,7 +14,8 @@ its empty neighbours.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from labyrinth_env.core.jit import njit
 
 
 @njit(cache=True)

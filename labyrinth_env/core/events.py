@@ -8,7 +8,7 @@ overflow count, which the env reports rather than hiding.
 
 from __future__ import annotations
 
-from numba import njit
+from labyrinth_env.core.jit import njit
 
 EVENT_WIDTH = 6
 

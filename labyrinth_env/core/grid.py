@@ -10,7 +10,8 @@ module-level numpy constants built once at import; the kernels index them.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from labyrinth_env.core.jit import njit
 
 # --- square boards -------------------------------------------------------------------
 NORTH, EAST, SOUTH, WEST = 0, 1, 2, 3

@@ -14,7 +14,6 @@ rows in.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.corridors import (
@@ -26,6 +25,7 @@ from labyrinth_env.core.corridors import (
     side_labels,
 )
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.core.rng import shuffle
 

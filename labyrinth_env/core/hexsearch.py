@@ -14,10 +14,10 @@ first step of a cheapest path to ``v``: a direction 0-5, ``HOP_LEVEL`` or
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
+from labyrinth_env.core.jit import njit
 
 NUM_GRAPH = NUM_NODES + NUM_CELLS  # corridor nodes, then empty cells as wildcards
 INF = 1 << 30

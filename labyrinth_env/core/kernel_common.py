@@ -11,9 +11,9 @@ ruleset's own rules stay in its kernel.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, roll_2d6, seed_state, shuffle
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from types import ModuleType
 
-from numba import njit
+from labyrinth_env.core.jit import njit
 
 BOUND_NAME = "no_heuristic"
 K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind

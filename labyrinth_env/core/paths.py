@@ -9,7 +9,8 @@ from is open towards it, but the walk stops there).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+
+from labyrinth_env.core.jit import njit
 
 BLOCKED, WALK, ENTER_ONLY = 0, 1, 2
 

@@ -11,11 +11,11 @@ comes in as arguments, so each edition's own rules stay in its kernel package.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import RUNNING, set_decision
-from labyrinth_env.core.events import clear_events, emit
+from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, reshuffle_hidden_traps
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
 
 NUM_KEYS = KEY_NODES.shape[0]  # a key on each key field
@@ -172,27 +172,9 @@ def turn_crystal(s, seat: int, face_up: int, ev_crystal: int) -> None:
 
 # --- the pending decision ------------------------------------------------------------------
 @njit(cache=True)
-def clear_mask(s, out) -> bool:
-    """Zero the mask ``out``; True while the game runs (a decision is pending)."""
-    out[:] = 0
-    return s.outcome == RUNNING
-
-
-@njit(cache=True)
 def in_play(s, action: int, num_actions: int) -> bool:
     """The game runs and ``action`` is one of the action space."""
     return s.outcome == RUNNING and 0 <= action < num_actions
-
-
-@njit(cache=True)
-def take_decision(s, main: int) -> int:
-    """The pending decision is being made: the last step's events cleared, the record back
-    on the ``main`` decision until ``advance`` sets the next one (``decider`` stays until
-    then). Returns the decision being made."""
-    clear_events(s)
-    decision = s.decision
-    s.decision = main
-    return decision
 
 
 @njit(cache=True)

@@ -72,14 +72,21 @@ def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
                 if getattr(getattr(value, "py_func", value), "__module__", None) != template.__name__:
                     continue  # imported into the template (core kernels): shared as they are
                 if _is_dispatcher(value):
-                    cached = not isinstance(value._cache, NullCache)  # ``cache`` is not among targetoptions
-                    namespace[key] = numba.jit(cache=cached, **value.targetoptions)(_clone(value.py_func, namespace))
+                    namespace[key] = _rejit(value, _clone(value.py_func, namespace))
                 elif isinstance(value, types.FunctionType):
                     namespace[key] = _clone(value, namespace)
         except BaseException:
             del sys.modules[name]
             raise
         return module
+
+
+def _rejit(dispatcher: Any, fn: types.FunctionType) -> Any:
+    """A dispatcher like ``dispatcher`` (its class and options, cached if it is) for ``fn``."""
+    clone = type(dispatcher)(py_func=fn, locals={}, targetoptions=dict(dispatcher.targetoptions))
+    if not isinstance(dispatcher._cache, NullCache):  # ``cache`` is not among targetoptions
+        clone.enable_caching()
+    return clone
 
 
 def _clone(fn: types.FunctionType, namespace: dict[str, Any]) -> types.FunctionType:

@@ -20,7 +20,6 @@ from labyrinth_env.core.contract import OUTCOME_NAMES
 from labyrinth_env.options import option
 
 from . import SPEC
-from . import kernel as K
 from .kernel import tables as T
 
 
@@ -37,12 +36,6 @@ def cell_name(cell: int) -> str:
 class raw_env(LabyrinthAECEnv):
     ruleset = SPEC
     Options = ToyRaceOptions
-
-    def options_vector(self) -> np.ndarray:
-        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
-        vec[K.OPT_PLAYERS] = self.options.num_players
-        vec[K.OPT_MAX_TURNS] = self.options.max_turns or 0
-        return vec
 
     def action_names(self) -> list[str]:
         names = [f"turn {cell_name(c)}" for c in range(T.NUM_CELLS)] + ["pass"]

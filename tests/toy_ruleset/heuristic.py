@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from numba import njit
+from labyrinth_env.core.jit import njit
 
 from . import kernel as K
 

@@ -36,9 +36,9 @@ the deck and the RNG are never looked at.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 

@@ -88,9 +88,7 @@ class raw_env(LabyrinthAECEnv):
 
     def options_vector(self) -> np.ndarray:
         o = self.options
-        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
-        vec[K.OPT_PLAYERS] = o.num_players
-        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
+        vec = super().options_vector()
         vec[K.OPT_TABLE] = o.table_size
         vec[K.OPT_POWERS] = int(o.character_powers)
         return vec

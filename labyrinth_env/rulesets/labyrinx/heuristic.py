@@ -28,8 +28,8 @@ remembers it, the other hands only by their size, the pile order and the RNG nev
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 

@@ -39,11 +39,11 @@ Traps are never set and stunned players are never killed (their keys are taken f
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, NUM_GRAPH, PMF_2D6
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 

@@ -49,12 +49,12 @@ the opponent that leads.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.hexsearch import HOP_LEVEL as HOP_JUMP
 from labyrinth_env.core.hexsearch import INF, NUM_GRAPH, PMF_2D6
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 

@@ -138,11 +138,9 @@ class raw_env(LabyrinthAECEnv):
 
     def options_vector(self) -> np.ndarray:
         o = self.options
-        vec = np.zeros(K.NUM_OPTIONS, dtype=np.int32)
-        vec[K.OPT_PLAYERS] = o.num_players
+        vec = super().options_vector()
         vec[K.OPT_VARIANT] = K.VARIANTS.index(o.variant)
         vec[K.OPT_MEMORY] = int(o.public_memory)
-        vec[K.OPT_MAX_TURNS] = o.max_turns or 0
         for i, kind in enumerate(C.PAGE_KINDS):
             vec[K.OPT_DECK + i] = o.daedalus_deck[kind]
         vec[K.OPT_SPELLS : K.OPT_SPELLS + 4] = -1

@@ -27,9 +27,9 @@ simulated step ever ends the turn and turns a Daedalus page (the deck order is h
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.grid import ROTATE_SQUARE
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.team_edition import kernel as K
 
 NUM_CELLS = K.NUM_CELLS

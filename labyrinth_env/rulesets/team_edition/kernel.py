@@ -8,13 +8,16 @@ Kernel contract (see DESIGN.md): ``init``, ``to_act``, ``legal_mask``, ``step``,
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
+from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, K.OPT_* and to_act: the contract's)
     LOST,
+    OPT_MAX_TURNS,
+    OPT_PLAYERS,
+    OPT_RULESET,
     RUNNING,
     TRUNCATED,
     WON,
+    clear_mask,
     start_record,
     state_dtype,
     team_returns,
@@ -22,6 +25,7 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_ac
 )
 from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import private_dice, reseed, shuffle_unknown
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
 from labyrinth_env.core.rng import randint, shuffle
@@ -59,7 +63,7 @@ VARIANT_INTRODUCTORY, VARIANT_STANDARD, VARIANT_EXPERT = 0, 1, 2
 VARIANTS = ("introductory", "standard", "expert")
 
 # options vector (int32) handed to init and kept in the state for auto-reset
-OPT_PLAYERS, OPT_VARIANT, OPT_MEMORY, OPT_MAX_TURNS = 0, 1, 2, 3
+OPT_VARIANT, OPT_MEMORY = OPT_RULESET, OPT_RULESET + 1  # after num_players, max_turns (core.contract)
 OPT_DECK = 4  # 4, 5, 6: push, flip, teleport page counts
 OPT_SPELLS = 7  # 7..10: spell per seat, -1 = dealt at random
 OPT_LOOKAHEAD = 11  # 1: the observation ends with the lookahead features
@@ -465,11 +469,9 @@ def init(s, seed, options) -> None:
     """Set up a new game from a 64-bit seed and the options vector."""
     start_record(s, seed, options)
     opts = s.options
-    n = opts[OPT_PLAYERS]
-    s.num_players = n
+    n = s.num_players
     s.variant = opts[OPT_VARIANT]
     s.public_memory = opts[OPT_MEMORY]
-    s.max_turns = opts[OPT_MAX_TURNS]
     # the maze: printed spaces, then the 34 loose tiles mixed, turned at random
     for k in range(FIXED_CELLS.shape[0]):
         s.cell_tile[FIXED_CELLS[k]] = NUM_LOOSE + k
@@ -558,8 +560,7 @@ def is_legal(s, action: int) -> bool:
 @njit(cache=True)
 def legal_mask(s, out) -> None:
     """Fill ``out`` (bool/uint8[NUM_ACTIONS]) with the legal actions of the pending decision."""
-    out[:] = 0
-    if s.outcome != RUNNING:
+    if not clear_mask(s, out):
         return
     if s.decision == DECISION_ORIENT:
         out[A_ORIENT : A_ORIENT + 4] = 1

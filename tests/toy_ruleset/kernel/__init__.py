@@ -5,15 +5,19 @@ into modules as a long kernel would be: ``tables`` (board, actions, record) and 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
-from labyrinth_env.core.contract import (
+from labyrinth_env.core.contract import (  # noqa: F401 (to_act and K.OPT_*: the contract's)
+    OPT_MAX_TURNS,
+    OPT_PLAYERS,
     RUNNING,
+    clear_mask,
     start_record,
-    to_act,  # noqa: F401 (the contract's is this kernel's)
+    take_decision,
+    to_act,
     winner_returns,
 )
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import private_dice, reseed
 from labyrinth_env.core.rng import randint
 
@@ -34,8 +38,6 @@ from .tables import (  # noqa: F401 (re-exported: the contract's constants)
     NUM_SEATS,
     OBS_GLOBAL,
     OBS_SIZE,
-    OPT_MAX_TURNS,
-    OPT_PLAYERS,
     SHAPES,
     START_CELLS,
     STATE_DTYPE,
@@ -46,8 +48,6 @@ from .turn import move, move_mask, start_turn, turn_mask, turn_tile
 @njit(cache=True)
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
-    s.num_players = s.options[OPT_PLAYERS]
-    s.max_turns = s.options[OPT_MAX_TURNS]
     for c in range(NUM_CELLS):
         s.tile[c] = rotate_mask(SHAPES[randint(s.rng, SHAPES.shape[0])], randint(s.rng, 4), 4)
     for p in range(NUM_SEATS):
@@ -59,8 +59,7 @@ def init(s, seed, options) -> None:
 
 @njit(cache=True)
 def legal_mask(s, out) -> None:
-    out[:] = 0
-    if s.outcome != RUNNING:
+    if not clear_mask(s, out):
         return
     if s.decision == D_TURN:
         turn_mask(s, out)
@@ -76,8 +75,7 @@ def step(s, action: int) -> bool:
     legal_mask(s, mask)
     if not mask[action]:
         return False
-    s.num_events = 0
-    if s.decision == D_TURN:
+    if take_decision(s, D_TURN) == D_TURN:
         turn_tile(s, action)
     else:
         move(s, action)

@@ -26,8 +26,7 @@ NUM_ACTIONS = A_MOVE + NUM_CELLS
 D_TURN, D_MOVE = 0, 1
 DECISIONS = ("turn a tile or pass", "move")
 
-OPT_PLAYERS, OPT_MAX_TURNS = 0, 1
-NUM_OPTIONS = 2
+NUM_OPTIONS = 2  # num_players and max_turns (core.contract)
 
 EV_START_TURN, EV_TURN_TILE, EV_ROLL, EV_MOVE, EV_WIN, EV_TRUNCATED = 1, 2, 3, 4, 5, 6
 MAX_EVENTS = 8

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import declare_winner, next_turn, set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 
 from .tables import (

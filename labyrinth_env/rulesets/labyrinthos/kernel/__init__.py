@@ -31,18 +31,20 @@ The square grid, tile rotation, RNG and the common record come from ``labyrinth_
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
     LOST,
     RUNNING,
     TRUNCATED,
     WON,
+    clear_mask,
     start_record,
+    take_decision,
     to_act,
     winner_returns,
 )
-from labyrinth_env.core.events import clear_events, emit
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import private_dice, reseed, shuffle_unknown
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinthos import components as C
@@ -131,9 +133,7 @@ from .tables import (
     NUM_COLOURS,
     NUM_SEATS,
     OPT_KEY_SLOT,
-    OPT_MAX_TURNS,
     OPT_MONSTER,
-    OPT_PLAYERS,
     OUTER_CELLS,
     PH_HERO,
     SIZE,
@@ -158,9 +158,7 @@ from .turn import (
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
     opts = s.options
-    n = opts[OPT_PLAYERS]
-    s.num_players = n
-    s.max_turns = opts[OPT_MAX_TURNS]
+    n = s.num_players
     s.monster = opts[OPT_MONSTER]
     s.use_key_slot = opts[OPT_KEY_SLOT]
     init_maze(s)
@@ -208,8 +206,7 @@ def init(s, seed, options) -> None:
 @njit(cache=True)
 def legal_mask(s, out) -> None:
     """Fill ``out`` with the legal actions of the pending decision."""
-    out[:] = 0
-    if s.outcome != RUNNING:
+    if not clear_mask(s, out):
         return
     dec = s.decision
     who = s.decider
@@ -340,10 +337,8 @@ def step(s, action: int) -> bool:
     nothing, if the action is not legal now."""
     if not is_legal(s, action):
         return False
-    clear_events(s)
-    dec = s.decision
     who = s.decider
-    s.decision = D_NONE  # the decision is made; advance() sets the next one
+    dec = take_decision(s, D_NONE)  # advance() sets the next one
     make_decision(s, dec, who, action)
     advance(s)
     return True

@@ -9,11 +9,10 @@ family of their own (keys, key actions, cards) are checked and applied there.
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import can_pay, gain_tokens, pay, push, slot_action_ok, slot_usable, wounds

@@ -6,10 +6,9 @@ player.
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import push, special_usable

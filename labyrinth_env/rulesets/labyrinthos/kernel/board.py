@@ -7,9 +7,8 @@ task stack holds what must be resolved before the turn goes on (``turn.run_task`
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .tables import EV_TOKENS, KEY_TOKEN_ACTION, KEY_TOKEN_COLOUR, MAX_TASKS, NUM_CARD_TYPES, NUM_SLOTS, SLOT_COST

@@ -9,10 +9,9 @@ The reactions to an attack (Sidestep and the others) are in ``attack``.
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import shuffle
 from labyrinth_env.rulesets.labyrinthos import components as C
 

@@ -9,10 +9,9 @@ Bandages remove one (``D_HEAL``).
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import declare_winner, set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import any_woundable, keys_held, pop, push, special_usable, woundable

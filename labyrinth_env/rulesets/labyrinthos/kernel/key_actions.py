@@ -9,10 +9,9 @@ Visions then repeat their own decision until the count runs out or the player is
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import can_pay, key_action_slot, pay, wounds

@@ -7,10 +7,9 @@ Both start in the action decision (``actions``) and go on with decisions of thei
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import can_pay, holds_colour, keys_held, pay, slot_action_ok

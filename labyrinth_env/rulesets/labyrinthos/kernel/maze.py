@@ -9,10 +9,9 @@ here, which emit the event that says so.
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import shuffle
 from labyrinth_env.rulesets.labyrinthos import components as C
 

@@ -12,10 +12,10 @@ displacement (``attack.displace``).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinthos import components as C
 

@@ -3,9 +3,8 @@ laid out as ``tables`` says (``CF_*`` per cell, ``SF_*`` per seat, ``G_*`` globa
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import RUNNING
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import first_round, hand_size, keys_held

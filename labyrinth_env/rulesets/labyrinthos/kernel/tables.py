@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core.contract import state_dtype
+from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, OPT_RULESET, state_dtype  # noqa: F401 (K.OPT_*)
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS, square_neighbors
 from labyrinth_env.rulesets.labyrinthos import components as C
 
@@ -80,7 +80,7 @@ BLOOD_FACES = C.BLOOD_FACES
 HERMES = 0  # the card that cancels another
 
 # options vector
-OPT_PLAYERS, OPT_MAX_TURNS, OPT_MONSTER, OPT_KEY_SLOT = 0, 1, 2, 3
+OPT_MONSTER, OPT_KEY_SLOT = OPT_RULESET, OPT_RULESET + 1  # after num_players, max_turns (core.contract)
 NUM_OPTIONS = 4
 
 # --- actions --------------------------------------------------------------------------------

@@ -11,11 +11,10 @@ refreshing the action pool (``D_REFRESH``) and the discards of the hand refresh
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import RUNNING, next_turn, set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import rotate_mask
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinthos import components as C
 

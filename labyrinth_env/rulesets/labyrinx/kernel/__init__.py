@@ -39,7 +39,6 @@ read them so).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, NO_SEAT and to_act: the kernel's are the contract's)
     LOST,
@@ -47,11 +46,13 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, NO_SEAT 
     RUNNING,
     TRUNCATED,
     WON,
+    clear_mask,
     start_record,
+    take_decision,
     to_act,
     winner_returns,
 )
-from labyrinth_env.core.events import clear_events
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinx import components as C
@@ -97,8 +98,6 @@ from .tables import (
     NUM_ACTIONS,
     NUM_CARDS,
     NUM_CELLS,
-    OPT_MAX_TURNS,
-    OPT_PLAYERS,
     OPT_POWERS,
     OPT_TABLE,
     T_EXIT,
@@ -112,8 +111,7 @@ from .turn import resume, start_turn
 # --- legal actions and steps, by pending decision -------------------------------------------------
 @njit(cache=True)
 def legal_mask(s, out) -> None:
-    out[:] = 0
-    if s.outcome != RUNNING:
+    if not clear_mask(s, out):
         return
     dec = s.decision
     if dec == D_MAIN:
@@ -161,10 +159,8 @@ def step(s, action: int) -> bool:
     nothing, if the action is not legal now."""
     if not is_legal(s, action):
         return False
-    clear_events(s)
-    dec = s.decision
     who = s.decider
-    s.decision = D_NONE
+    dec = take_decision(s, D_NONE)
     if dec == D_MAIN:
         apply_main(s, who, action)
     elif dec == D_EXPAND:
@@ -243,9 +239,7 @@ def init_resolution(s) -> None:
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
     opts = s.options
-    n = opts[OPT_PLAYERS]
-    s.num_players = n
-    s.max_turns = opts[OPT_MAX_TURNS]
+    n = s.num_players
     s.powers = opts[OPT_POWERS]
     init_table(s, opts[OPT_TABLE])
     init_resolution(s)

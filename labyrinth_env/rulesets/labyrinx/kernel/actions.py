@@ -5,10 +5,9 @@ or push, the Seer's card), that decision's family has it."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .board import can_enter, has_power, link

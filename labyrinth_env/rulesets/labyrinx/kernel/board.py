@@ -4,9 +4,8 @@ side, a location's ways out, whether a character can go through, where a card ca
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.grid import opposite
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .tables import (

@@ -4,10 +4,9 @@ to the hand limit (its mask and its effect)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import shuffle
 
 from .tables import A_SLOT, CARD_KIND, D_ROTATE, EV_CARDS_OUT, EV_DISCARD, EV_RESHUFFLE, NUM_SEATS

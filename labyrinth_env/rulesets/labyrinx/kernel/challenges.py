@@ -5,10 +5,9 @@ card to pay (D_PAY) and whether to attempt a chest with a treasure on it (D_CHES
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.labyrinx import components as C
 

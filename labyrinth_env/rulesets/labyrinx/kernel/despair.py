@@ -4,10 +4,9 @@ the character stands on."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 
 from .cards import ask_rotation, discard_slot, draw_top, lay_card, to_discard
 from .tables import (

@@ -3,10 +3,9 @@ cards in game, the table full) with the race back to the Empty Hall that breaks 
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import NO_SEAT, WON
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .board import popcount

@@ -5,10 +5,9 @@ loser's movement after a failed monster (D_MONSTER) or trap (D_TRAP), and stoppi
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import opposite
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .board import can_enter, card_icon, door_sides, find_link, has_power, link, loc_of, nb

@@ -3,9 +3,8 @@ global): public information and its own, egocentric."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import RUNNING
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .board import hand_limit

@@ -5,10 +5,9 @@ the character it was turned for comes in."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import opposite
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .board import has_power, placeable

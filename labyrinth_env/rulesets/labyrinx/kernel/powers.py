@@ -7,10 +7,9 @@ Stalwart: ``movement.push_target_ok``)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .cards import ask_rotation

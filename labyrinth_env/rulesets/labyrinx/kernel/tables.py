@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core.contract import state_dtype
+from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, OPT_RULESET, state_dtype  # noqa: F401 (K.OPT_*)
 from labyrinth_env.core.grid import ROTATE_SQUARE, SQUARE_DELTAS
 from labyrinth_env.rulesets.labyrinx import components as C
 
@@ -55,7 +55,7 @@ REST_DRAWS = C.REST_DRAWS
 T_OUT, T_FREE, T_EXIT, T_PILE = 0, 1, 2, 3
 
 # options vector
-OPT_PLAYERS, OPT_MAX_TURNS, OPT_TABLE, OPT_POWERS = 0, 1, 2, 3
+OPT_TABLE, OPT_POWERS = OPT_RULESET, OPT_RULESET + 1  # after num_players, max_turns (core.contract)
 NUM_OPTIONS = 4
 
 # --- actions --------------------------------------------------------------------------------------

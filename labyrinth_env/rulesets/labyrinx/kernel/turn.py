@@ -6,10 +6,10 @@ hand limit, the end triggers, the next action, the next turn."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import NO_SEAT, RUNNING, TRUNCATED, set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 
 from .board import hand_limit
 from .ending import end_game

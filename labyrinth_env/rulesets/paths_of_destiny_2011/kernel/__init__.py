@@ -36,11 +36,18 @@ constants of ``tables``, and the functions imported with ``noqa: F401``.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexboard, kernel_common, pod
-from labyrinth_env.core.contract import set_decision, start_record, to_act, winner_returns  # noqa: F401
+from labyrinth_env.core.contract import (  # noqa: F401
+    clear_mask,
+    set_decision,
+    start_record,
+    take_decision,
+    to_act,
+    winner_returns,
+)
 from labyrinth_env.core.hexboard import any_buildable, at_start, clear_cell, move_target, start_node  # noqa: F401
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
 from .building import compute_placements, key_ways, lay_frame, place_field, reach_from_centre, set_tile, ways_open  # noqa: F401
@@ -71,8 +78,6 @@ from .tables import (
     NUM_NORMAL_TILES,
     NUM_TRAPS,
     OPT_CRYSTAL,
-    OPT_MAX_TURNS,
-    OPT_PLAYERS,
     TRUNCATED,
 )
 from .throws import repeat_mask, repeat_throw
@@ -85,7 +90,7 @@ from .turn import action_legal, action_mask, advance, do_action
 def legal_mask(s, out) -> None:
     """The legal actions of the pending decision into ``out``: the round's actions, a start
     field, a placement, the Guard's direction, a repeated throw, the encounter's attacks."""
-    if not pod.clear_mask(s, out):
+    if not clear_mask(s, out):
         return
     dec = s.decision
     if dec == D_START:
@@ -124,7 +129,7 @@ def step(s, action: int) -> bool:
     itself. An illegal action returns False and changes nothing."""
     if not is_legal(s, action):
         return False
-    dec = pod.take_decision(s, D_MAIN)  # the decider stays until the next decision is set
+    dec = take_decision(s, D_MAIN)  # the decider stays until the next decision is set
     if dec == D_START:
         choose_start(s, s.decider, action)
     elif dec == D_PLACE:
@@ -202,9 +207,7 @@ def init_resolution(s) -> None:
 @njit(cache=True)
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
-    n = s.options[OPT_PLAYERS]
-    s.num_players = n
-    s.max_turns = s.options[OPT_MAX_TURNS]
+    n = s.num_players
     s.ask_crystal = s.options[OPT_CRYSTAL]
     init_board(s)
     init_resolution(s)

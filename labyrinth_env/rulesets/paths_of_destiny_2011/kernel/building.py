@@ -5,12 +5,12 @@ key it may lift, or back to the bottom of the pile) and the placing of the drawn
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.corridors import open_reach
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .queries import pickable_key

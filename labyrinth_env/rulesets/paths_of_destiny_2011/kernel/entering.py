@@ -3,10 +3,9 @@ entry that ``exploring.explore_step`` then resolves step by step (``ex_*``)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start, move_target, start_node
+from labyrinth_env.core.jit import njit
 
 from .life import restore
 from .tables import EV_MOVE, M_ENTER, P_START

@@ -4,7 +4,7 @@ time from the entry in progress (``ex_*``)."""
 
 from __future__ import annotations
 
-from numba import njit
+from labyrinth_env.core.jit import njit
 
 from .fights import encounter_step
 from .guard import begin_guard

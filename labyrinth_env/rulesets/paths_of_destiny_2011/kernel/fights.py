@@ -5,11 +5,10 @@ throws (a group throws a die per extra member, minus its lost Life)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.core.rng import roll
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C

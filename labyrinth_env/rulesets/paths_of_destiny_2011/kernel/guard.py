@@ -5,13 +5,12 @@ player goes home at once)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 

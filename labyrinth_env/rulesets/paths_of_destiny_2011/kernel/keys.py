@@ -4,9 +4,8 @@ stunned player standing there."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 
 from .queries import first_key, other_seat, pickable_key

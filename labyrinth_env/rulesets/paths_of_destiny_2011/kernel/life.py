@@ -4,11 +4,10 @@ restored), stun points, and the Rest action."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import pod
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.jit import njit
 
 from .queries import first_key
 from .tables import EV_DEATH, EV_DROP_KEY, EV_HOME, EV_LIFE, EV_REST, EV_RESTORED, EV_STUN, EV_TAKE_KEY, LIFE

@@ -4,11 +4,10 @@ and climbing up (two actions each)."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 

@@ -4,11 +4,10 @@ field while it is placed, the throw and the encounter being resolved."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard, kernel_common, pod
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .queries import pickable_key

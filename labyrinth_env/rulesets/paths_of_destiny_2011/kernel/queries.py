@@ -3,7 +3,7 @@ player's start field, the keys it carries and may lift, seat offsets and bit set
 
 from __future__ import annotations
 
-from numba import njit
+from labyrinth_env.core.jit import njit
 
 from .tables import KEY_NODES, NUM_KEYS
 

@@ -4,10 +4,9 @@ choose, the others follow clockwise); the first round starts once all are taken.
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 
 from .tables import A_START_FIELD, EV_CHOOSER, EV_START_FIELD, FIXED_SEATS, NUM_STARTS

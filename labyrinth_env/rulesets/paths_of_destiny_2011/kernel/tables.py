@@ -9,7 +9,16 @@ from types import ModuleType
 import numpy as np
 
 from labyrinth_env.core import hexboard, pod
-from labyrinth_env.core.contract import LOST, RUNNING, TRUNCATED, WON, state_dtype  # noqa: F401 (the outcome codes)
+from labyrinth_env.core.contract import (  # noqa: F401 (the outcome codes, K.OPT_*)
+    LOST,
+    OPT_MAX_TURNS,
+    OPT_PLAYERS,
+    OPT_RULESET,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    state_dtype,
+)
 from labyrinth_env.core.grid import HEX_CENTER
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
@@ -54,7 +63,7 @@ for _n, _seats in C.FIXED_SEATS.items():
     FIXED_SEATS[_n, : len(_seats)] = _seats
 
 # options vector
-OPT_PLAYERS, OPT_MAX_TURNS, OPT_CRYSTAL = 0, 1, 2
+OPT_CRYSTAL = OPT_RULESET  # after num_players, max_turns (core.contract)
 NUM_OPTIONS = 4
 
 # --- actions ---------------------------------------------------------------------------

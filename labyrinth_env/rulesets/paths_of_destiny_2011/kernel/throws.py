@@ -5,11 +5,10 @@ turn) and applies the outcome; the repeat decision; the Regenerate action."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import pod
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 

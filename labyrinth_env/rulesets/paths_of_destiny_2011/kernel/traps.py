@@ -4,11 +4,10 @@ it (orange door traps), with its effect on a failed throw."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 

@@ -5,11 +5,10 @@ automatic until a decision is pending."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import RUNNING, declare_winner, next_turn, set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import any_buildable, move_target
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 

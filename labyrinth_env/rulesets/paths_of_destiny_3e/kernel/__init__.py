@@ -32,12 +32,19 @@ The package also re-exports what env.py, picture.py, the heuristic and the tests
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexboard, kernel_common, pod
-from labyrinth_env.core.contract import set_decision, start_record, to_act, winner_returns  # noqa: F401
+from labyrinth_env.core.contract import (  # noqa: F401
+    clear_mask,
+    set_decision,
+    start_record,
+    take_decision,
+    to_act,
+    winner_returns,
+)
 from labyrinth_env.core.grid import HEX_CENTER
 from labyrinth_env.core.hexboard import any_buildable, at_start, clear_cell, move_target, occupants, start_node  # noqa: F401
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
 from .building import buildable_cell, compute_placements, lay_frame, place_tile, set_tile, targets_connected  # noqa: F401
@@ -76,8 +83,6 @@ from .tables import (
     NUM_SEATS,
     NUM_TRAPS,
     OPT_CRYSTAL,
-    OPT_MAX_TURNS,
-    OPT_PLAYERS,
     OPT_VARIANT,
     SEATINGS,
     TRUNCATED,
@@ -92,7 +97,7 @@ from .turn import activity_legal, activity_mask, advance, do_activity, start_tur
 def legal_mask(s, out) -> None:
     """Fill ``out`` with the legal actions of the pending decision: the activities, or the
     mask of the family that asked (a placement, the Golem's direction, a reroll, ...)."""
-    if not pod.clear_mask(s, out):
+    if not clear_mask(s, out):
         return
     dec = s.decision
     if dec == D_PLACE:
@@ -141,7 +146,7 @@ def step(s, action: int) -> bool:
     who = s.decider
     if not is_legal(s, action):
         return False
-    dec = pod.take_decision(s, D_MAIN)
+    dec = take_decision(s, D_MAIN)
     if dec == D_PLACE:
         place_tile(s, action)
     elif dec == D_GOLEM_DIR:
@@ -242,10 +247,8 @@ def init_resolution(s) -> None:
 @njit(cache=True)
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
-    n = s.options[OPT_PLAYERS]
-    s.num_players = n
+    n = s.num_players
     s.variant = s.options[OPT_VARIANT]
-    s.max_turns = s.options[OPT_MAX_TURNS]
     s.ask_crystal = s.options[OPT_CRYSTAL]
     init_board(s)
     init_characters(s, n)

@@ -5,11 +5,11 @@ pool) and the placing of the drawn tile, whose icons lay a trap or an item."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.corridors import open_reach
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .items import lay_chest_item

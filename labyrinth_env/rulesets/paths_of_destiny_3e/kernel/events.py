@@ -4,12 +4,11 @@ player's choice of the character a one-time effect strikes."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import pod
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .golem import golem_to

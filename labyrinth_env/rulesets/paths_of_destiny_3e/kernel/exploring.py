@@ -6,11 +6,11 @@ fall explores inside the exploration that caused it)."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.jit import njit
 
 from .combat import can_fight, explore_counter_order
 from .items import anything_to_pick

@@ -5,13 +5,13 @@ character sharing its corridor (which the Scepter of Control may buy off for a L
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import hexboard
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 

@@ -4,9 +4,9 @@ slot 0 first), and the pick-up decision (step 5 of exploring: keys, items, excha
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 

@@ -6,11 +6,11 @@ between Life and stun that Poisoned Spears and the like give per failed roll."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
 
 from labyrinth_env.core import pod
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .items import drop_item, return_item, take_from_slot

@@ -4,11 +4,10 @@ bridge and the corridor under it."""
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start, move_target
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 

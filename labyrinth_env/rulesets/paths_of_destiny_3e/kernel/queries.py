@@ -4,8 +4,7 @@ carried items add to a check."""
 
 from __future__ import annotations
 
-from numba import njit
-
+from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .tables import EVENT_LONG, EVENT_LONG_PARAM, ITEM_SPECIAL, KEY_CELLS, LIFE, MC

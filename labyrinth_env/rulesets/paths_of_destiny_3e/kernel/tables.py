@@ -9,7 +9,16 @@ from types import ModuleType
 import numpy as np
 
 from labyrinth_env.core import hexboard, pod
-from labyrinth_env.core.contract import LOST, RUNNING, TRUNCATED, WON, state_dtype  # noqa: F401 (the outcome codes)
+from labyrinth_env.core.contract import (  # noqa: F401 (the outcome codes, K.OPT_*)
+    LOST,
+    OPT_MAX_TURNS,
+    OPT_PLAYERS,
+    OPT_RULESET,
+    RUNNING,
+    TRUNCATED,
+    WON,
+    state_dtype,
+)
 from labyrinth_env.core.grid import HEX_DELTAS, HEX_INDEX
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
@@ -66,7 +75,7 @@ for _n, _seats in C.START_SEATS.items():
     SEATINGS[_n, : len(_seats)] = _seats
 
 # options vector
-OPT_PLAYERS, OPT_VARIANT, OPT_MAX_TURNS, OPT_CRYSTAL = 0, 1, 2, 3
+OPT_VARIANT, OPT_CRYSTAL = OPT_RULESET, OPT_RULESET + 1  # after num_players, max_turns (core.contract)
 NUM_OPTIONS = 8
 
 # --- actions ---------------------------------------------------------------------------

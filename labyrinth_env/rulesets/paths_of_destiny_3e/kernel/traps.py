@@ -4,10 +4,9 @@ a token face down), and the Trap Check of a character exploring a trapped corrid
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 

@@ -4,11 +4,10 @@ on, and ``advance``, which resolves everything automatic until a decision is pen
 
 from __future__ import annotations
 
-from numba import njit
-
 from labyrinth_env.core.contract import RUNNING, declare_winner, next_turn, set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import any_buildable, at_start, move_target, occupants
+from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
