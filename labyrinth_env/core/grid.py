@@ -102,6 +102,16 @@ def rotate_mask(mask: int, steps: int, num_directions: int) -> int:
 
 
 @njit(cache=True)
+def popcount(mask: int) -> int:
+    """How many bits of ``mask`` are set (open edges, seats in a bit set)."""
+    count = 0
+    while mask:
+        count += mask & 1
+        mask >>= 1
+    return count
+
+
+@njit(cache=True)
 def opposite(direction: int, num_directions: int) -> int:
     """The direction facing ``direction`` across a shared edge."""
     return (direction + num_directions // 2) % num_directions

@@ -131,12 +131,3 @@ def placeable(s, cell: int) -> bool:
         if s.cell_type[t] != T_FREE or s.cell_card[t] >= 0:
             return True
     return False
-
-
-@njit(cache=True)
-def popcount(m: int) -> int:
-    c = 0
-    while m:
-        c += m & 1
-        m >>= 1
-    return c

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from labyrinth_env.core.contract import NO_SEAT, WON
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.grid import popcount
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
-from .board import popcount
 from .tables import EV_END_TRIGGER, EV_RACE, EV_WIN, PH_ACTION, WIN_FIVE, WIN_MOST, WIN_RACE
 
 

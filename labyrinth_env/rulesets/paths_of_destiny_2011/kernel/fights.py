@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.grid import popcount
 from labyrinth_env.core.hexboard import occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
@@ -15,7 +16,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import explore
 from .life import die, lose_life
-from .queries import other_seat, popcount
+from .queries import other_seat
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,

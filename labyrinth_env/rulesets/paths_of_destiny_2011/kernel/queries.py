@@ -37,12 +37,3 @@ def pickable_key(s, seat: int, k: int) -> bool:
 def other_seat(s, off: int) -> int:
     """The seat ``off`` places after the active player's (-1: no such player)."""
     return (s.seat + off) % s.num_players if off < s.num_players else -1
-
-
-@njit(cache=True)
-def popcount(m: int) -> int:
-    c = 0
-    while m:
-        c += m & 1
-        m >>= 1
-    return c
