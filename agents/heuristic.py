@@ -14,6 +14,7 @@ import numpy as np
 import labyrinth_env
 from labyrinth_env.agents.base import Agent, legal_actions
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
 
 
@@ -55,7 +56,8 @@ class HeuristicAgent(Agent):
         legal_actions(observation)  # fails clearly when this agent is not to act
         # A private copy, so nothing the kernel does can touch the env's game.
         self._states[0] = raw.state
-        action = int(raw.batch.heuristic_one(self._states, self._mask))
+        with first_use(("heuristic", env_id), f"the {raw.ruleset.title} heuristic"):
+            action = int(raw.batch.heuristic_one(self._states, self._mask))
         if not 0 <= action < self._mask.shape[0] or not observation["action_mask"][action]:
             raise RuntimeError(
                 f"heuristic chose action {action} ({raw.action_to_str(action)}), which the mask does not allow; "

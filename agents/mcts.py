@@ -22,6 +22,7 @@ import numpy as np
 
 from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
 
 MCTS_PARAMS: dict[str, Param] = {
@@ -111,9 +112,10 @@ class MCTSAgent(Agent):
         seat = raw.agent_name_mapping[raw.agent_selection]
         self._states[0] = raw.state  # a private copy; the search determinizes copies of it
         start = time.perf_counter()
-        action = int(
-            module.search(self._states, seat, np.uint64(seed), self._param_vec, self.last_visits, self.last_values)
-        )
+        with first_use(("search", raw.env_id), f"the {raw.ruleset.title} search"):
+            action = int(
+                module.search(self._states, seat, np.uint64(seed), self._param_vec, self.last_visits, self.last_values)
+            )
         self.last_seconds = time.perf_counter() - start
         if not 0 <= action < observation["action_mask"].shape[0] or not observation["action_mask"][action]:
             raise RuntimeError(

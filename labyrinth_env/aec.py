@@ -160,6 +160,7 @@ class LabyrinthAECEnv(AECEnv):
         # expects it to be accepted, so it is ignored here.
         del options
         self.seed_used = python_seed(seed)
+        self._compile_entry_points()
         self._loops.init_one(self._states, np.uint64(self.seed_used), self._options_vec)
         self.agents = list(self.possible_agents)
         self.rewards = dict.fromkeys(self.agents, 0.0)
@@ -175,6 +176,22 @@ class LabyrinthAECEnv(AECEnv):
         self._log_events()
         seat = self._loops.refresh_one(self._states, self._mask, self._returns)
         self.agent_selection = self.possible_agents[seat]
+
+    def _compile_entry_points(self) -> None:
+        """Compile (or load from the cache) every kernel entry point the env calls, on a
+        scratch game, with the compile shown while it lasts: one wait at the first reset
+        instead of one at each first call."""
+        from labyrinth_env.progress import first_use
+
+        with first_use(("aec", self.env_id), f"the {self.ruleset.title} kernels") as first:
+            if first is None:
+                return
+            states = new_states(self.kernel, 1)
+            mask = np.zeros_like(self._mask)
+            self._loops.init_one(states, np.uint64(0), self._options_vec)
+            self._loops.refresh_one(states, mask, self._returns)
+            self._loops.observe_one(states, 0, np.zeros(self.obs_size, dtype=np.float32))
+            self._loops.step_one(states, int(np.flatnonzero(mask)[0]), mask, self._returns)
 
     def step(self, action: Any) -> None:
         if not self._has_reset:

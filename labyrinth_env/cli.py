@@ -123,6 +123,10 @@ def _pass_through(module: str) -> Callable[[list[str]], int]:
 # subcommand -> (help, module whose main(argv) takes every argument after the subcommand)
 PASS_THROUGH: dict[str, tuple[str, str]] = {
     "bench": ("throughput benchmark (labyrinth bench --help)", "labyrinth_env.benchmarks.throughput"),
+    "compile": (
+        "fill the kernel cache for every ruleset, in parallel (labyrinth compile --help)",
+        "labyrinth_env.compile",
+    ),
     "compile-time": (
         "first-run compile seconds per ruleset and path (labyrinth compile-time --help)",
         "labyrinth_env.benchmarks.compile_time",

@@ -40,6 +40,7 @@ from gymnasium import spaces
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import python_seed
+from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
 EXTERNAL = 2
@@ -175,6 +176,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._phi = np.zeros(num_envs, dtype=np.float64)
         self._seed = seed
         self._reset_done = False
+        self._compiled = False
 
     # --- Gymnasium VectorEnv API ----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -186,6 +188,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.rngs[:, 0] = words[self.num_envs :] | np.uint64(1)
         self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
         self._new_obs_buffer()
+        if not self._compiled:
+            self._compile_entry_points()
         self.loops.vector_reset(
             self.states,
             seeds,
@@ -203,6 +207,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self.shaping:
             self.loops.potentials(self.states, self.reward_seats, self._phi)
         return self._observations(), self._infos(np.zeros(self.num_envs, dtype=bool))
+
+    def _compile_entry_points(self) -> None:
+        """Compile (or load) the batched reset and step on a scratch batch of one game, with
+        the compile shown while it lasts (``labyrinth_env.progress``)."""
+        from labyrinth_env.progress import first_use
+
+        with first_use(("vector", self.env_id), f"the {self.ruleset.title} vector-env kernels") as first:
+            if first is not None:
+                scratch = VectorEnv(self.env_id, 1, seed=0, **options_dict(self.raw.options))
+                scratch._compiled = True
+                scratch.reset()
+                scratch.step(np.flatnonzero(scratch.masks[0])[:1])
+        self._compiled = True
 
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._reset_done:

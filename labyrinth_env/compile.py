@@ -1,0 +1,190 @@
+"""``labyrinth compile``: fill the kernel cache for several rulesets at once, one process per
+ruleset, with a line per ruleset that counts its compiled functions as they come.
+
+The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the numba
+version and the CPU, so what this compiles serves every later process, every clone of the
+same sources and every worker on this machine; nothing stale is ever loaded.
+
+    labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch] [--jobs N]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import os
+import queue as queue_module
+import time
+from collections.abc import Sequence
+from typing import Any
+
+PATHS = ("aec", "vector", "heuristic", "search", "batch")
+PATH_HELP = {
+    "aec": "the AEC env (make, reset, step, observe)",
+    "vector": "the vector env (reset, step)",
+    "heuristic": "the heuristic agent",
+    "search": "the MCTS agent",
+    "batch": "the benchmark's in-kernel loops (random_steps, serial and prange)",
+}
+
+
+def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
+    """Compile (or load) ``paths`` of ``env_id`` in this process. ``report(functions)`` is
+    called after every finished compile."""
+    from numba.core import event
+
+    import labyrinth_env
+
+    class Counter(event.Listener):
+        functions = 0
+
+        def on_start(self, ev: Any) -> None:
+            pass
+
+        def on_end(self, ev: Any) -> None:
+            Counter.functions += 1
+            if report is not None:
+                report(Counter.functions)
+
+    listener = Counter()
+    event.register("numba:compile", listener)
+    try:
+        spec = labyrinth_env.get_spec(env_id)
+        env = labyrinth_env.make(env_id)
+        if "aec" in paths or "heuristic" in paths or "search" in paths:
+            env.reset(seed=0)  # compiles every AEC entry point at once
+        obs = env.observe(env.agent_selection) if env.agents else None
+        if "heuristic" in paths and spec.heuristic_module is not None:
+            from labyrinth_env.agents import make_agent
+
+            make_agent("heuristic").act(obs, env)
+        if "search" in paths:
+            from labyrinth_env.agents import make_agent
+
+            make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
+        if "vector" in paths:
+            from labyrinth_env.vector import VectorEnv
+
+            VectorEnv(env_id, 1, seed=0).reset()
+        if "batch" in paths:
+            from labyrinth_env.benchmarks._probe import make_batch
+
+            states, masks, rngs, done = make_batch(spec, env.options_vector(), 2, 0)
+            spec.loops.random_steps_serial(states, masks, rngs, 1, done)
+            spec.loops.random_steps_batch(states, masks, rngs, 1, done)
+    finally:
+        event.unregister("numba:compile", listener)
+
+
+def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
+    import labyrinth_env
+
+    os.environ["LABYRINTH_PROGRESS"] = "0"  # the parent shows progress
+    env_id = labyrinth_env.register_ruleset(spec).env_id  # a ruleset of one's own reaches the child so
+    started = time.perf_counter()
+    last = [0.0]
+
+    def report(functions: int) -> None:
+        now = time.perf_counter()
+        if now - last[0] > 0.5:
+            last[0] = now
+            messages.put((env_id, "count", functions))
+
+    try:
+        warm(env_id, paths, report)
+    except Exception as exc:  # the parent reports it, names the ruleset, exits non-zero
+        messages.put((env_id, "error", f"{type(exc).__name__}: {exc}"))
+        return
+    messages.put((env_id, "done", time.perf_counter() - started))
+
+
+def compile_rulesets(
+    env_ids: Sequence[str], paths: Sequence[str] = PATHS, jobs: int | None = None, progress: bool = True
+) -> dict[str, float]:
+    """Fill the cache for ``env_ids`` in ``jobs`` processes (spawned, one ruleset each);
+    returns each ruleset's seconds. ``RuntimeError`` names a ruleset that failed."""
+    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+
+    import labyrinth_env
+
+    jobs = max(1, min(jobs or os.cpu_count() or 1, len(env_ids)))
+    context = multiprocessing.get_context("spawn")  # numba's thread pool breaks fork
+    messages = context.Queue()
+    waiting = list(env_ids)
+    running: dict[str, Any] = {}
+    seconds: dict[str, float] = {}
+    errors: dict[str, str] = {}
+    columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
+    with Progress(*columns, disable=not progress, transient=False) as bar:
+        tasks = {e: bar.add_task(f"{e}: waiting", total=None) for e in env_ids}
+        saved = os.environ.get("NUMBA_NUM_THREADS")
+        os.environ["NUMBA_NUM_THREADS"] = "1"  # in the children: compiling needs no thread pool
+        try:
+            while waiting or running:
+                while waiting and len(running) < jobs:
+                    env_id = waiting.pop(0)
+                    spec = labyrinth_env.get_spec(env_id)
+                    proc = context.Process(target=_child, args=(spec, tuple(paths), messages), daemon=True)
+                    proc.start()
+                    running[env_id] = proc
+                    bar.update(tasks[env_id], description=f"{env_id}: compiling")
+                try:
+                    env_id, kind, value = messages.get(timeout=0.5)
+                except queue_module.Empty:
+                    for env_id, proc in list(running.items()):
+                        if not proc.is_alive() and env_id not in seconds and env_id not in errors:
+                            errors[env_id] = f"the compile process exited with code {proc.exitcode}"
+                            running.pop(env_id)
+                    continue
+                if kind == "count":
+                    bar.update(tasks[env_id], description=f"{env_id}: compiling, {value} functions")
+                elif kind == "done":
+                    seconds[env_id] = value
+                    running.pop(env_id).join()
+                    bar.update(tasks[env_id], description=f"{env_id}: compiled in {value:.0f} s", total=1, completed=1)
+                else:
+                    errors[env_id] = value
+                    running.pop(env_id).join()
+                    bar.update(tasks[env_id], description=f"{env_id}: FAILED", total=1, completed=1)
+        finally:
+            if saved is None:
+                os.environ.pop("NUMBA_NUM_THREADS", None)
+            else:
+                os.environ["NUMBA_NUM_THREADS"] = saved
+            for proc in running.values():
+                proc.terminate()
+    if errors:
+        raise RuntimeError("; ".join(f"{e}: {msg}" for e, msg in errors.items()))
+    return seconds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    import labyrinth_env
+    from labyrinth_env.core.cache import cache_root
+
+    parser = argparse.ArgumentParser(prog="labyrinth compile", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--env", action="append", metavar="ID", help="env id (repeatable; default every ruleset)")
+    parser.add_argument(
+        "--paths",
+        nargs="+",
+        default=list(PATHS),
+        choices=PATHS,
+        help="; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
+    )
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once (default: CPUs)")
+    args = parser.parse_args(argv)
+    if args.jobs < 1:
+        parser.error(f"--jobs must be >= 1, got {args.jobs}")
+    known = labyrinth_env.list_envs()
+    for env_id in args.env or []:
+        if env_id not in known:
+            parser.error(f"unknown env id {env_id!r}; available: {', '.join(known)}")
+    env_ids = args.env or known
+    started = time.perf_counter()
+    compile_rulesets(env_ids, args.paths, args.jobs)
+    print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s; cache: {cache_root()}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
