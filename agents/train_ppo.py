@@ -436,6 +436,11 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         (out / "imitation.json").write_text(json.dumps(imitation, indent=1))
         model.save(out / "imitation_model.zip")  # where PPO starts, to compare with the final policy
 
+    from tqdm import tqdm
+
+    cooperative = labyrinth_env.get_spec(cfg.env_id).cooperative
+    start = time.perf_counter()  # steps/s everywhere: learner steps per second of wall time, evaluations included
+
     class EvalCallback(BaseCallback):
         def __init__(self) -> None:
             super().__init__()
@@ -451,20 +456,46 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
                 for opp in cfg.eval["against"]:
                     res = evaluate_model(self.model, cfg, opp, cfg.eval["games"], seed=cfg.seed + 10_000)
                     res["timesteps"] = int(self.num_timesteps)
+                    res["steps_per_s"] = self.num_timesteps / max(time.perf_counter() - start, 1e-9)
                     evals.append(res)
                     self.logger.record(f"eval/win_rate_vs_{opp}", res["win_rate"])
                     with open(out / "eval.jsonl", "a") as fh:
                         fh.write(json.dumps(res) + "\n")
+                    if progress:
+                        tqdm.write(eval_line(res, cooperative))
             return True
+
+    class ProgressCallback(BaseCallback):
+        """The training bar, with the same steps/s as every other figure (learner steps per
+        second of wall time, evaluations included)."""
+
+        def _on_training_start(self) -> None:
+            self.bar = tqdm(
+                total=cfg.total_timesteps,
+                unit="step",
+                desc="PPO",
+                bar_format="{desc} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} steps "
+                "[{elapsed}<{remaining}{postfix}]",
+                disable=not progress,
+            )
+
+        def _on_step(self) -> bool:
+            self.bar.update(self.num_timesteps - self.bar.n)
+            rate = self.num_timesteps / max(time.perf_counter() - start, 1e-9)
+            self.bar.set_postfix_str(f"{rate:,.0f} steps/s", refresh=False)
+            return True
+
+        def _on_training_end(self) -> None:
+            self.bar.close()
 
     callbacks = CallbackList(
         [
+            ProgressCallback(),
             EvalCallback(),
             CheckpointCallback(max(1, cfg.checkpoint_every // vec.num_envs), str(out / "checkpoints"), "model"),
         ]
     )
-    start = time.perf_counter()
-    model.learn(cfg.total_timesteps, callback=callbacks, progress_bar=progress)
+    model.learn(cfg.total_timesteps, callback=callbacks)
     elapsed = time.perf_counter() - start
     if not evals or evals[-1]["timesteps"] != int(model.num_timesteps):
         for opp in cfg.eval["against"]:  # the final policy, unless just evaluated
@@ -493,6 +524,16 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     return {"evals": evals, **summary}
 
 
+def eval_line(res: dict[str, Any], cooperative: bool) -> str:
+    """One evaluation as printed while training runs."""
+    lo, hi = res["ci95"]
+    who = "team win rate" if cooperative else f"win rate vs {res['opponent']}"
+    return (
+        f"step {res['timesteps']:,}: {who} {res['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {res['games']} games"
+        f" ({res['steps_per_s']:,.0f} steps/s so far)"
+    )
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="labyrinth train", description=__doc__.split("\n\n")[0])
     parser.add_argument("--config", required=True, help="YAML training config (see configs/train/)")
@@ -510,7 +551,10 @@ def main(argv: list[str] | None = None) -> int:
         lo, hi = row["ci95"]
         print(f"vs {row['opponent']}: win rate {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
     rate = result["steps_per_s"]
-    print(f"{result['timesteps']} steps in {result['seconds']:.0f} s ({rate:.0f}/s); curve: {result['curve']}")
+    print(
+        f"{result['timesteps']:,} steps in {result['seconds']:.0f} s ({rate:,.0f} steps/s, evaluations included); "
+        f"curve: {result['curve']}"
+    )
     return 0
 
 

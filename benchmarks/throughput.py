@@ -360,14 +360,20 @@ def run(
     seed: int = 0,
     console: Console | None = None,
     progress: bool = True,
+    kinds: Sequence[str] = KINDS,
 ) -> dict[str, Any]:
     """Measure every row and return the result as a JSON-ready dict.
 
     ``quick`` caps rows at ~1 s, one repeat, a batch of 64 and (unless ``cold_compile``
     says otherwise) skips the cold compile, which alone takes tens of seconds.
-    ``measure_compile=False`` skips both compile probes (tests).
+    ``measure_compile=False`` skips both compile probes (tests). ``kinds`` picks the rows
+    (``reference``, ``aec``, ``raw``, ``kernel_serial``, ``kernel_batch``): the kernel rows
+    compile loops of their own, which a short run that does not show them need not pay.
     """
     ids = check_env_ids(env_ids or [])
+    unknown = sorted(set(kinds) - set(KINDS))
+    if unknown:
+        raise ValueError(f"unknown benchmark row kind(s) {unknown}; kinds are {list(KINDS)}")
     if quick:
         seconds = min(seconds, QUICK_SECONDS)
         repeats = 1
@@ -388,10 +394,10 @@ def run(
 
     compile_rows: list[dict[str, Any]] = []
     row_keys: list[tuple[str, str]] = []  # (env id, kind) in table order
-    if c4 is not None:
+    if c4 is not None and "reference" in kinds:
         row_keys.append((REFERENCE_ID, "reference"))
     for env_id in ids:
-        row_keys += [(env_id, k) for k in KINDS if k != "reference"]
+        row_keys += [(env_id, k) for k in KINDS if k != "reference" and k in kinds]
     probes = len(ids) * ((2 if measure_compile else 0) + (1 if cold_compile else 0))
     work = probes + len(row_keys) * (repeats + 1)  # +1: the warm-up
 
@@ -418,11 +424,11 @@ def run(
                 with tempfile.TemporaryDirectory(prefix="numba-cold-") as tmp:
                     entry["cold"] = compile_probe(env_id, tmp)
                 bar.advance(task)
-            # the first warm run may have to refresh a stale cache, so it is not the measurement
-            bar.update(task, description=f"{env_id}: priming the on-disk numba cache")
+            # the first warm run may have to compile what the cache lacks, so it is not the measurement
+            bar.update(task, description=f"{env_id}: compiling what the kernel cache lacks (fresh interpreter)")
             entry["warm_prime"] = compile_probe(env_id, None)
             bar.advance(task)
-            bar.update(task, description=f"{env_id}: warm load (on-disk cache)")
+            bar.update(task, description=f"{env_id}: loading the kernels from the cache (fresh interpreter)")
             entry["warm"] = compile_probe(env_id, None)
             bar.advance(task)
             compile_rows.append(entry)
@@ -512,21 +518,27 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
     console = console or Console()
     p = result["parameters"]
     m = result["machine"]
+    one = p["repeats"] == 1
     table = Table(
-        title=f"Throughput, random legal actions (median of {p['repeats']} × {p['seconds']:g} s)",
+        title=(
+            f"Throughput, random legal actions ({p['seconds']:g} s per row, one repeat: figures are noisy)"
+            if one
+            else f"Throughput, random legal actions (median of {p['repeats']} × {p['seconds']:g} s)"
+        ),
         caption=(
             f"{m['cpu_count']} CPUs ({m['cpu_model']}), Python {m['python']}, numba {m['numba']} "
             f"({m.get('numba_threading_layer') or '?'} layer), kernel batch size {p['batch_size']}"
             + (f", load average {m['loadavg_start'][0]:.2f} at start" if m.get("loadavg_start") else "")
-            + "; range = (max - min) / median over repeats; other load = most CPU cores other"
-            + " processes used during a repeat (noise warning)"
+            + ("" if one else "; range = (max - min) / median over repeats")
+            + "; other load = most CPU cores other processes used during the row (noise warning)"
         ),
     )
     table.add_column("env")
     table.add_column("row")
     table.add_column("threads", justify="right")
     table.add_column("steps/s", justify="right")
-    table.add_column("range", justify="right")
+    if not one:
+        table.add_column("range", justify="right")
     table.add_column("µs/step", justify="right")
     table.add_column("games/s", justify="right")
     table.add_column("steps/game", justify="right")
@@ -539,12 +551,13 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
             table.add_section()
         previous = row["env_id"]
         ratio = row["ratio_to_connect_four"]
+        spread = [] if one else ["—" if row["spread"] is None else f"{row['spread'] * 100:.0f}%"]
         table.add_row(
             row["env_id"] if first else "",
             row["label"],
             str(row["threads"]),
             _fmt_rate(row["steps_per_s"]),
-            "—" if row["spread"] is None else f"{row['spread'] * 100:.0f}%",
+            *spread,
             "—" if row["us_per_step"] is None else f"{row['us_per_step']:.2f}",
             f"{row['games_per_s']:,.1f}",
             "—" if row["steps_per_game"] is None else f"{row['steps_per_game']:.1f}",

@@ -297,6 +297,24 @@ class LabyrinthAECEnv(AECEnv):
             self._pending_events = []
         return self._decoded_log
 
+    def event_text(self, event: dict[str, Any]) -> str:
+        """One decoded event as a sentence for people (``game_log`` itself stays data):
+        ``{"type": "rotate_tile", "seat": 1, "cell": "r2c4"}`` -> ``Player 1: rotate tile
+        (cell r2c4).`` A ruleset may word its events better by overriding this."""
+        words = str(event.get("type", "event")).replace("_", " ")
+        seat = event.get("seat")
+        details = []
+        for key, value in event.items():
+            if key in ("type", "seat"):
+                continue
+            if isinstance(value, bool):
+                value = "yes" if value else "no"
+            elif isinstance(value, (list, tuple)):
+                value = ", ".join(str(v) for v in value)
+            details.append(f"{key.replace('_', ' ')} {value}")
+        head = f"Player {seat}: {words}" if isinstance(seat, int) and seat >= 0 else words[:1].upper() + words[1:]
+        return head + (f" ({'; '.join(details)})" if details else "") + "."
+
     def action_to_str(self, action: int) -> str:
         if self._names is None:
             self._names = self.action_names()

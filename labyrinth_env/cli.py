@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -50,29 +51,52 @@ def cmd_envs(_: argparse.Namespace) -> int:
     return 0
 
 
+DEMO_TOURNAMENT_ENV = "paths_of_destiny_3e_v0"
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
+    from labyrinth_env.compile import compile_rulesets
+    from labyrinth_env.core.cache import cache_root
+
     console.rule("[bold]labyrinth-env demo")
     env_ids = labyrinth_env.list_envs()
-    console.print(f"rulesets: {', '.join(env_ids)}  (first run compiles the numba kernels)")
+    jobs = max(1, min(os.cpu_count() or 1, len(env_ids)))
+    console.print(
+        f"{len(env_ids)} rulesets. Their numba kernels compile on the first run only (then they load from "
+        f"{cache_root()}); {jobs} at a time:"
+    )
+    paths = {e: ["aec"] for e in env_ids}
+    if not args.no_agents:
+        paths[DEMO_TOURNAMENT_ENV] += ["heuristic"] + (["search"] if args.mcts else [])
     t0 = time.perf_counter()
-    labyrinth_env.make(env_ids[0]).reset(seed=0)
-    console.print(f"kernel load/compile: {time.perf_counter() - t0:.1f} s")
+    compile_seconds = compile_rulesets(env_ids, paths, jobs)
+    console.print(f"kernels ready in {time.perf_counter() - t0:.0f} s")
 
-    for env_id in env_ids:  # warm up each env once so the throughput line measures steps only
-        play_random_game(env_id, seed=args.seed)
-    table = Table(title=f"{args.games} random games per ruleset")
-    for col in ("env", "seed", "players", "outcome", "steps", "steps/s"):
-        table.add_column(col)
+    table = Table(title=f"{args.games} random games per ruleset (AEC env, random legal actions)")
+    for col in ("env", "kernels s", "seed", "players", "outcome", "steps", "steps/s"):
+        table.add_column(col, justify="right" if col in ("kernels s", "steps", "steps/s") else "left")
     total_steps, total_time = 0, 0.0
     for env_id in env_ids:
         lo, hi = player_range(env_id)
+        play_random_game(env_id, seed=args.seed)  # loads the kernels: the rows time steps only
         for g in range(args.games):
             players = lo + g % (hi - lo + 1)
             end, steps, secs = play_random_game(env_id, seed=args.seed + g, num_players=players)
             total_steps += steps
             total_time += secs
             outcome = end.get("outcome", end.get("type"))
-            table.add_row(env_id, str(args.seed + g), str(players), str(outcome), str(steps), f"{steps / secs:,.0f}")
+            first = g == 0
+            table.add_row(
+                env_id if first else "",
+                f"{compile_seconds[env_id]:.0f}" if first else "",
+                str(args.seed + g),
+                str(players),
+                str(outcome),
+                str(steps),
+                f"{steps / secs:,.0f}",
+            )
+        table.add_section()
+    table.caption = "kernels s: compiling (first run) or loading from the cache, one process per ruleset"
     console.print(table)
     console.print(f"throughput through env(): {total_steps / total_time:,.0f} AEC steps/s over {total_steps} steps")
 
@@ -90,7 +114,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         agents = ["random", "heuristic", *(["mcts:simulations=50"] if args.mcts else [])]
         out = args.out or f"results/demo/seed{args.seed}{'_mcts' if args.mcts else ''}"
         report = run_tournament(
-            "paths_of_destiny_3e_v0",
+            DEMO_TOURNAMENT_ENV,
             agents,
             args.agent_games,
             seed=args.seed,
@@ -104,9 +128,20 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not args.no_bench:
         from labyrinth_env.benchmarks.throughput import print_table, run
 
-        result = run(env_ids, seconds=args.bench_seconds, repeats=1, quick=True)
+        # the rows whose kernels are loaded already (the kernel rows: labyrinth bench)
+        result = run(
+            env_ids,
+            seconds=args.bench_seconds,
+            repeats=1,
+            quick=True,
+            measure_compile=False,
+            kinds=("reference", "aec", "raw"),
+        )
         # The table has many columns: let it be wider than a non-terminal's 80 columns.
         print_table(result, console=Console(width=max(console.width, 150)))
+        console.print(
+            "in-kernel and batched rows, repeats and compile figures: labyrinth bench, labyrinth compile-time"
+        )
     return 0
 
 
@@ -137,26 +172,66 @@ PASS_THROUGH: dict[str, tuple[str, str]] = {
 }
 
 
+MENU_SIZE = 24  # at most this many lines per list; longer lists are asked for in steps
+
+
+def choice_groups(names: dict[int, str]) -> dict[str, list[int]]:
+    """Actions grouped for a person to choose in steps: by their first word (``push``,
+    ``move``, ``build``...) when that gives several groups, else by all but their last word
+    (``build at (0,1)`` then its rotations). One group per action when nothing groups."""
+    for key in (lambda n: n.split()[0], lambda n: n.rsplit(" ", 2)[0] if n.count(" ") >= 2 else n):
+        groups: dict[str, list[int]] = {}
+        for action, name in names.items():
+            groups.setdefault(key(name), []).append(action)
+        if 1 < len(groups) < len(names):
+            return groups
+    return {name: [action] for action, name in names.items()}
+
+
 def _ask_action(env: Any, read: Callable[[str], str]) -> int:
-    """Ask the person for one of the legal actions, by number or by name, until one fits."""
+    """Ask the person for one of the legal actions: a number from the list shown or a full
+    action name; long lists come in steps (a kind of action, then the action), ``b`` goes
+    back a step, ``?`` shows the list again, ``q`` quits."""
     raw = env.unwrapped
-    legal = raw.legal_actions()
-    for i, a in enumerate(legal):
-        print(f"  {i:3d}  {raw.action_to_str(a)}")
+    legal = {int(a): raw.action_to_str(int(a)) for a in raw.legal_actions()}
+    stack = [legal]
     while True:
-        text = read("your action (number or name, 'q' quits): ").strip()
-        if text.lower() in ("q", "quit", "exit"):
-            raise KeyboardInterrupt
-        if text.isdigit() and int(text) < len(legal):
-            return legal[int(text)]
-        try:
-            action = raw.str_to_action(text)
-        except ValueError as exc:
-            print(f"  {exc}")
-            continue
-        if action in legal:
-            return action
-        print(f"  {text!r} is not legal now; choose one of the {len(legal)} listed")
+        current = stack[-1]
+        if len(current) == 1 and len(stack) > 1:
+            return next(iter(current))
+        groups = choice_groups(current) if len(current) > MENU_SIZE else {n: [a] for a, n in current.items()}
+        keys = list(groups)
+        for i, key in enumerate(keys):
+            members = groups[key]
+            print(f"  {i:3d}  " + (f"{key}  ({len(members)} choices)" if len(members) > 1 else current[members[0]]))
+        back = ", 'b' goes back" if len(stack) > 1 else ""
+        while True:
+            prompt = f"your choice (0-{len(keys) - 1} or an action's name; '?' lists, 'q' quits{back}): "
+            text = read(prompt).strip()
+            if text.lower() in ("q", "quit", "exit"):
+                raise KeyboardInterrupt
+            if text == "?":
+                break
+            if text.lower() == "b" and len(stack) > 1:
+                stack.pop()
+                break
+            if text.isdigit():
+                if int(text) < len(keys):
+                    chosen = groups[keys[int(text)]]
+                    if len(chosen) == 1:
+                        return chosen[0]
+                    stack.append({a: current[a] for a in chosen})
+                    break
+                print(f"  {text} is not on the list: choose 0-{len(keys) - 1}, or '?' to see the list again")
+                continue
+            try:
+                action = raw.str_to_action(text)
+            except ValueError:
+                print(f"  no action is named {text!r}: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
+                continue
+            if action in legal:
+                return action
+            print(f"  {text!r} is not legal now: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
 
 
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
@@ -174,13 +249,14 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     for agent in opponents:
         agent.reset(args.seed)
     me = f"player_{args.seat}"
+    print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
     shown = 0
     try:
         for name in env.agent_iter():
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:
-                print(f"  . {event}")
+                print(f"  . {env.unwrapped.event_text(event)}")
             shown = len(log)
             if term or trunc:
                 if name == me:
@@ -189,6 +265,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 continue
             if name == me:
                 print(env.render())
+                print(f"your turn: {env.unwrapped.pending_decision()}")
                 action = _ask_action(env, read)
             else:
                 action = opponents[env.unwrapped.agent_name_mapping[name]].act(obs, env)

@@ -15,7 +15,7 @@ import multiprocessing
 import os
 import queue as queue_module
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 PATHS = ("aec", "vector", "heuristic", "search", "batch")
@@ -99,10 +99,14 @@ def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
 
 
 def compile_rulesets(
-    env_ids: Sequence[str], paths: Sequence[str] = PATHS, jobs: int | None = None, progress: bool = True
+    env_ids: Sequence[str],
+    paths: Sequence[str] | Mapping[str, Sequence[str]] = PATHS,
+    jobs: int | None = None,
+    progress: bool = True,
 ) -> dict[str, float]:
     """Fill the cache for ``env_ids`` in ``jobs`` processes (spawned, one ruleset each);
-    returns each ruleset's seconds. ``RuntimeError`` names a ruleset that failed."""
+    ``paths`` for all of them, or per env id. Returns each ruleset's seconds (compiling, or
+    loading what the cache already holds). ``RuntimeError`` names a ruleset that failed."""
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     import labyrinth_env
@@ -124,7 +128,8 @@ def compile_rulesets(
                 while waiting and len(running) < jobs:
                     env_id = waiting.pop(0)
                     spec = labyrinth_env.get_spec(env_id)
-                    proc = context.Process(target=_child, args=(spec, tuple(paths), messages), daemon=True)
+                    mine = tuple(paths[env_id]) if isinstance(paths, Mapping) else tuple(paths)
+                    proc = context.Process(target=_child, args=(spec, mine, messages), daemon=True)
                     proc.start()
                     running[env_id] = proc
                     bar.update(tasks[env_id], description=f"{env_id}: compiling")

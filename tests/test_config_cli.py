@@ -103,7 +103,7 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v0", "--players", "2", "--seed", "3"])
     assert cli.cmd_play(args, read=lambda prompt: next(answers)) == 0
     out = capsys.readouterr().out
-    assert "unknown action" in out or "not legal" in out or "no action" in out
+    assert "no action is named 'nonsense'" in out and "999 is not on the list: choose 0-" in out
     assert "player_1:" in out or "your action" in out
     assert out.rstrip().endswith("stopped")
     with pytest.raises(ValueError, match="--seat 5"):
