@@ -1,11 +1,12 @@
 """What the scenario helpers of both Paths of Destiny editions share: the hex board's
 cells and nodes, reading a step's events, finding dice, and the part of a ``Scenario``
 that only drives the kernel (each edition's ``Scenario`` subclasses ``HexScenario`` and
-names its kernel ``K`` and components ``C``).
+names its kernel ``K`` and components ``C``), and reading the text board.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from types import ModuleType
 from typing import Any, Self
@@ -252,3 +253,71 @@ def tiles_error(s, center_cell: int, central_tile: int, key_tile: int) -> int:
         if tiles[t] != 1:
             return 8
     return 0
+
+
+# --- the text board ---------------------------------------------------------------------------
+_CAPTION = re.compile(r"\((-?\d+),(-?\d+)\)|start \d")
+
+
+def map_captions(text: str) -> dict[str, tuple[int, int]]:
+    """Each field's name printed under it on the text map (``(q,r)``, ``start i``) -> its
+    line and the column of its middle."""
+    out = {}
+    for i, line in enumerate(text.split("\n\n")[0].splitlines()):
+        for m in _CAPTION.finditer(line):
+            out[m.group(0)] = (i, m.start() + (len(m.group(0)) - 1) // 2)
+    return out
+
+
+def glyph_above(text: str, caption: str) -> str:
+    """What the map shows on the field named ``caption`` (the line above its name)."""
+    line, centre = map_captions(text)[caption]
+    row = text.splitlines()[line - 1]
+    return row[max(0, centre - 3) : centre + 4].strip()
+
+
+def check_text_board(env: Any, seed: int, steps: int, figure: str) -> int:
+    """Random legal steps of ``env`` (a raw Paths of Destiny env); at every state the text
+    board must: stay within 100 columns; name on the map every field (``(q,r)``, ``start
+    i``) a legal action names; show each player's seat digit on the field it stands on (and
+    the wandering figure, whose corridor is the record's ``figure`` field, as ``G``/``g``);
+    carry the key and the six direction names. Checked
+    once: the map's directions are the ones their names say. Returns the states checked."""
+    from labyrinth_env.core.grid import HEX_DELTAS
+    from labyrinth_env.rulesets.hexenv import HEX_DIRECTION_NAMES, node_name
+
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    text = env.render_text()
+    captions = map_captions(text)
+    assert len(captions) == NUM_CELLS, sorted(captions)
+    centre = captions["(0,0)"]
+    for d, name in enumerate(HEX_DIRECTION_NAMES):
+        line, col = captions[f"({int(HEX_DELTAS[d, 0])},{int(HEX_DELTAS[d, 1])})"]
+        assert ("north" in name) == (line < centre[0]) and ("south" in name) == (line > centre[0]), name
+        assert ("east" in name) == (col > centre[1]) and ("west" in name) == (col < centre[1]), name
+    checked = 0
+    for _ in range(steps):
+        s = env.state
+        text = env.render_text()
+        assert max(len(x) for x in text.splitlines()) <= 100
+        assert "key:" in text and all(name in text for name in HEX_DIRECTION_NAMES)
+        captions = map_captions(text)
+        for a in env.legal_actions():
+            name = env.action_to_str(a)
+            for m in _CAPTION.finditer(name.replace("start field", "start")):
+                assert m.group(0) in captions, (name, m.group(0))
+        for p in range(int(s["num_players"])):
+            if s["position"][p] >= 0:
+                where = node_name(int(s["position"][p])).split("/")[0]
+                shown = glyph_above(text, where)
+                assert str(p) in shown.split(" ")[-1] or shown.endswith("*"), (p, where, shown)
+        if s[figure] >= 0:
+            where = node_name(int(s[figure])).split("/")[0]
+            assert "G" in glyph_above(text, where).upper(), (figure, where, text)
+        checked += 1
+        if int(s["outcome"]) != 0:
+            break
+        legal = env.legal_actions()
+        env.step(int(legal[rng.integers(len(legal))]))
+    return checked

@@ -4,6 +4,8 @@ replays, hidden information, the egocentric observation, the vector env and bad 
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from generic_env_checks import (
@@ -24,6 +26,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
+from labyrinth_env.rulesets.labyrinthos.env import cell_name
 
 ENV_ID = "labyrinthos_v0"
 PLAYERS = [2, 3, 4]
@@ -465,6 +468,8 @@ def test_action_names_round_trip_in_the_rulebooks_words():
     assert env.action_to_str(K.A_RECOVER + 2) == "recover paying 2 feet and 3 hand"
     assert env.action_to_str(K.A_CARD) == "desperate action: hermes' mischief"
     assert env.action_to_str(K.A_KEY_ACT) == "key action: secret lever"
+    assert env.action_to_str(K.A_ROT_WALL + 4 * 0 + 1) == "rotate wall from north to east"
+    assert env.action_to_str(K.A_CHARGE + 3) == "charge west" and env.action_to_str(K.A_CELL + 17) == "move to r2c3"
     assert env.str_to_action("  Discover   KEY ") == K.A_DISCOVER
     with pytest.raises(ValueError, match="no action is named"):
         env.str_to_action("slay the minotaur")
@@ -480,6 +485,53 @@ def test_render_ansi(num_players):
     env.render_mode = "ansi"
     text = env.render()
     assert f"player {num_players - 1}" in text and "##" in text
+
+
+def board_cells(text: str) -> dict[str, str]:
+    """Each cell's text on the board, found by its row label (``r2`` at the line's start)
+    and its column label (``c4`` in the first line): ``"r2c4" -> "NESW 0  "``."""
+    lines = text.splitlines()
+    cols = {m.group(1): m.start() for m in re.finditer(r"c(\d)", lines[0])}
+    rows = {m.group(1): line for line in lines[1:] if (m := re.match(r"r(\d) ", line))}
+    assert sorted(cols) == sorted(rows) == [str(i) for i in range(K.SIZE)]
+    return {f"r{r}c{c}": line[x : x + 8].ljust(8) for r, line in rows.items() for c, x in cols.items()}
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players):
+    """Every cell a legal action names (``r2c4``, a wall's two cells) is found by the row
+    and column labels; each hero, the monster and every tile stand in the cell the record
+    says; face-down tiles show nothing but ``####``; the key explains the marks."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, monster="medusa")
+    env.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    oriented = 0
+    for _ in range(400):
+        s = env.state
+        text = env.render_text()
+        assert max(len(line) for line in text.splitlines()) <= 100
+        assert "key: NESW a tile's open pathways" in text and "M the medusa" in text
+        cells = board_cells(text)
+        for a in env.legal_actions():
+            for name in re.findall(r"r\d+c\d+", env.action_to_str(a)):
+                assert name in cells, env.action_to_str(a)
+        for cell in range(K.NUM_CELLS):
+            body = cells[cell_name(cell)]
+            who = body[5:].strip()
+            assert ("M" in who) == (int(s["monster_cell"]) == cell)
+            assert sorted(who.replace("M", "")) == [str(p) for p in range(num_players) if s["position"][p] == cell]
+            mask = int(s["cell_mask"][cell])
+            if s["cell_up"][cell]:
+                assert body[:4] == "".join(d if (mask >> i) & 1 else "." for i, d in enumerate("NESW"))
+            else:
+                assert body[:5] == "#### "
+        if s["decision"] == K.D_ORIENT:
+            assert f"the explored tile at {cell_name(int(s['pending_cell']))} opens: turned 0 " in text
+            oriented += 1
+        if int(s["outcome"]) != K.RUNNING:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    assert oriented > 0
 
 
 def test_event_log_decodes_every_event():

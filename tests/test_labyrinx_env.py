@@ -4,6 +4,7 @@ replays, hidden information, the egocentric observation, the vector env and bad 
 from __future__ import annotations
 
 import json
+import re
 import warnings
 
 import numpy as np
@@ -15,6 +16,7 @@ from pettingzoo.test import api_test, seed_test
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinx import kernel as K
+from labyrinth_env.rulesets.labyrinx.env import cell_name
 
 PLAYERS = [2, 3, 4, 5, 6]
 
@@ -304,6 +306,7 @@ def test_action_names_round_trip_in_the_rulebooks_words():
     assert env.action_to_str(K.A_DESPAIR) == "despair"
     assert env.action_to_str(K.A_MOVE + 3 * K.MAXT + 2) == "move to (3,2)"
     assert env.action_to_str(K.A_REST + 3) == "rest drawing 4"
+    assert env.action_to_str(K.A_DIR + 1) == "straight line east" and env.action_to_str(K.A_ROT + 2) == "rotation 2"
 
 
 def test_truncation_by_max_turns_gives_zero_rewards():
@@ -318,8 +321,59 @@ def test_render_ansi(num_players):
     env = labyrinth_env.make(ENV_ID, num_players=num_players, render_mode="ansi")
     env.reset(seed=3)
     text = env.render()
-    assert "*E EE EE" in text and "[] [] []" in text and "decision:" in text  # everyone starts in the exit space
+    assert "EXIT * EXIT   EXIT " in text and "pile   pile   pile " in text and "decision:" in text  # all in the exit
     assert text.count("treasures") == num_players
+
+
+def board_cells(text: str) -> dict[str, str]:
+    """Each space's text on the table, found by its row number (at the line's start) and
+    its column number (the first line): ``"(3,4)" -> "NE..M0"``."""
+    lines = text.split("\n\n")[0].splitlines()
+    cols = {m.group(): m.start() - (5 - len(m.group())) // 2 for m in re.finditer(r"\d+", lines[0])}
+    rows = {m.group(1): line for line in lines[1:] if (m := re.match(r" ?(\d+) ", line))}
+    assert sorted(cols, key=int) == sorted(rows, key=int) == [str(i) for i in range(len(rows))]
+    return {f"({r},{c})": line[x : x + 6].ljust(6) for r, line in rows.items() for c, x in cols.items()}
+
+
+@pytest.mark.parametrize(("num_players", "table_size", "powers"), [(2, 9, False), (4, 5, True), (6, 13, True)])
+def test_text_board_labels_spaces_as_the_actions_do_and_has_a_key(num_players, table_size, powers):
+    """Every space a legal action names is found by the row and column numbers; each
+    character and every card stand where the record says (a face-up card's sides, doors in
+    lower case; nothing of a face-down card); the card being turned is shown in each
+    rotation; the key explains the marks."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, table_size=table_size, character_powers=powers)
+    env.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    turned = 0
+    for _ in range(500):
+        s = env.state
+        text = env.render_text()
+        assert max(len(line) for line in text.splitlines()) <= 100
+        assert "key: (r,c) in the actions: row r (left), column c (top)" in text
+        cells = board_cells(text)
+        assert len(cells) == table_size * table_size
+        for a in env.legal_actions():
+            for name in re.findall(r"\(\d+,\d+\)", env.action_to_str(a)):
+                assert name in cells, env.action_to_str(a)
+        for cell in (r * K.MAXT + c for r in range(table_size) for c in range(table_size)):
+            body = cells[cell_name(cell)]
+            here = [str(p) for p in range(num_players) if s["pos"][p] == cell]
+            assert body[5] == (here[0] if len(here) == 1 else "*" if here else " ")
+            card, rot = int(s["cell_card"][cell]), int(s["cell_rot"][cell])
+            if s["cell_type"][cell] == K.T_FREE and card >= 0:
+                if not s["cell_up"][cell]:
+                    assert body[:5] == "#### "
+                elif rot >= 0:
+                    doors = 0 if s["race"] else int(K.CARD_DOORS[card, rot])
+                    sides = [d.lower() if (doors >> i) & 1 else d for i, d in enumerate("NESW")]
+                    assert body[:4] == "".join(sides[i] if (K.CARD_OPEN[card, rot] >> i) & 1 else "." for i in range(4))
+        if s["decision"] == K.D_ROTATE and s["cell_up"][int(s["pl_cell"])]:
+            assert f"the card being turned at {cell_name(int(s['pl_cell']))}: " in text and "rotation 3 " in text
+            turned += 1
+        if int(s["outcome"]) != K.RUNNING:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    assert turned > 0
 
 
 # --- the vector env and the search agent ----------------------------------------------------------

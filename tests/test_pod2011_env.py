@@ -22,7 +22,7 @@ from generic_env_checks import (
     play_random,
     random_env,
 )
-from hex_helpers import keys_error, tiles_error, traps_error
+from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error, traps_error
 from numba import njit
 
 import labyrinth_env
@@ -399,6 +399,8 @@ def test_action_names_round_trip_in_the_rulebooks_words():
     assert names[K.A_CLIMB_UP] == "climb up" and names[K.A_MOVE_GUARD] == "move the guard"
     assert env.str_to_action("Move the  Guard") == K.A_MOVE_GUARD
     assert names[K.A_REGENERATE] == "regenerate the fate crystal" and names[K.A_REST] == "rest"
+    assert names[K.A_MOVE + 5] == "move north-east" and names[K.A_GUARD_DIR + 2] == "guard steps south-west"
+    assert env.str_to_action("move  East") == K.A_MOVE and names[K.A_START_FIELD + 3] == "choose start field 3"
     with pytest.raises(ValueError, match="no action is named"):
         env.str_to_action("dance")
     with pytest.raises(ValueError, match="out of range"):
@@ -416,6 +418,39 @@ def test_render_ansi(num_players):
     text = env.render()
     assert isinstance(text, str) and "turn" in text and "decision" in text and "guard" in text
     assert all(f"player {p} at" in text for p in range(num_players))
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_text_board_names_fields_as_the_actions_do_with_a_key(num_players):
+    """Every field a legal action names is labelled on the map, players and the Guard stand
+    where the record says, directions point where their names say (``check_text_board``)."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players)
+    assert check_text_board(env, seed=num_players, steps=250, figure="guard_node") > 50
+    text = env.render_text()
+    assert "G the Guard (g asleep)" in text and "S a start field (start 0-5)" in text
+
+
+def test_text_board_drawn_field_rotations_and_hidden_traps():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env.reset(seed=1)
+    s = env.state
+    text = env.render_text()
+    assert glyph_above(text, "(0,0)").startswith("C") and glyph_above(text, "(3,0)") == "Kk0"
+    assert map_captions(text)["start 0"][0] == map_captions(text)["(3,0)"][0]  # beyond key field 0, eastwards
+    # a face-down trap shows only as ^; its name once it lies face up
+    node = int(K.KEY_NODES[1])
+    s["node_trap"][node] = 0
+    trap = C.TRAP_NAMES[int(C.TRAP_TOKENS[0])]
+    text = env.render_text()
+    assert glyph_above(text, "(3,-3)") == "K^k1" and trap not in text
+    s["trap_up"][node] = 1
+    text = env.render_text()
+    assert glyph_above(text, "(3,-3)") == "K!k1" and f"face-up traps: (3,-3) {trap}" in text
+    # the drawn field: its corridors in each rotation, by direction
+    s["drawn_tile"] = C.TILE_NAMES.index("Stone Bridge")
+    text = env.render_text()
+    assert "drawn field: Stone Bridge" in text and "rotation 0: E-W bridge, SE-NW under" in text
+    assert "rotation 1: SE-NW bridge, SW-NE under" in text
 
 
 @njit(cache=True)

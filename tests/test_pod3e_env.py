@@ -22,7 +22,7 @@ from generic_env_checks import (
     play_random,
     random_env,
 )
-from hex_helpers import keys_error, tiles_error, traps_error
+from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error, traps_error
 from numba import njit
 
 import labyrinth_env
@@ -404,6 +404,8 @@ def test_action_names_round_trip_and_are_unique():
     assert env.str_to_action("  Risky   JUMP ") == K.A_RISKY_JUMP
     assert names[K.A_BUILD] == "build" and names[K.A_END_TURN] == "end turn"
     assert names[K.A_MOVE_GOLEM] == "move the golem" and names[K.A_REROLL] == "reroll with crystal of fate"
+    assert names[K.A_MOVE + 5] == "move north-east" and names[K.A_GOLEM_DIR + 2] == "golem steps south-west"
+    assert names[K.A_PUSH_DIR + 1] == "push the loser south-east" and env.str_to_action("move  East") == K.A_MOVE
     with pytest.raises(ValueError, match="no action is named"):
         env.str_to_action("dance")
     with pytest.raises(ValueError, match="out of range"):
@@ -422,6 +424,36 @@ def test_render_ansi(num_players, variant):
     assert isinstance(text, str) and "turn" in text and "decision" in text
     assert all(f"player {p} at" in text for p in range(num_players))
     assert len(text.splitlines()) >= 7
+
+
+@pytest.mark.parametrize(("num_players", "variant"), CASES, ids=CASE_IDS)
+def test_text_board_names_spaces_as_the_actions_do_with_a_key(num_players, variant):
+    """Every space a legal action names is labelled on the map, characters and the Golem
+    stand where the record says, directions point where their names say
+    (``check_text_board``)."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, two_player_variant=variant)
+    assert check_text_board(env, seed=num_players, steps=250, figure="golem_node") > 50
+    text = env.render_text()
+    assert "$ an item  G the Golem" in text and "S a start space (start 0-5)" in text
+    centre = "(1,-1)" if variant else "(0,0)"
+    assert glyph_above(text, centre).startswith("C")
+
+
+def test_text_board_items_and_hidden_traps():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env.reset(seed=1)
+    s = env.state
+    node = int(K.KEY_NODES[1])
+    s["node_trap"][node] = 0
+    s["item_node"][3] = node
+    trap = C.TRAP_NAMES[int(C.TRAP_TOKENS[0])]
+    text = env.render_text()
+    assert glyph_above(text, "(3,-3)") == "K$^k1" and trap not in text
+    assert f"items lying: (3,-3) {C.ITEM_NAMES[3]}" in text
+    s["trap_up"][node] = 1
+    text = env.render_text()
+    assert glyph_above(text, "(3,-3)") == "K$!k1" and f"face-up traps: (3,-3) {trap}" in text
+    assert map_captions(text)["start 2"][0] > map_captions(text)["(0,-3)"][0]  # beyond key space 2, south-west
 
 
 @njit(cache=True)

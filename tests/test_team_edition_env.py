@@ -4,6 +4,7 @@ invariants, determinism, replays, hidden information and bad input."""
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -22,6 +23,7 @@ from labyrinth_env import get_spec
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
+from labyrinth_env.rulesets.team_edition.env import cell_name
 
 B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
 
@@ -306,6 +308,9 @@ def test_action_names_round_trip():
     assert len(set(names)) == K.NUM_ACTIONS
     for a in (0, 47, K.A_MOVE + 24, K.A_ROTATE + 5, K.A_SWITCH + 3, K.A_ORIENT + 2, K.A_END):
         assert env.str_to_action(env.action_to_str(a)) == a
+    assert names[K.A_ROTATE + 3 * 16] == "rotate r2c2 clockwise 1/4 turn"
+    assert names[K.A_ROTATE + 3 * 16 + 2] == "rotate r2c2 clockwise 3/4 turn"
+    assert names[K.A_PUSH + 4 * 1 + 2] == "push top col 3 turn 2" and names[K.A_SWITCH + 1] == "switch r0c0 with south"
     assert env.str_to_action("  End   Turn ") == K.A_END
     with pytest.raises(ValueError, match="no action is named"):
         env.str_to_action("dance")
@@ -414,3 +419,56 @@ def test_render_ansi_shows_board_and_panel():
     text = env.render()
     assert "to act: yellow" in text and "Daedalus pages left" in text
     assert len(text.splitlines()) >= 23
+
+
+def board_cells(text: str) -> dict[str, list[str]]:
+    """Each cell's three lines on the board, found by its row label (``r2``, on the row's
+    middle line) and its column label (``c4``, in the first line)."""
+    lines = text.splitlines()
+    cols = {m.group(1): m.start() - 2 for m in re.finditer(r"c(\d)", lines[0])}
+    rows = {m.group(1): i for i, line in enumerate(lines) if (m := re.match(r"r(\d) ", line))}
+    assert sorted(cols) == sorted(rows) == [str(i) for i in range(C.SIZE)]
+    return {
+        f"r{r}c{c}": [lines[i + k][x : x + 5] for k in (-1, 0, 1)] for r, i in rows.items() for c, x in cols.items()
+    }
+
+
+@pytest.mark.parametrize(("num_players", "variant"), [(1, "introductory"), (2, "standard"), (4, "expert")])
+def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players, variant):
+    """Every cell a legal action names (``r2c4``) is found by the row and column labels;
+    the pieces and every tile's walls sit where the record says; a face-down tile shows
+    nothing but ``?`` (and the pieces on it); the spare (and a tile being flipped) is drawn
+    in each ``turn k``; the key explains the marks."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, variant=variant)
+    env.reset(seed=num_players)
+    rng = np.random.default_rng(num_players)
+    flips = 0
+    for _ in range(300):
+        s = env.state
+        text = env.render_text()
+        assert max(len(line) for line in text.splitlines()) <= 100
+        flat = " ".join(text.split())  # the key, however it is wrapped
+        assert "key: rows r0-r6 and columns c0-c6" in flat and "v < ^ > the push arrows" in flat
+        assert all(f"{C.COLORS[p][0].upper()} {C.COLORS[p]} (player {p})" in flat for p in range(num_players))
+        assert "spare tile, as 'push ... turn k' lays it in:" in text and "turn 0  turn 1  turn 2  turn 3" in text
+        cells = board_cells(text)
+        for a in env.legal_actions():
+            for name in re.findall(r"r\dc\d", env.action_to_str(a)):
+                assert name in cells, env.action_to_str(a)
+        for cell in range(C.NUM_CELLS):
+            top, middle, bottom = cells[cell_name(cell)]
+            pieces = [C.COLORS[p][0].upper() for p in range(num_players) if s["piece"][p] == cell]
+            assert all(letter in middle for letter in pieces)
+            if s["tile_down"][int(s["cell_tile"][cell])]:
+                assert top == bottom == "?????" and set(middle) <= {"?", *pieces}
+            else:
+                mask = int(s["open"][cell])
+                assert (top == "#   #") == bool(mask & 1) and (bottom == "#   #") == bool(mask & 4)
+                assert (middle[0] == " ") == bool(mask & 8) and (middle[4] == " ") == bool(mask & 2)
+        if s["decision"] == K.DECISION_ORIENT:
+            assert f"flipped tile at {cell_name(int(s['flip_cell']))}, as 'flip face up turn k' lays it:" in text
+            flips += 1
+        if int(s["outcome"]) != K.RUNNING:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    assert flips > 0 or variant == "introductory"

@@ -1,5 +1,5 @@
-"""Python-side pieces both Paths of Destiny envs share: corridor names, the text map of
-the hex board with its side panel, and the action names of the board.
+"""Python-side pieces both Paths of Destiny envs share: corridor and direction names, the
+text map of the hex board with its panel and key, and the action names of the board.
 
 Each edition's env keeps its own options, events and panel lines; these functions only
 know the board of ``labyrinth_env.core.hexboard`` and the state fields both records name
@@ -8,15 +8,51 @@ alike.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Callable
 from types import ModuleType
 
 import numpy as np
 
-from labyrinth_env.core.grid import HEX_CELLS
-from labyrinth_env.core.hexboard import KEY_CELLS, MAX_CORRIDORS, NUM_BOARD, NUM_BOARD_NODES, START_CELL
+from labyrinth_env.core.grid import HEX_CELLS, HEX_DELTAS, ROTATE_HEX
+from labyrinth_env.core.hexboard import (
+    FRAME_QR,
+    KEY_CELLS,
+    MAX_CORRIDORS,
+    NUM_BOARD,
+    NUM_BOARD_NODES,
+    NUM_CELLS,
+    START_CELL,
+)
 
 
+# --- directions --------------------------------------------------------------------------------
+def _compass(dq: int, dr: int) -> str:
+    """The compass name of an axial step on the text map (and on the pictures): q grows to
+    the east, r to the north-east, so one step moves ``2 dq + dr`` half-cells east and ``dr``
+    rows north."""
+    east, north = 2 * dq + dr, dr
+    words = ("north" if north > 0 else "south" if north < 0 else "", "east" if east > 0 else "west" if east < 0 else "")
+    return "-".join(w for w in words if w)
+
+
+# direction d (``core.grid.HEX_DELTAS[d]``) by name: in action names, the legend, the panel
+HEX_DIRECTION_NAMES = tuple(_compass(int(dq), int(dr)) for dq, dr in HEX_DELTAS)
+HEX_DIRECTION_SHORT = tuple("".join(w[0].upper() for w in name.split("-")) for name in HEX_DIRECTION_NAMES)
+assert HEX_DIRECTION_NAMES == ("east", "south-east", "south-west", "west", "north-west", "north-east")
+
+
+def direction_names(prefix: str) -> list[str]:
+    """``<prefix> east``, ``<prefix> south-east``... for the six directions 0-5."""
+    return [f"{prefix} {name}" for name in HEX_DIRECTION_NAMES]
+
+
+def edges_name(mask: int) -> str:
+    """A corridor's open edges as compass letters, ``E-SW-NW``."""
+    return "-".join(HEX_DIRECTION_SHORT[d] for d in range(6) if (int(mask) >> d) & 1)
+
+
+# --- names ----------------------------------------------------------------------------------------
 def node_name(node: int) -> str:
     """``(q,r)`` of a corridor's cell (``/k`` for its k-th corridor), or ``start i``."""
     cell, k = divmod(int(node), MAX_CORRIDORS)
@@ -39,56 +75,160 @@ def place_action_names(what: str) -> list[str]:
     return names
 
 
-def board_glyphs(s: np.void, center_cell: int, home_key_nodes, overlay: Callable[[range, str], str]) -> dict[int, str]:
-    """One glyph per hexagon cell: ``.`` empty, ``C`` the central tile, ``K`` a key tile,
-    ``#`` another tile, ``^`` a trap, ``k`` a key away from its key field, then what
-    ``overlay(nodes, glyph)`` adds for the edition, then a digit for a player (``*``
-    several)."""
+NBSP = "\xa0"  # a space the panel's wrapping keeps (a field's name stays with what lies there)
+
+
+# --- the text map ---------------------------------------------------------------------------------
+PITCH = 8  # columns from a field to its east neighbour; a row lies half of it east of the row below
+GLYPH_WIDTH = PITCH - 1
+
+
+def board_glyphs(s: np.void, center_cell: int, overlay: Callable[[range], str]) -> dict[int, str]:
+    """What each field (start fields included) shows on the map: the field (``.`` empty,
+    ``C`` central, ``K`` key field, ``#`` another tile, ``S`` start field), what
+    ``overlay(nodes)`` adds for the edition (its wandering figure, items), ``^`` a face-down
+    trap, ``!`` a face-up one, ``k<n>`` key n lying there, then the players standing there
+    (their seat digits). At most ``GLYPH_WIDTH`` characters: several players that do not
+    fit show as ``*``, marks that do not fit end in ``+`` (the panel lists them all)."""
     n = int(s["num_players"])
+    keys = s["key_node"]
     glyph = {}
-    for cell in range(NUM_BOARD):
-        if not s["cell_built"][cell]:
-            g = "."
+    for cell in range(NUM_CELLS):
+        if cell >= START_CELL:
+            field = "S"
+        elif not s["cell_built"][cell]:
+            field = "."
         elif cell == center_cell:
-            g = "C"
+            field = "C"
         elif cell in KEY_CELLS:
-            g = "K"
+            field = "K"
         else:
-            g = "#"
+            field = "#"
         nodes = range(cell * MAX_CORRIDORS, cell * MAX_CORRIDORS + MAX_CORRIDORS)
-        if any(s["node_trap"][x] >= 0 for x in nodes):
-            g = "^"
-        keys = s["key_node"]
-        if any(keys[k] in nodes and keys[k] != home_key_nodes[k] for k in range(len(keys))):
-            g = "k"
-        g = overlay(nodes, g)
-        here = [str(p) for p in range(n) if s["position"][p] in nodes]
-        if here:
-            g = here[0] if len(here) == 1 else "*"
-        glyph[cell] = g
+        traps = [x for x in nodes if s["node_trap"][x] >= 0]
+        marks = overlay(nodes)
+        marks += "^" if any(not s["trap_up"][x] for x in traps) else ""
+        marks += "!" if any(s["trap_up"][x] for x in traps) else ""
+        marks += "".join(f"k{k}" for k in range(len(keys)) if keys[k] in nodes)
+        players = "".join(str(p) for p in range(n) if s["position"][p] in nodes)
+        if len(field + marks) + len(players) + 1 > GLYPH_WIDTH and len(players) > 1:
+            players = "*"
+        room = GLYPH_WIDTH - len(field) - (len(players) + 1 if players else 0)
+        if len(marks) > room:
+            marks = marks[: room - 1] + "+"
+        glyph[cell] = field + marks + (" " + players if players else "")
     return glyph
 
 
+def _column(cell: int) -> int:
+    q, r = FRAME_QR[cell]
+    return PITCH * int(q) + PITCH // 2 * int(r) + 4 * PITCH + PITCH // 2
+
+
+def _put(row: list[str], centre: int, text: str) -> None:
+    start = centre - (len(text) - 1) // 2
+    row[start : start + len(text)] = list(text)
+
+
 def hex_map(glyph: dict[int, str]) -> list[str]:
-    """The hexagon as text rows. Rows run from r = 3 at the top: the direction numbers (and
-    so the seats, which sit in increasing direction order) then run clockwise, as the
-    rulebooks' turn order does."""
+    """The hexagon and its six start fields as text: two lines a row of fields, what lies on
+    each field and under it its name as the action names write it, ``(q,r)`` (``start i``
+    for a start field). Rows run from r = 4 (start fields 4 and 5) at the top to r = -4 at
+    the bottom, q grows to the east: the directions 0-5 point E, SE, SW, W, NW, NE
+    (``HEX_DIRECTION_NAMES``), clockwise, as the rulebooks' turn order runs."""
+    width = _column(START_CELL) + PITCH // 2  # start field 0, the easternmost
     lines = []
-    for r in range(3, -4, -1):
-        row = " " * abs(r)
-        for q in range(-3, 4):
-            if max(abs(q), abs(r), abs(q + r)) <= 3:
-                cell = int(np.nonzero((HEX_CELLS[:, 0] == q) & (HEX_CELLS[:, 1] == r))[0][0])
-                row += glyph[cell] + " "
-        lines.append(row)
+    for r in range(4, -5, -1):
+        top, names = [" "] * width, [" "] * width
+        for cell in range(NUM_CELLS):
+            if int(FRAME_QR[cell, 1]) == r:
+                _put(top, _column(cell), glyph[cell])
+                _put(names, _column(cell), node_name(cell * MAX_CORRIDORS))
+        lines += ["".join(top).rstrip(), "".join(names).rstrip()]
     return lines
+
+
+def _compass_rose() -> list[str]:
+    """The six directions' letters where they point on the map (a step east is a whole
+    field to the right, a step north-east half a field right and a row up)."""
+    rows = [[" "] * 12 for _ in range(3)]
+    rows[1][5] = "+"
+    for d, (dq, dr) in enumerate(HEX_DELTAS):
+        label = HEX_DIRECTION_SHORT[d]
+        col = 5 + 2 * (2 * int(dq) + int(dr))
+        rows[1 - int(dr)][col : col + len(label)] = list(label)
+    return ["".join(r) for r in rows]
+
+
+def legend(field: str, marks: str) -> list[str]:
+    """The map's key (``field``: what the edition calls a field; ``marks``: the edition's own
+    marks) and the six directions drawn as they point on the map, by the names the actions
+    use."""
+    named = [f"{a} {b}" for a, b in zip(HEX_DIRECTION_SHORT, HEX_DIRECTION_NAMES)]
+    rose = _compass_rose()
+    return [
+        f"key: (q,r) under a {field} is its name in the actions; S a start {field} (start 0-5)",
+        f"     . empty  C central {field}  K key {field}  # tile  ^ face-down trap  ! face-up trap",
+        f"     k<n> key n lying there  {marks}  digits: players (* several)  + more",
+        f"     directions {rose[0]}  " + ", ".join(named[:3]),
+        f"                {rose[1]}  " + ", ".join(named[3:]),
+        f"                {rose[2]}".rstrip(),
+    ]
+
+
+def tile_rotations(tile: int, C: ModuleType) -> list[str]:
+    """How the corridors of ``tile`` (a row of the edition's tile tables ``C``) run in each
+    of its six rotations, for ``build ... rotation k``: two rotations a line."""
+    parts = []
+    for rot in range(6):
+        corridors = [
+            edges_name(ROTATE_HEX[int(m), rot]) + ("" if lv == C.GROUND else f" {C.LEVEL_NAMES[lv]}")
+            for m, lv in zip(C.TILE_CORRIDOR_MASK[tile], C.TILE_CORRIDOR_LEVEL[tile])
+            if m
+        ]
+        parts.append(f"rotation {rot}: " + ", ".join(corridors))
+    return [f"  {a:<44}{b}" for a, b in zip(parts[::2], parts[1::2])]
+
+
+def corridor_lines(s: np.void, C: ModuleType) -> list[str]:
+    """The tiles with several corridors, each corridor by its name in the actions
+    (``(q,r)/k``), its edges and, off the ground, its level (``C.LEVEL_NAMES``)."""
+    parts = []
+    for cell in range(NUM_BOARD):
+        nodes = [x for x in range(cell * MAX_CORRIDORS, (cell + 1) * MAX_CORRIDORS) if s["node_mask"][x]]
+        if len(nodes) > 1:
+            for x in nodes:
+                lv = int(s["node_level"][x])
+                level = "" if lv == C.GROUND else f" {C.LEVEL_NAMES[lv]}"
+                parts.append(f"{node_name(x)}{NBSP}{edges_name(int(s['node_mask'][x]))}{level.replace(' ', NBSP)}")
+    return ["tiles with several corridors: " + ", ".join(parts)] if parts else []
+
+
+def key_line(s: np.void) -> list[str]:
+    """Where each key lies, or who carries it."""
+    parts = []
+    for k in range(len(s["key_node"])):
+        holder, node = int(s["key_holder"][k]), int(s["key_node"][k])
+        where = f"player{NBSP}{holder}" if holder >= 0 else node_name(node) if node >= 0 else "-"
+        parts.append(f"{k}{NBSP}{where}")
+    return ["keys: " + ", ".join(parts)]
+
+
+def face_up_traps(s: np.void, C: ModuleType) -> list[str]:
+    """The face-up traps by name (face-down ones show only as ``^`` on the map)."""
+    parts = [
+        f"{node_name(x)} {C.TRAP_NAMES[int(C.TRAP_TOKENS[int(s['node_trap'][x])])]}".replace(" ", NBSP)
+        for x in range(NUM_BOARD_NODES)
+        if s["node_trap"][x] >= 0 and s["trap_up"][x]
+    ]
+    return ["face-up traps: " + ", ".join(parts)] if parts else []
 
 
 def panel_head(s: np.void, decisions, running: int, won: int, truncated: int) -> list[str]:
     """The panel's first lines: turn and outcome, the active player, the pending decision."""
     status = {running: "running", won: f"won by player {int(s['winner'])}", truncated: "truncated"}
     return [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}",
+        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; "
         f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
         f"decision: {decisions[int(s['decision'])]} (player {int(s['decider'])})",
     ]
@@ -104,15 +244,11 @@ def player_line(s: np.void, p: int) -> str:
     )
 
 
-def beside(lines: list[str], panel: list[str]) -> str:
-    """The map with the panel to its right."""
-    width = max(len(x) for x in lines)
-    out = []
-    for i in range(max(len(lines), len(panel))):
-        left = lines[i] if i < len(lines) else ""
-        right = panel[i] if i < len(panel) else ""
-        out.append(f"{left:<{width}}   {right}")
-    return "\n".join(out)
+def render(glyph: dict[int, str], panel: list[str], field: str, marks: str) -> str:
+    """The whole text board: the map, the panel below it (lines wrapped at 100 columns, never
+    at a ``NBSP``), then the key."""
+    wrapped = [part.replace(NBSP, " ") for line in panel for part in textwrap.wrap(line, 100, subsequent_indent="  ")]
+    return "\n".join([*hex_map(glyph), "", *wrapped, "", *legend(field, marks)])
 
 
 def shared_events(K: ModuleType, C: ModuleType, piece: str, seat: int, a: int, b: int, c: int) -> dict:

@@ -48,13 +48,14 @@ Version history: v0 (first release).
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
-from labyrinth_env.core.grid import SQUARE_DIRECTIONS
+from labyrinth_env.core.grid import SQUARE_DIRECTIONS, rotate_mask
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
@@ -204,42 +205,62 @@ def _glyph_paths(mask: int) -> str:
     return "".join(SQUARE_DIRECTIONS[d] if (mask >> d) & 1 else "." for d in range(4))
 
 
+# a tile's symbol on the text board (``C.SYMBOL_NAMES``' order; none: a blank)
+SYMBOL_LETTERS = " wmhtp"
+assert len(SYMBOL_LETTERS) == len(C.SYMBOL_NAMES)
+BODY = 8  # the characters of a cell: pathways (4), the tile's mark, who is there (3)
+
+
+def _cell_body(s: np.void, cell: int, n: int) -> str:
+    if s["cell_up"][cell]:
+        t = int(s["cell_tile"][cell])
+        mark = SYMBOL_LETTERS[int(C.TILE_SYMBOL[t])]
+        if C.TILE_KIND[t] == C.KIND_DOOR:
+            mark = "D"
+        elif C.TILE_KIND[t] == C.KIND_KEY:
+            mark = C.KEY_COLOUR_NAMES[int(C.TILE_COLOUR[t])][0]
+        body = _glyph_paths(int(s["cell_mask"][cell])) + mark
+    else:
+        body = "#### "
+    who = ("M" if int(s["monster_cell"]) == cell else "") + "".join(
+        str(p) for p in range(n) if int(s["position"][p]) == cell
+    )
+    if len(who) > BODY - 5:
+        who = who[: BODY - 6] + "*"
+    return (body + who).ljust(BODY)
+
+
 def render_text(s: np.void) -> str:
-    """The 7x7 maze (each cell: its pathways N/E/S/W, then ``#`` face down, ``D`` Door, a
-    key colour's initial, a symbol letter (w wall, m Minotaur, h hide, t trap, p passage),
-    ``M`` the monster, digits the heroes; ``|`` / ``=`` walls east / south) and a panel."""
+    """The 7x7 maze with its row (``r0``-``r6``) and column (``c0``-``c6``) labels, as cells
+    are named in the actions (``r2c4``), the panel and the key. A cell shows a face-up tile's
+    open pathways (``N``, ``E``, ``S``, ``W``; ``.`` closed), its mark, then the monster
+    ``M`` and the heroes' seat digits; ``####`` a face-down tile (nothing of it shows); ``|``
+    / ``=`` a wall on the east / south side."""
     n = int(s["num_players"])
-    sym = " wmhtp"
-    lines = []
+    monster = C.MONSTER_NAMES[int(s["monster"])]
+    lines = ["   " + "".join(f"c{c}".ljust(BODY + 1) for c in range(K.SIZE)).rstrip()]
     for r in range(K.SIZE):
-        row, below = [], []
+        row, below = [f"r{r} "], ["   "]
         for c in range(K.SIZE):
             cell = r * K.SIZE + c
-            if not s["cell_up"][cell]:
-                body = "  ##  "
-            else:
-                t = int(s["cell_tile"][cell])
-                mark = sym[int(C.TILE_SYMBOL[t])]
-                if C.TILE_KIND[t] == C.KIND_DOOR:
-                    mark = "D"
-                elif C.TILE_KIND[t] == C.KIND_KEY:
-                    mark = C.KEY_COLOUR_NAMES[int(C.TILE_COLOUR[t])][0]
-                body = _glyph_paths(int(s["cell_mask"][cell])) + mark
-                body += "M" if int(s["monster_cell"]) == cell else " "
-            heroes = "".join(str(p) for p in range(n) if int(s["position"][p]) == cell)
-            body = (body + heroes)[:7].ljust(7)
             e = K.EDGE_OF[cell, 1]
-            row.append(body + ("|" if e >= 0 and s["wall"][e] else " "))
+            row.append(_cell_body(s, cell, n) + ("|" if e >= 0 and s["wall"][e] else " "))
             e = K.EDGE_OF[cell, 2]
-            below.append(("=======" if e >= 0 and s["wall"][e] else "       ") + " ")
-        lines.append("".join(row))
-        lines.append("".join(below))
+            below.append(("=" * BODY if e >= 0 and s["wall"][e] else " " * BODY) + " ")
+        lines.append("".join(row).rstrip())
+        lines.append("".join(below).rstrip())
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    where = f"at {cell_name(int(s['monster_cell']))}" if s["monster_cell"] >= 0 else "off the board"
     panel = [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}, monster: {C.MONSTER_NAMES[int(s['monster'])]}",
-        f"active player {int(s['seat'])}; decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; the {monster} {where}; "
         f"walls in supply {int(s['wall_supply'])}, deck {int(s['deck_len'])} cards",
+        f"active player {int(s['seat'])}; decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
     ]
+    pending = int(s["pending_cell"])
+    if s["decision"] == K.D_ORIENT and pending >= 0 and s["cell_up"][pending]:
+        tile = int(s["cell_tile"][pending])
+        turns = [f"turned {r} {_glyph_paths(rotate_mask(int(K.TILE_MASK[tile]), r, 4))}" for r in range(4)]
+        panel.append(f"the explored tile at {cell_name(pending)} opens: " + ", ".join(turns))
     for p in range(n):
         h = int(s["hero"][p])
         slots = []
@@ -250,13 +271,36 @@ def render_text(s: np.void) -> str:
             else:
                 name = f"{C.KEY_COLOUR_NAMES[K.KEY_TOKEN_COLOUR[k]]} {C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[k]]}"
             slots.append(name + ("*" if s["slot_wound"][p, i] else ""))
-        panel.append(
-            f"player {p} ({C.HERO_NAMES[h] if h >= 0 else '-'}) at "
-            f"{cell_name(int(s['position'][p])) if s['position'][p] >= 0 else '-'}: "
-            f"{int(s['feet'][p])} feet, {int(s['hands'][p])} hand, {int(s['hand'][p].sum())} cards; "
-            f"[{', '.join(slots)}] (* wounded)"
+        where = cell_name(int(s["position"][p])) if s["position"][p] >= 0 else "-"
+        head = (
+            f"player {p} ({C.HERO_NAMES[h] if h >= 0 else '-'}) at {where}: {int(s['feet'][p])} feet, "
+            f"{int(s['hands'][p])} hand, {int(s['hand'][p].sum())} cards; slots (* wounded): "
         )
-    return "\n".join(lines + panel)
+        panel += _wrap(head, slots)
+    letters = SYMBOL_LETTERS[1:]
+    legend = (
+        "NESW a tile's open pathways (. closed), then its mark: D the Door, "
+        f"{'/'.join(name[0] for name in C.KEY_COLOUR_NAMES)} a key tile ({', '.join(C.KEY_COLOUR_NAMES)}), "
+        f"{'/'.join(letters)} a symbol ({', '.join(C.SYMBOL_NAMES[1:])}); M\xa0the\xa0{monster}; digits: the heroes "
+        "(player numbers); #### a face-down tile; | a wall on the east side, ===== on the south side; "
+        "north is up (r0), east to the right (c6)"
+    )
+    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    legend = [line.replace("\xa0", " ") for line in legend]  # the non-breaking spaces keep a mark with its words
+    return "\n".join([*lines, *panel, "", *legend])
+
+
+def _wrap(head: str, parts: list[str], width: int = 100) -> list[str]:
+    """``head`` and ``parts`` (comma-separated) wrapped at ``width``, the next lines indented."""
+    lines, line = [], head
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        if len(line) + len(piece) > width:
+            lines.append(line.rstrip())
+            line = "    "
+        line += piece + " "
+    lines.append(line.rstrip())
+    return lines
 
 
 def env(**options: Any) -> raw_env:

@@ -45,12 +45,14 @@ optional).
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core.grid import SQUARE_DIRECTIONS
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
@@ -191,21 +193,41 @@ class raw_env(LabyrinthAECEnv):
 
 
 _ICON_GLYPH = ("M", "T", "C")
+BODY = 5  # a space's characters before the one that shows who stands there
+
+
+def _sides(open_mask: int, doors: int) -> str:
+    """Open sides as ``N``/``E``/``S``/``W`` (lower case: a door on that side), ``.`` closed."""
+    out = ""
+    for d, letter in enumerate(SQUARE_DIRECTIONS):
+        if (open_mask >> d) & 1:
+            out += letter.lower() if (doors >> d) & 1 else letter
+        else:
+            out += "."
+    return out
+
+
+def card_sides(s: np.void, card: int, rot: int) -> str:
+    """A card's sides in rotation ``rot`` (doors shut only outside the race)."""
+    doors = 0 if s["race"] else int(K.CARD_DOORS[card, rot])
+    return _sides(int(K.CARD_OPEN[card, rot]), doors)
 
 
 def cell_glyph(s: np.void, cell: int) -> str:
-    """Two characters: the card (``##`` face down, ``..`` empty, ``EE`` exit, ``[]`` pile
-    space; face up: its open sides as N/E/S/W initials count and the icon)."""
+    """``BODY`` characters: ``####`` a face-down card, ``.`` an empty space, ``EXIT`` the
+    exit space, ``pile`` a pile space; a face-up card's sides (``card_sides``, ``????``
+    before it is turned) and its icon (``+`` none, ``M``/``T``/``C`` monster, trap, chest,
+    lower case once beaten, ``$`` a treasure on the chest)."""
     ty = int(s["cell_type"][cell])
     if ty == K.T_EXIT:
-        return "EE"
+        return "EXIT "
     if ty == K.T_PILE:
-        return "[]"
+        return "pile "
     card = int(s["cell_card"][cell])
     if card < 0:
-        return ".."
+        return "  .  "
     if not s["cell_up"][cell]:
-        return "##"
+        return "#### "
     icon = int(C.KIND_ICON[C.CARD_KIND[card]])
     mark = "+" if icon < 0 else _ICON_GLYPH[icon]
     if icon >= 0 and s["cell_beaten"][cell]:
@@ -213,36 +235,39 @@ def cell_glyph(s: np.void, cell: int) -> str:
     if s["cell_gold"][cell]:
         mark = "$"
     rot = int(s["cell_rot"][cell])
-    sides = "?" if rot < 0 else str(bin(int(K.CARD_OPEN[card, rot])).count("1"))
-    return sides + mark
+    return ("????" if rot < 0 else card_sides(s, card, rot)) + mark
 
 
 def render_text(s: np.void) -> str:
-    """The table (two characters a space, a player's seat digit where its character stands)
-    and a side panel."""
+    """The table with its row and column numbers, as spaces are named in the actions
+    (``(row,col)``), the panel and the key. A space shows ``cell_glyph`` and then the seat
+    digit of the character standing there (``*`` several)."""
     n = int(s["num_players"])
     t = int(s["table"])
     where: dict[int, list[str]] = {}
     for p in range(n):
         where.setdefault(int(s["pos"][p]), []).append(str(p))
-    lines = []
+    lines = ["   " + " ".join(f"{c:^{BODY}} " for c in range(t)).rstrip()]
     for r in range(t):
         row = []
         for c in range(t):
             cell = r * K.MAXT + c
-            g = cell_glyph(s, cell)
-            if cell in where:
-                here = where[cell]
-                g = (here[0] + g[1]) if len(here) == 1 else ("*" + g[1])
-            row.append(g)
-        lines.append(" ".join(row))
+            here = where.get(cell, [])
+            row.append(cell_glyph(s, cell) + (here[0] if len(here) == 1 else "*" if here else " "))
+        lines.append(f"{r:>2} " + " ".join(row).rstrip())
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
     panel = [
-        f"turn {int(s['turn'])}, {status[int(s['outcome'])]}" + (" (race!)" if s["race"] else ""),
-        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"turn {int(s['turn'])}, {status[int(s['outcome'])]}"
+        + (" (race! doors open)" if s["race"] else "")
+        + f"; active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
         f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
         f"draw pile {int(s['deck_len'])}, discards {int(s['discard_len'])}, treasure reserve {int(s['reserve'])}",
     ]
+    cell = int(s["pl_cell"])
+    if s["decision"] == K.D_ROTATE and cell >= 0 and s["cell_up"][cell] and s["cell_card"][cell] >= 0:
+        card = int(s["cell_card"][cell])
+        panel.append(f"the card being turned at {cell_name(cell)}: {C.KIND_NAMES[C.CARD_KIND[card]]}, its sides")
+        panel.append("  " + ", ".join(f"rotation {r} {card_sides(s, card, r)}" for r in range(4)))
     for p in range(n):
         ch = int(s["character"][p])
         icons = "".join(g * int(C.CHAR_ICONS[ch, i]) for i, g in enumerate(_ICON_GLYPH))
@@ -250,13 +275,17 @@ def render_text(s: np.void) -> str:
             f"player {p} {C.CHARACTER_NAMES[ch]} [{icons}] at {cell_name(int(s['pos'][p]))}: "
             f"treasures {int(s['treasure'][p])}, cards {int(s['hand_len'][p])}"
         )
-    width = max(len(x) for x in lines)
-    out = []
-    for i in range(max(len(lines), len(panel))):
-        left = lines[i] if i < len(lines) else ""
-        right = panel[i] if i < len(panel) else ""
-        out.append(f"{left:<{width}}   {right}")
-    return "\n".join(out)
+    icons = ", ".join(f"{g} {name}" for g, name in zip(_ICON_GLYPH, C.ICON_NAMES))
+    legend = (
+        f"(r,c) in the actions: row r (left), column c (top); the table's sides wrap around (row {t - 1} "
+        f"touches row 0, column {t - 1} column 0). NESW a face-up card's open sides (. closed; n/e/s/w: "
+        f"a door on that side), then its icon: {icons} (lower case: beaten), $ a treasure on the chest, "
+        "+ none; ???? not yet turned; #### face down; . empty; EXIT the exit space (one location); "
+        "pile a pile space; then the character there (player digit, * several). "
+        "North is up, east to the right."
+    )
+    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    return "\n".join([*lines, "", *panel, "", *legend])
 
 
 def env(**options: Any) -> raw_env:

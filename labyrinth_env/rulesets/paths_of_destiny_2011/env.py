@@ -13,16 +13,18 @@ Rules: ``docs/rules/paths_of_destiny_2011.md``.
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
 Actions (the mask allows only the pending decision's actions; seat offsets count
-clockwise from the deciding seat):
+clockwise from the deciding seat; directions 0-5 are named on the text map's compass,
+east, south-east, south-west, west, north-west, north-east: ``move north-east``; fields
+are named ``(q,r)`` as the text map writes them):
 
 | decision | actions |
 |---|---|
-| action (active player) | build, move in direction 0-5, jump down, come down, climb up, rest, attack (offset 1-4) |
+| action (active player) | build, move in a direction, jump down, come down, climb up, rest, attack (offset 1-4) |
 | | kill a stunned player (offset 1-4), take a stunned player's key (free), lift key k (free) |
 | | set a trap on corridor N, move the Guard, regenerate the fate crystal, end the round |
 | choose a start field (2 and 5 players) | start field 0-5 |
 | place the board field | cell x rotation |
-| Guard direction | direction 0-5 |
+| Guard direction | the Guard steps in a direction |
 | repeat the throw? (owner of the crystal) | keep / repeat with the fate crystal |
 | attack the player coming in? (the player already there) | attack the newcomer / no attack |
 | attack on coming in (the newcomer) | attack offset 1-4 / no attack |
@@ -92,7 +94,7 @@ class raw_env(LabyrinthAECEnv):
 
     def action_names(self) -> list[str]:
         names = ["build"]
-        names += [f"move direction {d}" for d in range(6)]
+        names += hexenv.direction_names("move")
         names += ["jump down", "come down", "climb up", "rest"]
         names += [f"attack player +{k}" for k in range(1, K.NUM_SEATS)]
         names += [f"kill stunned player +{k}" for k in range(1, K.NUM_SEATS)]
@@ -101,7 +103,7 @@ class raw_env(LabyrinthAECEnv):
         names += hexenv.trap_action_names()
         names += ["move the guard", "regenerate the fate crystal", "end the round"]
         names += hexenv.place_action_names("field")
-        names += [f"guard direction {d}" for d in range(6)]
+        names += hexenv.direction_names("guard steps")
         names += ["keep the throw", "repeat the throw with the fate crystal", "no attack", "attack the newcomer"]
         names += [f"attack player +{k} on coming in" for k in range(1, K.NUM_SEATS)]
         names += ["join the attack on the chosen player"]
@@ -171,27 +173,29 @@ class raw_env(LabyrinthAECEnv):
 
 
 def render_text(s: np.void) -> str:
-    """A hex map (one glyph per field) and a side panel. Glyphs: ``.`` empty, ``C`` central
-    field, ``K`` key field, ``#`` built field, a digit a player (its seat), ``G`` the Guard
-    (``g`` asleep), ``^`` a trap, ``k`` a key lying there."""
+    """The hex map (``hexenv.hex_map``: what lies on each field, its name under it; ``G``
+    the Guard, ``g`` asleep), the panel and the key. Face-down traps show only as ``^``."""
     n = int(s["num_players"])
 
-    def guard(nodes: range, g: str) -> str:
+    def guard(nodes: range) -> str:
         if s["guard_node"] in nodes:
             return "g" if s["guard_asleep"] else "G"
-        return g
+        return ""
 
-    lines = hexenv.hex_map(hexenv.board_glyphs(s, K.CENTER_CELL, K.KEY_NODES, guard))
+    glyph = hexenv.board_glyphs(s, K.CENTER_CELL, guard)
+    guard_at = node_name(int(s["guard_node"])) if s["guard_node"] >= 0 else "-"
     panel = [
         *hexenv.panel_head(s, K.DECISIONS, K.RUNNING, K.WON, K.TRUNCATED),
-        f"guard: {'asleep' if s['guard_asleep'] else 'awake'} at {node_name(int(s['guard_node']))}",
-        f"piles: fields {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, "
+        f"guard: {'asleep' if s['guard_asleep'] else 'awake'} at {guard_at}; piles: fields "
+        f"{int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, "
         f"guard cards {K.NUM_GUARD_CARDS - int(s['guard_pos'])}",
     ]
     if s["drawn_tile"] >= 0:
-        panel.append(f"drawn field: {C.TILE_NAMES[int(s['drawn_tile'])]}")
+        tile = int(s["drawn_tile"])
+        panel += [f"drawn field: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
+    panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
     panel += [hexenv.player_line(s, p) for p in range(n)]
-    return hexenv.beside(lines, panel)
+    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)")
 
 
 def env(**options: Any) -> raw_env:

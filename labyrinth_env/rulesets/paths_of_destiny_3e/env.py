@@ -12,21 +12,23 @@ Rules: ``docs/rules/paths_of_destiny_3e.md``.
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
 Actions (the mask allows only the pending decision's actions; seat offsets count
-clockwise from the deciding seat):
+clockwise from the deciding seat; directions 0-5 are named on the text map's compass,
+east, south-east, south-west, west, north-west, north-east: ``move north-east``; spaces
+are named ``(q,r)`` as the text map writes them):
 
 | decision | actions |
 |---|---|
-| activity (active player) | build, move in direction 0-5, risky jump, safe jump, rest, attack (offset 1-5) |
+| activity (active player) | build, move in a direction, risky jump, safe jump, rest, attack (offset 1-5) |
 | | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
 | | use the Healing Potion (free), end turn |
 | place the drawn tile | cell x rotation |
-| Golem direction | direction 0-5 |
+| Golem direction | the Golem steps in a direction |
 | reroll? (owner of the Crystal) | keep / reroll |
 | Scepter of Control? | no / yes |
 | per failed roll of Poisoned Spears | lose 1 Life / take 1 stun |
 | free attack (the character entering) | attack offset 1-5 / decline |
 | occupant's free attack | attack the one who entered / decline |
-| push out of the central space (winner) | direction 0-5 |
+| push out of the central space (winner) | push the loser in a direction |
 | pick up | key k, item i, exchange item i for carried slot j, done |
 | event target | offset 0-5 (0 = yourself) |
 | item to drop on death | carried slot 0/1 |
@@ -95,18 +97,18 @@ class raw_env(LabyrinthAECEnv):
 
     def action_names(self) -> list[str]:
         names = ["build"]
-        names += [f"move direction {d}" for d in range(6)]
+        names += hexenv.direction_names("move")
         names += ["risky jump", "safe jump", "rest"]
         names += [f"attack player +{k}" for k in range(1, 6)]
         names += hexenv.trap_action_names()
         names += ["move the golem", "trigger an event", "activate crystal of fate", "use healing potion", "end turn"]
         names += hexenv.place_action_names("tile")
-        names += [f"golem direction {d}" for d in range(6)]
+        names += hexenv.direction_names("golem steps")
         names += ["keep the roll", "reroll with crystal of fate", "scepter: no", "scepter: spend a life"]
         names += ["lose 1 life", "take 1 stun token"]
         names += [f"free attack player +{k}" for k in range(1, 6)]
         names += ["decline the attack", "attack the newcomer"]
-        names += [f"push direction {d}" for d in range(6)]
+        names += hexenv.direction_names("push the loser")
         names += [f"pick up key {k}" for k in range(K.NUM_KEYS)]
         names += [f"pick up {C.ITEM_NAMES[i].lower()}" for i in range(K.NUM_ITEMS)]
         for i in range(K.NUM_ITEMS):
@@ -177,28 +179,37 @@ class raw_env(LabyrinthAECEnv):
 
 
 def render_text(s: np.void) -> str:
-    """A hex map (one glyph per space) and a side panel. Glyphs: ``.`` buildable space not
-    yet built, ``C`` central space, ``K`` key space, ``#`` built tile, a digit a character
-    (its seat), ``G`` the Golem, ``^`` a trap, ``k`` a key lying there, ``$`` an item."""
+    """The hex map (``hexenv.hex_map``: what lies on each space, its name under it; ``$``
+    an item, ``G`` the Golem), the panel and the key. Face-down traps show only as ``^``."""
     n = int(s["num_players"])
 
-    def items_and_golem(nodes: range, g: str) -> str:
-        if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)):
-            g = "$"
-        return "G" if s["golem_node"] in nodes else g
+    def items_and_golem(nodes: range) -> str:
+        marks = "$" if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)) else ""
+        return marks + ("G" if s["golem_node"] in nodes else "")
 
-    lines = hexenv.hex_map(hexenv.board_glyphs(s, int(s["center_cell"]), K.KEY_NODES, items_and_golem))
+    glyph = hexenv.board_glyphs(s, int(s["center_cell"]), items_and_golem)
+    golem_at = node_name(int(s["golem_node"])) if s["golem_node"] >= 0 else "-"
+    event = C.EVENT_NAMES[int(s["current_event"])] if s["current_event"] >= 0 else "-"
     panel = [
         *hexenv.panel_head(s, K.DECISIONS, K.RUNNING, K.WON, K.TRUNCATED),
-        f"event: {C.EVENT_NAMES[int(s['current_event'])] if s['current_event'] >= 0 else '-'}",
-        f"pools: tiles {int(s['tile_pool_len'])}, traps {int(s['trap_pool_len'])}, items {int(s['item_pool_len'])}",
+        f"golem at {golem_at}; event: {event}; pools: tiles {int(s['tile_pool_len'])}, "
+        f"traps {int(s['trap_pool_len'])}, items {int(s['item_pool_len'])}",
     ]
     if s["drawn_tile"] >= 0:
-        panel.append(f"drawn tile: {C.TILE_NAMES[int(s['drawn_tile'])]}")
+        tile = int(s["drawn_tile"])
+        panel += [f"drawn tile: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
+    panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C)
+    lying = [
+        f"{node_name(int(node))} {C.ITEM_NAMES[i]}".replace(" ", hexenv.NBSP)
+        for i, node in enumerate(s["item_node"])
+        if node >= 0
+    ]
+    panel += ["items lying: " + ", ".join(lying)] if lying else []
+    panel += hexenv.corridor_lines(s, C)
     for p in range(n):
         items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
         panel.append(f"{hexenv.player_line(s, p)}, items [{', '.join(items)}]")
-    return hexenv.beside(lines, panel)
+    return hexenv.render(glyph, panel, "space", "$ an item  G the Golem")
 
 
 def env(**options: Any) -> raw_env:

@@ -168,7 +168,7 @@ class raw_env(LabyrinthAECEnv):
             names += [f"push {C.ARROW_NAMES[a]} turn {o}" for o in range(4)]
         names += [f"move to {cell_name(c)}" for c in range(C.NUM_CELLS)]
         for c in range(C.NUM_CELLS):
-            names += [f"rotate {cell_name(c)} by {k}" for k in (1, 2, 3)]
+            names += [f"rotate {cell_name(c)} clockwise {k} turn" for k in ("1/4", "1/2", "3/4")]
         for c in range(C.NUM_CELLS):
             names += [f"switch {cell_name(c)} with {d}" for d in ("east", "south")]
         names += [f"flip face up turn {o}" for o in range(4)]
