@@ -122,7 +122,10 @@ def child(env_id: str, path: str) -> dict[str, Any]:
 
 
 # --- the parent: fresh processes, a table ---------------------------------------------------------
-def run_child(env_id: str, path: str, cache: str) -> dict[str, Any]:
+def run_child(env_id: str, path: str, cache: str, show_stderr: bool = False) -> dict[str, Any]:
+    """One measured run in a fresh interpreter. ``show_stderr`` passes the child's own
+    compile progress (a line every few seconds off a terminal) through, so that a log
+    never stays silent for a whole compile; otherwise its stderr is kept for the error."""
     env = {**os.environ, "LABYRINTH_CACHE_DIR": cache, "NUMBA_NUM_THREADS": os.environ.get("NUMBA_NUM_THREADS", "2")}
     env.pop("NUMBA_CACHE_DIR", None)
     root = str(Path(__file__).resolve().parents[1])
@@ -132,13 +135,14 @@ def run_child(env_id: str, path: str, cache: str) -> dict[str, Any]:
         [sys.executable, "-m", "labyrinth_env.benchmarks.compile_time", "--child", env_id, path],
         env=env,
         cwd=root,
-        capture_output=True,
+        stdout=subprocess.PIPE,
+        stderr=None if show_stderr else subprocess.PIPE,
         text=True,
         timeout=TIMEOUT_S,
         check=False,
     )
     if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-12:])
+        tail = "(its output is above)" if show_stderr else "\n".join(proc.stderr.strip().splitlines()[-12:])
         raise RuntimeError(f"compile-time run {env_id}/{path} failed (exit {proc.returncode}):\n{tail}")
     result = json.loads(proc.stdout.strip().splitlines()[-1])
     result["process_s"] = time.perf_counter() - t0
@@ -149,10 +153,14 @@ def measure(env_ids: list[str], paths: list[str], progress: bool = True) -> dict
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     runs: list[dict[str, Any]] = []
+    # rich draws a live bar only on a terminal; elsewhere (CI logs, files) it would print
+    # nothing until the end, so there each run says when it starts and the child's own
+    # progress lines pass through
+    terminal = progress and sys.stderr.isatty()
     columns = (TextColumn("{task.description}"), BarColumn(), TextColumn("{task.completed}/{task.total}"))
     with (
         tempfile.TemporaryDirectory(prefix="labyrinth-compile-") as tmp,
-        Progress(*columns, TimeElapsedColumn(), disable=not progress, transient=False) as bar,
+        Progress(*columns, TimeElapsedColumn(), disable=not terminal, transient=False) as bar,
     ):
         task = bar.add_task("compile-time runs", total=len(env_ids) * len(paths))
         for env_id in env_ids:
@@ -161,7 +169,13 @@ def measure(env_ids: list[str], paths: list[str], progress: bool = True) -> dict
                 cache = os.path.join(tmp, env_id, "all" if path == "warm" else path)
                 what = "loading the cache" if path == "warm" else "compiling, empty cache"
                 bar.update(task, description=f"{env_id}: {path} ({what})")
-                runs.append(run_child(env_id, path, cache))
+                if progress and not terminal:
+                    print(
+                        f"compile-time run {len(runs) + 1}/{bar.tasks[0].total}: {env_id} {path} ({what})",
+                        file=sys.stderr,
+                        flush=True,
+                    )
+                runs.append(run_child(env_id, path, cache, show_stderr=progress and not terminal))
                 bar.advance(task)
     return {"runs": runs, "meta": {"python": sys.version.split()[0], "cpus": os.cpu_count(), "when": time.ctime()}}
 

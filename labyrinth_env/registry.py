@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 import json
 import pkgutil
+import re
 import threading
 from pathlib import Path
 from typing import Any
@@ -85,8 +86,21 @@ def get_spec(env_id: str) -> RulesetSpec:
     _find_builtins()
     spec = _SPECS.get(env_id) if isinstance(env_id, str) else None
     if spec is None:
-        raise ValueError(f"unknown env id {env_id!r}; available: {', '.join(list_envs())}")
+        raise ValueError(f"unknown env id {env_id!r}{_other_version(env_id)}; available: {', '.join(list_envs())}")
     return spec
+
+
+def _other_version(env_id: object) -> str:
+    """A hint when ``env_id`` names another version of a known game: games that change
+    get a new ``_vN`` (so old results stay comparable), and a script written for the old
+    id should learn which one this release plays rather than get a bare list."""
+    match = re.fullmatch(r"(.+)_v(\d+)", env_id) if isinstance(env_id, str) else None
+    if match is None:
+        return ""
+    versions = [s.env_id for s in _SPECS.values() if s.env_id.rsplit("_v", 1)[0] == match.group(1)]
+    if not versions:
+        return ""
+    return f" ({env_id} is another version of {match.group(1)}; this release plays {', '.join(sorted(versions))})"
 
 
 def spec_for_package(package: str) -> RulesetSpec | None:

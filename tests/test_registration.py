@@ -31,6 +31,16 @@ def test_registered_id_of_an_unknown_env():
         registered_id("chess_v0")
 
 
+@pytest.mark.parametrize("env_id", labyrinth_env.list_envs())
+def test_another_version_of_a_game_names_the_version_this_release_plays(env_id):
+    game, version = env_id.rsplit("_v", 1)
+    old = f"{game}_v{int(version) + 7}"
+    with pytest.raises(
+        ValueError, match=rf"unknown env id '{old}' \({old} is another version of {game}; this release plays {env_id}\)"
+    ):
+        labyrinth_env.make(old)
+
+
 def test_registering_again_changes_nothing_and_does_not_warn():
     before = gymnasium.spec(registered_id("team_edition_v0"))
     with warnings.catch_warnings():
