@@ -24,10 +24,16 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.env import cell_name
+from labyrinth_env.rulesets.team_edition.render import _LETTER
 
-B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
 
-ENV_ID = "team_edition_v0"
+def text_letter(treasure: int) -> str:
+    return _LETTER[treasure]
+
+
+B = get_spec("team_edition_v1").loops  # the ruleset's batched loops and single-game entry points
+
+ENV_ID = "team_edition_v1"
 VARIANTS = ("introductory", "standard", "expert")
 CASES = [(n, v) for n in (1, 2, 3, 4) for v in VARIANTS]
 
@@ -90,12 +96,20 @@ def _invariant_error(s) -> int:
         cell = s.piece[p]
         if cell < 0 or cell >= K.NUM_CELLS:
             return 8  # every piece stands on the board
-        if s.tile_down[s.cell_tile[cell]] and not (s.decision == K.DECISION_ORIENT and s.flip_cell == cell):
-            return 9  # ... and never on a face-down tile (except while choosing its orientation)
+    if s.outcome == K.RUNNING and s.decision != K.DECISION_MAIN:
+        cell = s.flip_cell
+        if cell != s.piece[s.seat] or s.tile_down[s.cell_tile[cell]] != (s.decision == K.DECISION_FLIP):
+            return 9  # the tile stopped on is face down until flipped, face up while turned
     if s.collected_this_turn > 2:
         return 10
     if s.outcome == K.RUNNING and s.turn >= s.num_pages:
         return 11
+    for kind in range(3):
+        count = 0
+        for i in range(s.num_pages):
+            count += s.pages[i, 0] == kind
+        if count != s.options[K.OPT_DECK + kind]:
+            return 12  # the Book holds the chosen number of pages of each kind
     return 0
 
 
@@ -205,29 +219,29 @@ def test_replay_of_unfinished_game_can_continue(tmp_path):
         ("not json", "not JSON"),
         ("[]", "JSON object"),
         ('{"format": "x"}', "format"),
-        ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {}}', "missing key"),
+        ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {}}', "missing key"),
         (
             '{"format": "labyrinth-env-replay", "version": 1, "env_id": "nope_v0", "options": {},'
             ' "seed": 1, "actions": []}',
             "unknown env id",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options":'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options":'
             ' {"num_players": 9}, "seed": 1, "actions": []}',
             "num_players",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
             ' "seed": 1, "actions": ["a"]}',
             "not an int",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
             ' "seed": 1, "actions": [342]}',
             "action #0",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v0", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
             ' "seed": 1, "actions": [], "log_sha256": "00"}',
             "log differs",
         ),
@@ -246,7 +260,7 @@ def test_missing_replay_file():
 
 
 def test_unknown_env_id():
-    with pytest.raises(ValueError, match=r"unknown env id 'team_edition_v9'.*team_edition_v0"):
+    with pytest.raises(ValueError, match=r"unknown env id 'team_edition_v9'.*team_edition_v1"):
         labyrinth_env.make("team_edition_v9")
     assert ENV_ID in labyrinth_env.list_envs()
 
@@ -413,6 +427,102 @@ def test_determinize_keeps_what_the_seat_knows():
     assert copy[0]["pages"].tobytes() != s["pages"].tobytes()
 
 
+@pytest.mark.parametrize("memory", [None, False])
+def test_determinize_keeps_every_publicly_known_treasure_where_it_is(memory):
+    """Issue 19, item 1: which tile lies under each face-down tile is public history (every
+    tile was seen face up and every change since was public), so ``determinize`` samples
+    only what nobody has seen (the unread pages and the treasure deck) and never moves a
+    tile, whether or not the observation recalls it (``public_memory``). Over whole
+    random games, at every step."""
+    options = {} if memory is None else {"public_memory": memory}
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, variant="standard", **options)
+    rng = np.random.default_rng(7)
+    checked = face_down = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        step = 0
+        while int(env.state["outcome"]) == K.RUNNING:
+            s = env.state
+            copy = env._states.copy()
+            K.determinize(copy[0], int(s["seat"]), 1000 * seed + step)
+            d = copy[0]
+            down = s["tile_down"][s["cell_tile"]].astype(bool)
+            face_down += int(down.sum())
+            assert np.array_equal(d["cell_tile"], s["cell_tile"]) and int(d["spare"]) == int(s["spare"])
+            assert np.array_equal(d["tile_down"], s["tile_down"])
+            pos = int(s["page_pos"])
+            assert np.array_equal(d["pages"][:pos], s["pages"][:pos]), "the pages read stay read"
+            assert sorted(d["pages"][pos:24, 0].tolist()) == sorted(s["pages"][pos:24, 0].tolist())
+            tpos = int(s["treasure_pos"])
+            assert sorted(d["treasure_deck"][tpos:].tolist()) == sorted(s["treasure_deck"][tpos:].tolist())
+            checked += 1
+            step += 1
+            env.step(int(rng.choice(env.legal_actions())))
+    assert checked > 200 and face_down > 500
+
+
+def test_determinize_deals_unread_pages_from_what_nobody_has_seen():
+    """Which Flip and Teleport cards a game's Book holds is dealt at random (item 4), so it
+    is hidden like their order: a determinized Book is a valid Book that keeps the pages
+    read, and it does not depend on the true unread cards."""
+    env = labyrinth_env.raw_env(ENV_ID, num_players=4)
+    env.reset(seed=21)
+    for _ in range(5):
+        env.step(K.A_END)
+    s = env.state
+    pos = int(s["page_pos"])
+    variants = set()
+    for seed in range(40):
+        copy = env._states.copy()
+        K.determinize(copy[0], int(s["seat"]), seed)
+        pages = [tuple(p) for p in copy[0]["pages"][:24].tolist()]
+        assert pages[:pos] == [tuple(p) for p in s["pages"][:pos].tolist()]
+        flips = [p for p in pages if p[0] == C.PAGE_FLIP]
+        assert len(flips) == 6 and len(set(flips)) == 6 and set(flips) <= set(C.FLIP_POOL)
+        assert sorted(p for p in pages if p[0] == C.PAGE_PUSH) == sorted(C.PUSH_POOL)
+        teleports = [p for p in pages if p[0] == C.PAGE_TELEPORT]
+        assert len(set(teleports)) == 6 and set(teleports) <= set(C.TELEPORT_POOLS[4])
+        variants.add(frozenset(flips))
+    assert len(variants) > 5, "the unread Flip cards are resampled, not kept"
+    # swap an unread Flip card for one the Book does not hold: the same samples
+    unread = [i for i in range(pos, 24) if s["pages"][i, 0] == C.PAGE_FLIP]
+    held = {tuple(p) for p in s["pages"][:24].tolist()}
+    absent = next(p for p in C.FLIP_POOL if p not in held)
+    other = env._states.copy()
+    other[0]["pages"][unread[0]] = absent
+    for seed in range(5):
+        a, b = env._states.copy(), other.copy()
+        K.determinize(a[0], int(s["seat"]), seed)
+        K.determinize(b[0], int(s["seat"]), seed)
+        assert a.tobytes() == b.tobytes()
+
+
+@pytest.mark.parametrize("kind", ["push", "flip", "teleport"])
+def test_opening_page_is_logged_like_every_other_page(kind):
+    """Issue 19, item 5: the first page is read while ``reset`` sets the game up; its page
+    event and its effects are in the game log and the observation, as every later page's."""
+    deck = {"push": 0, "flip": 0, "teleport": 0, kind: 2}
+    env = labyrinth_env.raw_env(ENV_ID, num_players=4, daedalus_deck=deck)
+    env.reset(seed=5)
+    s = env.state
+    first = s["pages"][0].tolist()
+    log = list(env.game_log)
+    starts = [i for i, e in enumerate(log) if e["type"] == "start_turn"]
+    assert len(starts) == 1 and log[starts[0]]["turn"] == 0
+    page = log[starts[0] + 1]
+    assert page == {"type": "daedalus_page", "seat": 0, "kind": kind, "text": C.describe_page(first)}
+    effect = {"push": "daedalus_push", "flip": "daedalus_flip", "teleport": "sent_home"}[kind]
+    assert any(e["type"] == effect for e in log[starts[0] + 2 :]), "and what the page did"
+    for agent in env.agents:
+        obs = env.observe(agent)["observation"]
+        assert obs[K.OBS_GLOBAL + K.G_LAST_PAGE + C.PAGE_KINDS.index(kind)] == 1.0
+        if kind == "push":
+            assert obs[K.OBS_GLOBAL + K.G_LAST_PAGE + 3 + first[1]] == 1.0
+    env.step(K.A_END)
+    second = [e for e in env.game_log[len(log) :] if e["type"] == "daedalus_page"]
+    assert second == [{"type": "daedalus_page", "seat": 1, "kind": kind, "text": C.describe_page(s["pages"][1])}]
+
+
 def test_render_ansi_shows_board_and_panel():
     env = labyrinth_env.make(ENV_ID, num_players=2, render_mode="ansi")
     env.reset(seed=0)
@@ -459,8 +569,12 @@ def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players, va
             top, middle, bottom = cells[cell_name(cell)]
             pieces = [C.COLORS[p][0].upper() for p in range(num_players) if s["piece"][p] == cell]
             assert all(letter in middle for letter in pieces)
-            if s["tile_down"][int(s["cell_tile"][cell])]:
-                assert top == bottom == "?????" and set(middle) <= {"?", *pieces}
+            tile = int(s["cell_tile"][cell])
+            if s["tile_down"][tile]:
+                # face down: no paths; the treasure the table recalls (public memory, the default)
+                t = int(C.TILE_TREASURE[tile])
+                recalled = {text_letter(t)} if t >= 0 and not s["collected"][t] else set()
+                assert top == bottom == "?????" and set(middle) <= {"?", *pieces, *recalled}
             else:
                 mask = int(s["open"][cell])
                 assert (top == "#   #") == bool(mask & 1) and (bottom == "#   #") == bool(mask & 4)

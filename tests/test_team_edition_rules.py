@@ -22,7 +22,7 @@ from labyrinth_env.core.grid import mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = get_spec("team_edition_v0").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v1").loops  # the ruleset's batched loops and single-game entry points
 
 MUSHROOM, ELEPHANT, SKULL, LANTERN, SHELL = 0, 1, 12, 13, 23
 MUSHROOM_TILE, ELEPHANT_TILE = int(C.TREASURE_TILE[MUSHROOM]), int(C.TREASURE_TILE[ELEPHANT])
@@ -111,8 +111,12 @@ def test_setup_daedalus_deck_shuffled_and_first_page_read():
     _, s = new_game(seed=7)
     assert int(s["num_pages"]) == 24
     pages = s["pages"][:24]
-    assert sorted(map(tuple, pages.tolist())) == sorted(map(tuple, C.deck_pages(C.DEFAULT_DECK).tolist()))
     assert [int((pages[:, 0] == k).sum()) for k in range(3)] == [12, 6, 6]
+    by_kind = {k: sorted(tuple(p) for p in pages.tolist() if p[0] == k) for k in range(3)}
+    assert by_kind[C.PAGE_PUSH] == sorted(C.PUSH_POOL), "every arrow once"
+    flips = by_kind[C.PAGE_FLIP]
+    assert len(set(flips)) == 6 and set(flips) <= set(C.FLIP_POOL), "6 distinct Flip cards"
+    assert by_kind[C.PAGE_TELEPORT] == sorted(C.TELEPORT_POOLS[2] * 3)
     assert int(s["page_pos"]) == 1, "the start player turned the first page"
     _, other = new_game(seed=8)
     assert not np.array_equal(pages, other["pages"][:24])
@@ -144,6 +148,29 @@ def test_setup_start_player_is_seat_0_and_reads_first_page():
     assert events_of(s, K.EV_START_TURN) == [ev(K.EV_START_TURN, 0, 0, 23)]
     first = s["pages"][0].tolist()
     assert events_of(s, K.EV_PAGE) == [ev(K.EV_PAGE, 0, *first)]
+
+
+def test_daedalus_pages_name_tiles_and_pieces_that_vary_and_matter():
+    """Issue 19, item 4 (reconstruction, docs/rules): each game's Book is dealt from the
+    card pools, so the tiles its Flip pages name vary from game to game, every Flip page
+    hides a treasure, all 12 treasures on loose tiles can be hidden, and every Teleport
+    page names pieces in play (both of them when two or more play) and a corner of
+    neither."""
+    loose_treasure_tiles = {int(C.TREASURE_TILE[t]) for t in range(12)}
+    for n in (1, 2, 3, 4):
+        named: list[frozenset[int]] = []
+        for seed in range(30):
+            _, s = new_game(seed=seed, num_players=n)
+            pages = s["pages"][: int(s["num_pages"])].tolist()
+            flips = [p for p in pages if p[0] == C.PAGE_FLIP]
+            assert len(flips) == 6
+            for _, a, b, _ in flips:
+                assert (a in loose_treasure_tiles) != (b in loose_treasure_tiles), "a treasure and a plain tile"
+            named.append(frozenset(x for p in flips for x in p[1:3]))
+            for _, a, b, corner in (p for p in pages if p[0] == C.PAGE_TELEPORT):
+                assert a < n and (b < n or n == 1) and corner not in (a, b)
+        assert len(set(named)) > 20, "which tiles Daedalus flips varies from game to game"
+        assert loose_treasure_tiles <= set().union(*named), "every loose treasure can be hidden"
 
 
 # =====================================================================================
@@ -307,11 +334,12 @@ def test_spells_once_each_any_order():
         s = sc.s
         sc.lay(21, "NS")  # far end of right row 3
         sc.lay(38, "NS")  # a tile off that row to rotate
+        sc.lay(1, "EW")  # a tile to move to
         sc.ready()
         actions = {
             "push": K.A_PUSH + 4 * RIGHT_ROW_3,
             "rotate": K.A_ROTATE + 3 * 38,
-            "move": K.A_MOVE + YELLOW_HOME,
+            "move": K.A_MOVE + 1,
         }
         kinds = {"push": push_mask, "rotate": rotate_mask, "move": move_mask}
         for i, what in enumerate(order):
@@ -395,7 +423,7 @@ def test_piece_pushed_by_push_spell_does_not_use_its_move():
     sc.put(0, 43)
     sc.ready().push(TOP_COL_1)
     assert int(s["piece"][0]) == 1
-    assert int(s["moves_left"]) == 1 and move_mask(sc)[1], "the move is still to come"
+    assert int(s["moves_left"]) == 1 and int(s["reach"][1]) == 1, "the move is still to come"
 
 
 def test_push_may_reverse_previous_push():
@@ -458,7 +486,7 @@ def test_move_as_far_as_open_paths_allow():
     sc.ready()
     assert reach_cells(sc) == TOP_ROW | BELOW_TOP_ROW
     assert set(sc.reach().values()) == {1}
-    assert sc.move_targets() == TOP_ROW | BELOW_TOP_ROW
+    assert sc.move_targets() == (TOP_ROW | BELOW_TOP_ROW) - {YELLOW_HOME}, "not its own cell"
     events = sc.move(RED_HOME)
     assert int(s["piece"][0]) == RED_HOME
     assert ev(K.EV_MOVE, 0, YELLOW_HOME, RED_HOME, 0) in events
@@ -477,7 +505,7 @@ def test_move_past_and_share_tile_with_other_pieces():
 def test_may_choose_not_to_move():
     sc = top_corridor().ready()
     s = sc.s
-    assert sc.legal(K.A_END) and sc.legal(K.A_MOVE + YELLOW_HOME)
+    assert sc.legal(K.A_END), "not moving is ending the turn (or casting spells) without a move"
     sc.end()
     assert int(s["piece"][0]) == YELLOW_HOME and int(s["seat"]) == 1
 
@@ -523,7 +551,7 @@ def test_collect_treasure_gives_one_bonus_move():
     assert s["slots"][0].tolist() == [MUSHROOM, -1]
     assert s["collected"][LANTERN] == 1 and int(s["num_collected"]) == before + 1
     assert int(s["moves_left"]) == 1
-    assert sc.move_targets() == TOP_ROW | BELOW_TOP_ROW, "a second move, same rules"
+    assert sc.move_targets() == (TOP_ROW | BELOW_TOP_ROW) - {LANTERN_CELL}, "a second move, same rules"
 
 
 def test_introductory_treasures_in_any_order():
@@ -534,12 +562,20 @@ def test_introductory_treasures_in_any_order():
     assert s["collected"][SKULL] == 1 and s["slots"][0].tolist() == [LANTERN, -1]
 
 
-def test_move_of_length_zero_collects_treasure_under_piece():
+def test_move_of_length_zero_is_not_a_move_to_a_treasure():
+    """l.136 "you must move along an open path to the tile showing the treasure"; l.130
+    "You can also choose not to move". Standing on a wanted treasure (here after a new
+    card named it) collects nothing and earns no bonus move: the own cell is no move."""
     sc = top_corridor()
+    s = sc.s
     sc.put(0, LANTERN_CELL)
     sc.give(0, LANTERN)
-    events = sc.ready().move(LANTERN_CELL)
-    assert ev(K.EV_COLLECT, 0, LANTERN, 0, 1) in events
+    sc.ready()
+    assert LANTERN_CELL not in sc.move_targets() and not K.is_legal(s, K.A_MOVE + LANTERN_CELL)
+    before = sc.states.tobytes()
+    assert not K.step(s, K.A_MOVE + LANTERN_CELL) and sc.states.tobytes() == before
+    sc.move(RED_HOME)  # moving off it is a move, and collects nothing either
+    assert not events_of(s, K.EV_COLLECT) and s["collected"][LANTERN] == 0 and int(s["moves_left"]) == 0
 
 
 def test_unused_spells_before_or_after_bonus_move():
@@ -587,6 +623,22 @@ def test_no_treasures_rule_needs_empty_treasure_deck():
     assert not events_of(s, K.EV_COLLECT) and s["collected"][LANTERN] == 0
 
 
+def test_no_treasures_rule_board_emptied_earlier_in_the_same_turn_counts():
+    """Silent choice 16: "No treasures to collect" (l.150) is judged when the piece stops.
+    Yellow's last card is found with the move; with the deck run out, the bonus move may
+    take a treasure from red's board."""
+    sc = top_corridor()
+    s = sc.s
+    s["treasure_pos"] = C.NUM_TREASURES
+    sc.give(0, SKULL)
+    sc.give(1, LANTERN)
+    sc.ready().move(SKULL_CELL)
+    assert s["slots"][0].tolist() == [-1, -1] and int(s["moves_left"]) == 1, "board emptied, bonus move"
+    events = sc.move(LANTERN_CELL)
+    assert ev(K.EV_COLLECT, 0, LANTERN, 1, 0) in events, "from red's board, no second bonus"
+    assert s["slots"][1].tolist() == [-1, -1] and not events_of(s, K.EV_DRAW)
+
+
 # --- Collecting a second treasure -----------------------------------------------------
 def test_second_treasure_gives_no_bonus_move():
     sc = top_corridor()
@@ -597,6 +649,22 @@ def test_second_treasure_gives_no_bonus_move():
     assert ev(K.EV_COLLECT, 0, SKULL, 0, 0) in events, "no bonus move for the second"
     assert int(s["moves_left"]) == 0 and not move_mask(sc).any(), "so at most two per turn"
     assert s["slots"][0].tolist() == [-1, -1]
+
+
+def test_no_bonus_after_a_second_treasure_on_a_face_down_tile():
+    """l.170 "You earn a bonus move the first time you collect a treasure each turn, but
+    not if you collect a second treasure", also when the second lies on a face-down tile."""
+    sc = top_corridor(down=(5,))
+    s = sc.s
+    sc.lay(5, tile=MUSHROOM_TILE, down=True)
+    sc.give(0, LANTERN, MUSHROOM)
+    sc.ready().move(LANTERN_CELL)
+    assert int(s["moves_left"]) == 1
+    sc.move(5)
+    sc.step(K.A_FLIP)
+    events = sc.orient(rotation_for(MUSHROOM_TILE, "NE"))
+    assert ev(K.EV_COLLECT, 0, MUSHROOM, 0, 0) in events, "collected, no bonus"
+    assert int(s["moves_left"]) == 0 and not move_mask(sc).any()
 
 
 def test_example_collecting_second_treasure():
@@ -628,7 +696,9 @@ def test_move_onto_face_down_tile_then_flip_any_orientation():
     s = sc.s
     tile = int(s["cell_tile"][3])
     sc.ready().move(3)
-    assert int(s["piece"][0]) == 3 and int(s["decision"]) == K.DECISION_ORIENT
+    assert int(s["piece"][0]) == 3 and int(s["decision"]) == K.DECISION_FLIP
+    sc.step(K.A_FLIP)
+    assert int(s["decision"]) == K.DECISION_ORIENT
     mask = sc.mask()
     assert mask[K.A_ORIENT : K.A_ORIENT + 4].all() and mask.sum() == 4, "any orientation, nothing else"
     assert int(s["moves_left"]) == 0, "the move stops on the face-down tile"
@@ -648,6 +718,7 @@ def test_flipped_tile_seen_before_choosing_orientation():
     sc.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
     sc.give(0, MUSHROOM)
     sc.ready().move(3)
+    sc.step(K.A_FLIP)
     assert int(s["decision"]) == K.DECISION_ORIENT
     obs = sc.observe(0)
     assert obs[(K.P_TREASURE + MUSHROOM) * C.NUM_CELLS + 3] == 1, "the treasure is seen"
@@ -665,32 +736,92 @@ def test_treasure_on_face_down_tile_collected_and_move_off_next_time():
     sc.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
     sc.give(0, MUSHROOM, ELEPHANT)
     sc.ready().move(3)
+    sc.step(K.A_FLIP)
     events = sc.orient(rotation_for(MUSHROOM_TILE, "SW"))
     assert ev(K.EV_COLLECT, 0, MUSHROOM, 0, 1) in events
-    assert sc.move_targets() == {3, 2, 1, 0, 7, 9, 10}, "off the flipped tile along its paths"
+    assert sc.move_targets() == {2, 1, 0, 7, 9, 10}, "off the flipped tile along its paths"
     sc.move(YELLOW_HOME)
     assert int(s["piece"][0]) == YELLOW_HOME
 
 
-def test_pieces_never_stand_on_face_down_tiles():
-    """Random play in every variant: after every step no piece is on a face-down tile
-    (stepping onto one flips it at once; Daedalus sends pieces on flipped tiles home)."""
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.array([12345], dtype=np.uint64)
-    for variant in K.VARIANTS:
-        _, s = new_game(seed=99, num_players=4, variant=variant)
-        for _ in range(1500):
-            a = B.random_legal_action(s, mask, rng)
-            B.step_autoreset(s, a, np.zeros(4))
-            for p in range(int(s["num_players"])):
-                assert s["tile_down"][s["cell_tile"][s["piece"][p]]] == 0
+def test_flipping_a_face_down_tile_you_stop_on_is_optional():
+    """l.162-164: "you can move onto a flipped tile ... and then stop. If you do this, you
+    can flip the tile face up again". Stopping asks first: flip it, or leave it face down."""
+    sc = Scenario()
+    s = sc.s
+    sc.lay(1, "EW")
+    sc.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
+    sc.give(0, MUSHROOM)
+    sc.ready().move(3)
+    assert int(s["decision"]) == K.DECISION_FLIP and s["tile_down"][MUSHROOM_TILE] == 1
+    assert np.flatnonzero(sc.mask()).tolist() == [K.A_FLIP, K.A_LEAVE]
+    events = sc.step(K.A_LEAVE)
+    assert ev(K.EV_LEAVE_DOWN, 0, 3, MUSHROOM_TILE) in events
+    assert s["tile_down"][MUSHROOM_TILE] == 1 and int(s["piece"][0]) == 3, "left face down, the piece on it"
+    assert int(s["decision"]) == K.DECISION_MAIN and int(s["seat"]) == 0
+    assert not events_of(s, K.EV_COLLECT) and s["collected"][MUSHROOM] == 0, "an unflipped tile shows nothing"
+    assert push_mask(sc).any() or rotate_mask(sc).any(), "the spells are still there"
+
+
+def test_piece_left_on_face_down_tile_has_no_path_off_it():
+    """A face-down tile blocks every path (l.132), the one under the piece too; only
+    Traverse moves "on and off of" a flipped tile (l.213)."""
+    sc = Scenario()
+    sc.lay(1, "EW")
+    sc.lay(3, tile=MUSHROOM_TILE, down=True)
+    sc.put(0, 3)
+    assert sc.ready().move_targets() == set()
+
+    sc = Scenario(variant="standard", spells=("traverse", "rotate"))
+    sc.lay(1, "EW")  # beside the Skull
+    sc.lay(3, tile=MUSHROOM_TILE, down=True)
+    sc.put(0, 3)
+    targets = sc.ready().move_targets()
+    assert {SKULL_CELL, LANTERN_CELL} <= targets and set(sc.reach().values()) == {1, 2}
+    assert sc.reach()[SKULL_CELL] == 2, "off the face-down tile only with the spell"
+
+
+def test_only_a_move_or_a_flip_after_a_move_collects():
+    """Silent choice 3: a piece carried onto a wanted treasure without moving (here pushed
+    off the far end by the Push spell, onto the spare just pushed in) collects nothing,
+    and standing on it later is no move to it (item 2)."""
+    sc = Scenario()
+    s = sc.s
+    open_far_ends(sc)
+    sc.set_spare(MUSHROOM_TILE, rotation_for(MUSHROOM_TILE, "NE"))
+    sc.give(0, MUSHROOM)
+    sc.put(0, 43)
+    events = sc.ready().push(TOP_COL_1)
+    assert ev(K.EV_PIECE_WRAPS, 0, 43, 1) in events and int(s["cell_tile"][1]) == MUSHROOM_TILE
+    assert not events_of(s, K.EV_COLLECT) and s["slots"][0].tolist() == [MUSHROOM, -1]
+    assert 1 not in sc.move_targets()
+
+
+def test_treasure_on_the_spare_cannot_be_collected():
+    """Silent choice 20: the spare lies beside the maze; no action collects its treasure
+    until it is pushed in (every legal action of the position is tried)."""
+    sc = top_corridor()
+    open_far_ends(sc)
+    sc.set_spare(MUSHROOM_TILE)
+    sc.give(0, MUSHROOM)
+    sc.ready()
+    obs = sc.observe(0)
+    assert obs[K.OBS_SPARE + 4 + MUSHROOM] == 1 and obs[K.OBS_SPARE + 4 + C.NUM_TREASURES] == 1
+    tried = 0
+    for a in np.flatnonzero(sc.mask()):
+        copy = sc.states.copy()
+        assert K.step(copy[0], int(a))
+        if int(copy[0]["spare"]) == MUSHROOM_TILE:
+            assert copy[0]["collected"][MUSHROOM] == 0, f"action {a}"
+            tried += 1
+    assert tried > 20
 
 
 # --- No peeking! ------------------------------------------------------------------------
 def test_no_peeking_face_down_treasure_hidden_from_observation():
     plane = (K.P_TREASURE + MUSHROOM) * C.NUM_CELLS + 3
     wanted = K.P_WANTED * C.NUM_CELLS + 3
-    sc = Scenario()
+    sc = Scenario(public_memory=False)
     sc.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
     sc.give(0, MUSHROOM)
     obs = sc.ready().observe(0)
@@ -701,9 +832,20 @@ def test_no_peeking_face_down_treasure_hidden_from_observation():
     obs = sc.ready().observe(0)
     assert obs[plane] == 1 and obs[wanted] == 1
 
-    remembered = Scenario(public_memory=True)
+
+def test_players_remember_what_the_table_saw():
+    """l.174 "so you will need to try to remember where treasures are hidden": every
+    change to a face-down tile is public, so by default every seat's observation recalls
+    the treasure under each face-down tile (``public_memory=False`` turns recall off)."""
+    plane = (K.P_TREASURE + MUSHROOM) * C.NUM_CELLS + 3
+    remembered = Scenario()
     remembered.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
-    assert remembered.ready().observe(1)[plane] == 1, "public_memory option: everyone remembers"
+    remembered.give(1, MUSHROOM)
+    for seat in (0, 1):
+        obs = remembered.ready().observe(seat)
+        assert obs[plane] == 1, "the default: everyone remembers"
+        assert obs[K.P_DOWN * C.NUM_CELLS + 3] == 1 and obs[(K.P_OPEN + 0) * C.NUM_CELLS + 3] == 0
+    assert remembered.observe(0)[(K.P_WANTED + 1) * C.NUM_CELLS + 3] == 1
 
 
 # =====================================================================================
@@ -753,7 +895,7 @@ def test_turn_ends_by_itself_when_nothing_left():
     sc.ready().push(TOP_COL_1)
     sc.rotate(1, 1)
     assert int(s["seat"]) == 0
-    events = sc.move(YELLOW_HOME)
+    events = sc.move(7)
     assert ev(K.EV_END_TURN, 0, 0) in events and ev(K.EV_START_TURN, 1, 1, 22) in events
     assert int(s["seat"]) == 1
 
@@ -767,6 +909,7 @@ def test_turn_ends_by_itself_after_orienting_flipped_tile():
     sc.ready().push(LEFT_ROW_1)
     sc.rotate(1, 1)  # now east-west: yellow home -> 1 -> Skull -> face-down 3
     sc.move(3)
+    sc.step(K.A_FLIP)
     assert int(s["seat"]) == 0 and int(s["decision"]) == K.DECISION_ORIENT, "the orientation is still to choose"
     events = sc.orient(1)
     assert ev(K.EV_END_TURN, 0, 0) in events and int(s["seat"]) == 1
@@ -777,7 +920,7 @@ def test_turn_does_not_end_while_a_spell_is_left():
     s = sc.s
     open_far_ends(sc)
     sc.ready().push(TOP_COL_1)
-    sc.move(YELLOW_HOME)
+    sc.move(7)
     assert int(s["seat"]) == 0 and rotate_mask(sc).any() and sc.legal(K.A_END)
 
 
@@ -787,7 +930,26 @@ def test_turn_ends_by_itself_with_movement_spell_unused():
     s = sc.s
     open_far_ends(sc)
     sc.ready().push(TOP_COL_1)
-    events = sc.move(YELLOW_HOME)
+    events = sc.move(7)
+    assert ev(K.EV_END_TURN, 0, 0) in events and int(s["seat"]) == 1
+
+
+def test_every_arrow_blocked_ends_with_end():
+    """Silent choice 10: with every arrow's far end face down the Push spell cannot be used
+    (l.118), so the turn does not end by itself; the player ends it with "end turn"."""
+    sc = Scenario()  # every loose tile face down: every far end too
+    s = sc.s
+    sc.lay(17, "NS")
+    sc.lay(24, "NS")
+    sc.lay(38, "NS")
+    sc.put(0, 17)
+    sc.ready()
+    assert not push_mask(sc).any()
+    sc.rotate(38, 1)
+    sc.move(24)
+    assert int(s["seat"]) == 0, "the unusable push does not end the turn"
+    assert np.flatnonzero(sc.mask()).tolist() == [K.A_END]
+    events = sc.end()
     assert ev(K.EV_END_TURN, 0, 0) in events and int(s["seat"]) == 1
 
 

@@ -1,12 +1,12 @@
-"""Labyrinth: Team Edition (``team_edition_v0``): the ruleset's spec.
+"""Labyrinth: Team Edition (``team_edition_v1``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("team_edition_v0")`` or, PettingZoo style,
-``from labyrinth_env import team_edition_v0``."""
+The env is ``labyrinth_env.make("team_edition_v1")`` or, PettingZoo style,
+``from labyrinth_env import team_edition_v1``."""
 
 from labyrinth_env.spec import COOPERATIVE, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="team_edition_v0",
+    env_id="team_edition_v1",
     title="Labyrinth: Team Edition",
     players=(1, 4),
     utility=COOPERATIVE,

@@ -171,8 +171,10 @@ SPELL_ROTATE, SPELL_SWITCH, SPELL_TRAVERSE, SPELL_TELEPORT, SPELL_ESCAPE = range
 # --- the Book of Daedalus ---------------------------------------------------------------
 # Rulebook: 24 cards of three kinds (push a tile at a shown arrow; flip two named tiles
 # face down; teleport two named pieces to a named home corner). Reconstructed: which
-# cards exist. A deck of (push, flip, teleport) counts takes cards from the pools
-# below in order, cycling when a count exceeds its pool; the default is 12/6/6.
+# cards exist. Each kind has a pool of cards; a Book of (push, flip, teleport) counts
+# takes, per kind, every card of its pool as many whole times as the count allows and
+# the rest as a random choice of distinct cards, dealt anew each game (``K.init``), so
+# which tiles and pieces a game's pages name varies from game to game. Default 12/6/6.
 PAGE_PUSH, PAGE_FLIP, PAGE_TELEPORT = 0, 1, 2
 PAGE_KINDS = ("push", "flip", "teleport")
 DEFAULT_DECK = {"push": 12, "flip": 6, "teleport": 6}
@@ -183,38 +185,44 @@ PUSH_POOL = [(PAGE_PUSH, a, 0, 0) for a in range(NUM_ARROWS)]  # every arrow onc
 
 
 def _flip_pool() -> list[tuple[int, int, int, int]]:
-    # Pairs of loose treasure tiles interleaved with pairs of marked tiles, so that any
-    # prefix of the pool hides treasures and also blocks plain paths.
-    treasure_pairs = [(int(TREASURE_TILE[2 * i]), int(TREASURE_TILE[2 * i + 1])) for i in range(6)]
-    mark_pairs = [(int(MARK_TILE[2 * i]), int(MARK_TILE[2 * i + 1])) for i in range(11)]
-    pool, ti, mi = [], 0, 0
-    while ti < len(treasure_pairs) or mi < len(mark_pairs):
-        for _ in range(2):
-            if ti < len(treasure_pairs):
-                pool.append((PAGE_FLIP, *treasure_pairs[ti], 0))
-                ti += 1
-        if mi < len(mark_pairs):
-            pool.append((PAGE_FLIP, *mark_pairs[mi], 0))
-            mi += 1
-    return pool
+    # One card per loose treasure tile, each paired with a different marked tile: every
+    # Flip card both hides a treasure and blocks a plain path, and every one of the 12
+    # treasures that can be hidden is named by some card (6 of them in a default Book).
+    marks = [(k * 11) // 6 for k in range(12)]  # 12 distinct marks spread over the 22
+    return [(PAGE_FLIP, int(TREASURE_TILE[k]), int(MARK_TILE[marks[k]]), 0) for k in range(12)]
 
 
 FLIP_POOL = _flip_pool()
-# Each pair of colours once, sent to a corner that belongs to neither of them.
-TELEPORT_POOL = [
-    (PAGE_TELEPORT, 0, 1, 2), (PAGE_TELEPORT, 2, 3, 0), (PAGE_TELEPORT, 1, 2, 3),
-    (PAGE_TELEPORT, 3, 0, 1), (PAGE_TELEPORT, 0, 2, 3), (PAGE_TELEPORT, 1, 3, 0),
-]  # fmt: skip
-POOLS = {"push": PUSH_POOL, "flip": FLIP_POOL, "teleport": TELEPORT_POOL}
 
 
-def deck_pages(composition: dict[str, int]) -> np.ndarray:
-    """The unshuffled pages of a deck with the given (push, flip, teleport) counts."""
-    pages = []
-    for kind in PAGE_KINDS:
-        pool = POOLS[kind]
-        pages.extend(pool[i % len(pool)] for i in range(composition[kind]))
-    return np.array(pages, dtype=np.int8).reshape(-1, 4)
+def teleport_pool(num_players: int) -> list[tuple[int, int, int, int]]:
+    """The Teleport cards a table of ``num_players`` uses: every pair of pieces in play,
+    each sent to each corner that belongs to neither (so a card is never a free trip
+    home). Alone, the card names the single piece and one absent colour (l.100: "Ignore
+    playing pieces that are not in play")."""
+    pool = []
+    for a in range(NUM_SEATS):
+        for b in range(a + 1, NUM_SEATS):
+            if num_players >= 2 and b >= num_players:
+                continue
+            if num_players == 1 and a != 0:
+                continue
+            for corner in range(NUM_SEATS):
+                if corner not in (a, b):
+                    pool.append((PAGE_TELEPORT, a, b, corner))
+    return pool
+
+
+TELEPORT_POOLS = {n: teleport_pool(n) for n in range(1, NUM_SEATS + 1)}
+
+
+def pool_of(kind: int, num_players: int) -> list[tuple[int, int, int, int]]:
+    """The cards a Book for ``num_players`` draws its pages of ``kind`` from."""
+    if kind == PAGE_PUSH:
+        return PUSH_POOL
+    if kind == PAGE_FLIP:
+        return FLIP_POOL
+    return TELEPORT_POOLS[num_players]
 
 
 def describe_page(page: tuple[int, int, int, int] | np.ndarray) -> str:

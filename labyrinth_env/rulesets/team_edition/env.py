@@ -1,26 +1,28 @@
-"""Labyrinth: Team Edition (``team_edition_v0``), a cooperative moving maze for 1-4 players.
+"""Labyrinth: Team Edition (``team_edition_v1``), a cooperative moving maze for 1-4 players.
 
 The team pushes and turns path tiles of a 7x7 maze to reach the treasures on their
 boards, while the Book of Daedalus pushes face-down tiles in, flips tiles face down and
 teleports pieces home. Everyone wins when all 24 treasures are collected before the
 Book runs out; everyone loses otherwise. Rules: ``docs/rules/team_edition.md``.
 
-| Import | ``from labyrinth_env import team_edition_v0`` or ``labyrinth_env.make("team_edition_v0")`` |
+| Import | ``from labyrinth_env import team_edition_v1`` or ``labyrinth_env.make("team_edition_v1")`` |
 |---|---|
-| Actions | Discrete(347) |
+| Actions | Discrete(349) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 1..4 |
-| Observation | dict: ``observation`` float32[2464] (``lookahead=True``: [4199]) in [0, 1], ``action_mask`` int8[347] |
+| Observation | dict: ``observation`` float32[2465] (``lookahead=True``: [4210]) in [0, 1], ``action_mask`` int8[347] |
 
 Actions (one flat space; the mask allows only the pending decision's actions):
 
 | index | action |
 |---|---|
 | 0-47 | Push spell: ``arrow * 4 + orientation`` of the spare (arrows clockwise from top column 1) |
-| 48-96 | move the piece to cell ``row * 7 + col`` (its own cell = a move of length 0) |
+| 48-96 | move the piece to cell ``row * 7 + col`` (never its own cell: not moving is not a move) |
 | 97-243 | Rotate spell: ``cell * 3 + steps - 1``, turn that tile 1-3 quarter turns clockwise |
 | 244-341 | Switch spell: ``cell * 2 + k``, swap with the east (k=0) or south (k=1) neighbour |
 | 342-345 | orientation for a face-down tile just stepped on and flipped face up |
 | 346 | end the turn |
+| 347 | flip the face-down tile the piece stopped on face up (its orientation is chosen next) |
+| 348 | leave the face-down tile the piece stopped on face down |
 
 Traverse, Teleport and Escape are used while moving: a destination reachable only with
 the spell spends it; one reachable without does not.
@@ -30,11 +32,12 @@ seats not in play are zero): 44 planes over the 49 cells (face-up loose tile, fa
 tile, printed space, open N/E/S/W, pieces x4, home corners x4, treasure wanted by seat
 x4, treasure on nobody's board, treasure one-hot x24), the spare tile (open edges,
 treasure, wanted by), per seat (in play, to act, two board spaces one-hot, spell), and
-the turn (decision, spells and moves used, variant, pages and treasures left, collected
-treasures, the last page). Treasures on face-down tiles appear only with
-``public_memory=True``; deck orders never appear.
+the turn (decision of 3, spells and moves used, variant, pages and treasures left,
+collected treasures, the last page). Treasures on face-down tiles appear (the table saw
+every one face up, and every change since was public) unless ``public_memory=False``;
+the decks' contents and orders never appear.
 
-With ``lookahead=True`` the observation is float32[4199]: the 2464 numbers above, then 5
+With ``lookahead=True`` the observation is float32[4210]: the 2465 numbers above, then 5
 per action (``action * 5``): for the seat to act, how many of its treasures would lie
 within reach after that action (sure ones, and face-down tiles that may hide one, each
 /2 and capped at 1), how close the reachable area would come to the nearest one, the
@@ -48,12 +51,18 @@ Rewards: every seat +1 when the team collects all 24 treasures, -1 when the Book
 out; 0 on truncation (``max_turns``).
 
 Options: ``num_players`` (1-4, default 2), ``variant`` ("introductory", "standard",
-"expert"), ``public_memory`` (bool), ``max_turns`` (None or >= 1), ``daedalus_deck``
+"expert"), ``public_memory`` (bool, default True), ``max_turns`` (None or >= 1), ``daedalus_deck``
 ({"push", "flip", "teleport"} counts, 1-60 pages), ``spells`` (standard/expert: one
 spell name per seat, or None to deal at random), ``lookahead`` (bool, default False).
 
 Version history: v0 (first release; the ``lookahead`` option came later and leaves the
-default observation as it was).
+default observation as it was). v1 (issue 19): the observation recalls public history
+by default (``public_memory=True``) and ``determinize`` keeps every face-down tile where
+it is; a move to the piece's own cell is not a move (no collection, no bonus move);
+flipping a face-down tile you stop on is a choice (actions 347/348, decision 2; the
+observation's decision block has 3 entries); the Book of Daedalus is dealt each game
+from card pools (Flip cards each hide one of the 12 loose treasures; Teleport cards name
+pieces in play).
 """
 
 from __future__ import annotations
@@ -104,7 +113,9 @@ class TeamEditionOptions:
     num_players: int = option(2, "number of players", int_range=SPEC.players)
     variant: str = option("introductory", "rules variant", choices=K.VARIANTS)
     public_memory: bool = option(
-        False, "show treasures of face-down tiles (everyone saw them face up)", check=check_bool
+        True,
+        "recall public history: show treasures of face-down tiles (the table saw each face up)",
+        check=check_bool,
     )
     max_turns: int | None = option(None, "truncate after this many turns", int_range=(1, 1_000_000), optional=True)
     daedalus_deck: dict = option(C.DEFAULT_DECK, "Daedalus page counts by kind", check=_check_deck)
@@ -173,6 +184,7 @@ class raw_env(LabyrinthAECEnv):
             names += [f"switch {cell_name(c)} with {d}" for d in ("east", "south")]
         names += [f"flip face up turn {o}" for o in range(4)]
         names.append("end turn")
+        names += ["flip the tile face up", "leave the tile face down"]
         assert len(names) == K.NUM_ACTIONS
         return names
 
@@ -234,6 +246,8 @@ class raw_env(LabyrinthAECEnv):
             return {"type": "draw", "seat": seat, "treasure": C.TREASURES[a]}
         if kind == K.EV_END_TURN:
             return {"type": "end_turn", "seat": seat, "turn": a}
+        if kind == K.EV_LEAVE_DOWN:
+            return {"type": "left_face_down", "seat": seat, "cell": cell_name(a), "tile": C.tile_name(b)}
         if kind == K.EV_GAME_END:
             return {"type": "game_end", "outcome": OUTCOME_NAMES[a], "collected": b}
         raise ValueError(f"unknown event record {record.tolist()}")

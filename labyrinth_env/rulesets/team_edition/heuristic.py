@@ -10,14 +10,24 @@ changes ``s``). The plan, in order:
    rotate/switch, switch then push); the plan is replayed on a scratch copy with
    ``K.step``, so the rules used are exactly the kernel's;
 3. otherwise cast a single spell only if it brings the reachable area strictly closer
-   (Manhattan) to a target, then move to the reachable cell nearest to one;
-4. otherwise end the turn.
+   (Manhattan) to a target, unless a spell would bring a teammate's treasure within that
+   teammate's reach (then that one, 5.); then move to the reachable cell nearest to one;
+4. a move to the piece's own cell is no move (it is not legal), so standing on a target
+   waits for a later move;
+5. the team: a spell left unused once its own treasures are out of reach this turn
+   (the move used, or no closer cell) is cast where it best places the whole team
+   (``team_score``: each player's reach and closeness to its own targets, the next
+   player counted twice), if that brings anyone strictly closer; l.146 "Maybe you can
+   even help one of your teammates", l.186;
+6. otherwise end the turn.
 
-After stepping onto a face-down tile, the orientation is the one that makes a target
-reachable, else brings the reachable area closest to one, else opens the most cells.
+After stepping onto a face-down tile it always flips it (a face-down tile blocks every
+path, its own piece's too); the orientation is the one that makes a target reachable,
+else brings the reachable area closest to one, else opens the most cells.
 
 Hidden information is never read: a face-down tile's treasure is used only when
-``public_memory`` is on (then everyone saw it face up). Without public memory, a treasure
+``public_memory`` is on (the default: everyone saw it face up, and every change since was
+public). Without public memory, a treasure
 the seat wants that is neither collected nor face up in the maze nor on the spare must,
 by elimination, lie face down, so every face-down tile becomes a possible target; this
 uses only the face-up tiles. Spells are simulated only while a move is left, so no
@@ -216,6 +226,54 @@ def nearest_move(s, seat: int, hidden: bool) -> int:
 
 
 @njit(cache=True)
+def team_score(s, seat: int, work, reach_cells, target_cells) -> int:
+    """How well placed the whole team is in position ``s`` (scratch ``work[2]``): for each
+    player, the ``position_score`` of the area its piece reaches (its own targets,
+    Manhattan closeness), the next player counted twice, since it plays before any other
+    and with the maze as it is left (bar one Daedalus page). ``seat`` is the seat whose
+    turn it is; its own next turn comes last and counts once."""
+    n = s.num_players
+    total = 0
+    for k in range(1, n + 1):
+        q = (seat + k) % n
+        work[2] = s
+        w = work[2]
+        w.seat = q
+        w.spell_used = 0  # the player's own movement spell is fresh on its turn
+        K.compute_reach(w)
+        sc = position_score(w, q, K.hidden_wanted(w, q), reach_cells, target_cells)
+        total += 2 * sc if (k == 1 and n > 1) else sc
+    return total
+
+
+@njit(cache=True)
+def help_the_team(s, mask, work, reach_cells, target_cells) -> tuple[int, int]:
+    """The spell left unused this turn that best places the team (``team_score``), or -1
+    when none brings anyone strictly closer to a treasure. l.146 "Maybe you can even help
+    one of your teammates", l.186 "Maybe you can use them on your turn to help your
+    teammates?". Returns (action, gain in ``team_score``). Spells are replayed on a copy
+    that keeps a move in hand, so no replay ends the turn and turns a hidden Daedalus page;
+    the score uses public information."""
+    seat = s.seat
+    work[1] = s
+    base = team_score(work[1], seat, work, reach_cells, target_cells)
+    best_action, best_gain = -1, W_CLOSER - 1
+    for a in range(K.A_ORIENT):
+        if not mask[a] or K.A_MOVE <= a < K.A_ROTATE:
+            continue
+        if a < K.A_MOVE and duplicate_push(s, a):
+            continue
+        work[1] = s
+        w = work[1]
+        w.moves_left = 1
+        K.step(w, a)
+        gain = team_score(w, seat, work, reach_cells, target_cells) - base
+        if gain > best_gain:
+            best_action, best_gain = a, gain
+    return best_action, best_gain
+
+
+@njit(cache=True)
 def heuristic_action(s, mask) -> int:
     """The heuristic's action for the pending decision of ``s`` (-1 once the game is over).
     ``mask`` (uint8/int8[NUM_ACTIONS]) is overwritten with the legal mask; ``s`` is not
@@ -228,23 +286,31 @@ def heuristic_action(s, mask) -> int:
     target_cells = np.empty(NUM_CELLS, dtype=np.int64)
     if s.decision == K.DECISION_ORIENT:
         return choose_orientation(s, work, reach_cells, target_cells)
+    if s.decision == K.DECISION_FLIP:
+        return K.A_FLIP  # a face-down tile blocks every path, the piece's own included
+
     if s.moves_left <= 0:
-        return K.A_END  # spells cannot bring a treasure this turn without a move
+        # spells cannot bring this seat a treasure without a move: spend them on the team
+        action, _ = help_the_team(s, mask, work, reach_cells, target_cells)
+        return action if action >= 0 else K.A_END
     seat = s.seat
     hidden = K.hidden_wanted(s, seat)
     # 1. a sure target within reach
     for cell in range(NUM_CELLS):
-        if s.reach[cell] > 0 and K.target_kind(s, seat, cell, hidden) == K.SURE_TARGET:
+        if K.move_legal(s, cell) and K.target_kind(s, seat, cell, hidden) == K.SURE_TARGET:
             return K.A_MOVE + cell
     # 2. spells that bring one within reach
     action, score = best_plan(s, mask, work, reach_cells, target_cells, hidden)
     if score >= W_TREASURE:
         return action
     # 3. get closer: a spell only when it brings the reachable area strictly nearer
+    # unless a spell would bring a teammate's treasure within its reach instead
     now = position_score(s, seat, hidden, reach_cells, target_cells)
     if action >= 0 and score // W_CLOSER > now // W_CLOSER:
-        return action
+        help_action, gain = help_the_team(s, mask, work, reach_cells, target_cells)
+        return help_action if gain >= W_TREASURE else action
     cell = nearest_move(s, seat, hidden)
     if cell >= 0:
         return K.A_MOVE + cell
-    return K.A_END
+    action, _ = help_the_team(s, mask, work, reach_cells, target_cells)
+    return action if action >= 0 else K.A_END

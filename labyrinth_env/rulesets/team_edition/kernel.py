@@ -47,10 +47,16 @@ LOOSE_CELLS = C.LOOSE_CELLS.copy()
 IS_FIXED_CELL = C.IS_FIXED_CELL.copy()
 ARROW_LINE = C.ARROW_LINE.copy()
 IS_EDGE_CELL = np.array([(NEIGHBORS[c] < 0).any() for c in range(NUM_CELLS)], dtype=np.bool_)
-PUSH_POOL = np.array(C.PUSH_POOL, dtype=np.int8)
-FLIP_POOL = np.array(C.FLIP_POOL, dtype=np.int8)
-TELEPORT_POOL = np.array(C.TELEPORT_POOL, dtype=np.int8)
 MAX_PAGES = C.MAX_PAGES
+# the Daedalus card pools: POOLS[kind, num_players - 1, :POOL_SIZE[kind, num_players - 1]]
+MAX_POOL = max(len(C.pool_of(k, n)) for k in range(3) for n in range(1, NUM_SEATS + 1))
+POOLS = np.zeros((3, NUM_SEATS, MAX_POOL, 4), dtype=np.int8)
+POOL_SIZE = np.zeros((3, NUM_SEATS), dtype=np.int64)
+for _kind in range(3):
+    for _n in range(1, NUM_SEATS + 1):
+        _pool = C.pool_of(_kind, _n)
+        POOLS[_kind, _n - 1, : len(_pool)] = _pool
+        POOL_SIZE[_kind, _n - 1] = len(_pool)
 # (cell, direction) -> the neighbour for Switch: direction 0 east, 1 south.
 SWITCH_NEIGHBOR = np.full((NUM_CELLS, 2), -1, dtype=np.int64)
 for _c in range(NUM_CELLS):
@@ -76,7 +82,9 @@ A_ROTATE = A_MOVE + NUM_CELLS  # cell * 3 + (steps - 1)        (147)
 A_SWITCH = A_ROTATE + NUM_CELLS * 3  # cell * 2 + (0 east, 1 south) (98)
 A_ORIENT = A_SWITCH + NUM_CELLS * 2  # orientation of the tile just flipped face up (4)
 A_END = A_ORIENT + 4  # end the turn                              (1)
-NUM_ACTIONS = A_END + 1
+A_FLIP = A_END + 1  # flip the face-down tile stopped on face up     (1)
+A_LEAVE = A_END + 2  # leave the face-down tile stopped on face down (1)
+NUM_ACTIONS = A_LEAVE + 1
 # which part of the action space each index belongs to (push, move, rotate, switch,
 # orientation, end), for policies that share weights across the actions of one kind
 ACTION_KIND = np.zeros(NUM_ACTIONS, dtype=np.int64)
@@ -87,14 +95,15 @@ for _kind, (_lo, _hi) in enumerate(
         (A_ROTATE, A_SWITCH),
         (A_SWITCH, A_ORIENT),
         (A_ORIENT, A_END),
-        (A_END, NUM_ACTIONS),
+        (A_END, A_FLIP),
     )
 ):
     ACTION_KIND[_lo:_hi] = _kind
+ACTION_KIND[A_FLIP:] = ACTION_KIND[A_ORIENT]  # the flip decision sits with the orientation
 
 # pending decision
-DECISION_MAIN, DECISION_ORIENT = 0, 1
-DECISIONS = ("spell, move or end turn", "orientation of the flipped tile")
+DECISION_MAIN, DECISION_ORIENT, DECISION_FLIP = 0, 1, 2
+DECISIONS = ("spell, move or end turn", "orientation of the flipped tile", "flip the face-down tile or leave it")
 
 # events: (type, seat, a, b, c, d)
 EV_START_TURN = 1  # seat, turn, pages left after this one
@@ -112,6 +121,7 @@ EV_COLLECT = 12  # seat, treasure, board owner, bonus move earned
 EV_DRAW = 13  # seat, treasure
 EV_END_TURN = 14  # seat, turn
 EV_GAME_END = 15  # -1, outcome, treasures collected
+EV_LEAVE_DOWN = 16  # seat, cell, tile: stopped on a face-down tile and left it face down
 MAX_EVENTS = 32
 # why a piece went to a corner (EV_SENT_HOME)
 SENT_PUSHED_OUT, SENT_TILE_FLIPPED, SENT_BY_PAGE = 0, 1, 2
@@ -168,10 +178,12 @@ SPARE_SIZE = 4 + NUM_TREASURES + NUM_SEATS
 OBS_SEATS = OBS_SPARE + SPARE_SIZE
 SEAT_SIZE = 1 + 1 + 2 * NUM_TREASURES + len(C.SPELLS)  # in play, to act, slots, spell
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_SIZE
-# decision (2), push used, spell used, move left, bonus earned, two collected, variant (3),
+# decision (3), push used, spell used, move left, bonus earned, two collected, variant (3),
 # public memory, pages left, pages left by kind (3), treasure deck left, collected,
 # collected mask (24), last page kind (3), last page arrow (12)
-GLOBAL_SIZE = 2 + 5 + 3 + 1 + 1 + 3 + 1 + 1 + NUM_TREASURES + 3 + C.NUM_ARROWS
+G_DECISION, G_FLAGS, G_VARIANT, G_MEMORY, G_PAGES = 0, 3, 8, 11, 12
+G_TREASURES, G_COLLECTED, G_LAST_PAGE = 16, 18, 18 + NUM_TREASURES
+GLOBAL_SIZE = G_LAST_PAGE + 3 + C.NUM_ARROWS
 OBS_SIZE = OBS_GLOBAL + GLOBAL_SIZE
 # option ``lookahead``: per action, what it would bring the seat to act (see ``lookahead``)
 LF_SURE, LF_MAYBE, LF_CLOSENESS, LF_REACH, LF_SIMULATED = 0, 1, 2, 3, 4
@@ -463,6 +475,90 @@ def settle(s) -> None:
         compute_reach(s)
 
 
+# --- dealing the Book of Daedalus ------------------------------------------------------------------
+@njit(cache=True)
+def deal_pages(s, kind: int, count: int, at: int) -> int:
+    """Write ``count`` cards of ``kind`` at ``s.pages[at:]`` (returns the end): every card
+    of the kind's pool as many whole times as ``count`` allows, then a random choice of
+    distinct cards for the rest. Which cards a game holds is hidden, like their order."""
+    pool = POOLS[kind, s.num_players - 1]
+    size = POOL_SIZE[kind, s.num_players - 1]
+    for i in range(count - count % size):
+        s.pages[at, :] = pool[i % size]
+        at += 1
+    pick = np.arange(size)
+    shuffle(s.rng, pick, size)
+    for i in range(count % size):
+        s.pages[at, :] = pool[pick[i]]
+        at += 1
+    return at
+
+
+@njit(cache=True)
+def pool_index(s, kind: int, page) -> int:
+    pool = POOLS[kind, s.num_players - 1]
+    for i in range(POOL_SIZE[kind, s.num_players - 1]):
+        if pool[i, 1] == page[1] and pool[i, 2] == page[2] and pool[i, 3] == page[3]:
+            return i
+    return -1
+
+
+@njit(cache=True)
+def resample_unread_pages(s, rng) -> None:
+    """Deal the unread pages again from what everyone knows: the counts by kind (public)
+    and the pages already read. Per kind, the cards beyond the whole pools are a choice of
+    distinct cards that must include every card read once more than the whole pools hold;
+    the rest of that choice is drawn uniformly (exact when a count does not exceed its
+    pool, as in the default Book; a close approximation otherwise). The result depends on
+    the read pages and ``rng`` only, never on the true unread cards or their order."""
+    start = s.page_pos
+    at = start
+    for kind in range(3):
+        size = POOL_SIZE[kind, s.num_players - 1]
+        pool = POOLS[kind, s.num_players - 1]
+        total = s.options[OPT_DECK + kind]
+        whole = total // size
+        read = np.zeros(size, dtype=np.int64)
+        for i in range(start):
+            k = pool_index(s, kind, s.pages[i]) if s.pages[i, 0] == kind else -1
+            if k >= 0:  # (a page set by hand in a test position may be from no pool)
+                read[k] += 1
+        chosen = np.zeros(size, dtype=np.int64)
+        free = np.empty(size, dtype=np.int64)
+        num_free = 0
+        extra = total % size
+        for i in range(size):
+            if read[i] > whole:
+                chosen[i] = 1
+                extra -= 1
+            else:
+                free[num_free] = i
+                num_free += 1
+        shuffle(rng, free, num_free)
+        for j in range(max(extra, 0)):
+            chosen[free[j]] = 1
+        for i in range(size):
+            for _ in range(whole + chosen[i] - read[i]):
+                if at < s.num_pages:
+                    s.pages[at, :] = pool[i]
+                    at += 1
+    order = np.arange(at - start)
+    shuffle(rng, order, at - start)
+    rest = s.pages[start:at].copy()
+    for i in range(at - start):
+        s.pages[start + i, :] = rest[order[i]]
+
+
+@njit(cache=True)
+def turn_face_up(s) -> None:
+    """Flip the tile at ``flip_cell`` face up; its orientation is chosen next. Face up at
+    once, so the seat sees the tile (observe, determinize) while it chooses, as the
+    rulebook's "Flip it face up, and put it in any orientation you choose" implies."""
+    s.tile_down[s.cell_tile[s.flip_cell]] = 0
+    refresh_board(s)
+    s.decision = DECISION_ORIENT
+
+
 # --- the kernel contract -------------------------------------------------------------------------
 @njit(cache=True)
 def init(s, seed, options) -> None:
@@ -506,13 +602,10 @@ def init(s, seed, options) -> None:
     s.slots[:, :] = -1
     for p in range(n):
         draw_treasures(s, p)
-    # the Book of Daedalus
+    # the Book of Daedalus: each kind's cards from its pool (``deal_pages``), then shuffled
     num = 0
     for kind in range(3):
-        pool = PUSH_POOL if kind == 0 else (FLIP_POOL if kind == 1 else TELEPORT_POOL)
-        for i in range(opts[OPT_DECK + kind]):
-            s.pages[num, :] = pool[i % pool.shape[0]]
-            num += 1
+        num = deal_pages(s, kind, opts[OPT_DECK + kind], num)
     s.num_pages = num
     order = np.arange(num)
     shuffle(s.rng, order, num)
@@ -533,16 +626,26 @@ def push_legal(s, arrow: int) -> bool:
 
 
 @njit(cache=True)
+def move_legal(s, cell: int) -> bool:
+    """A move goes somewhere: l.136 "move along an open path to the tile showing the
+    treasure", and standing still is l.130's "choose not to move", so the piece's own
+    cell is never a destination."""
+    return s.moves_left > 0 and s.reach[cell] > 0 and cell != s.piece[s.seat]
+
+
+@njit(cache=True)
 def is_legal(s, action: int) -> bool:
     """Whether ``action`` is legal for the pending decision (cheap, no full mask)."""
     if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False
     if s.decision == DECISION_ORIENT:
         return A_ORIENT <= action < A_END
+    if s.decision == DECISION_FLIP:
+        return A_FLIP <= action <= A_LEAVE
     if action < A_MOVE:
         return not s.push_used and push_legal(s, (action - A_PUSH) // 4)
     if action < A_ROTATE:
-        return s.moves_left > 0 and s.reach[action - A_MOVE] > 0
+        return move_legal(s, action - A_MOVE)
     if action < A_SWITCH:
         cell = (action - A_ROTATE) // 3
         return (
@@ -565,6 +668,10 @@ def legal_mask(s, out) -> None:
     if s.decision == DECISION_ORIENT:
         out[A_ORIENT : A_ORIENT + 4] = 1
         return
+    if s.decision == DECISION_FLIP:
+        out[A_FLIP] = 1
+        out[A_LEAVE] = 1
+        return
     out[A_END] = 1
     if not s.push_used:
         for a in range(C.NUM_ARROWS):
@@ -572,7 +679,7 @@ def legal_mask(s, out) -> None:
                 out[A_PUSH + 4 * a : A_PUSH + 4 * a + 4] = 1
     if s.moves_left > 0:
         for cell in range(NUM_CELLS):
-            if s.reach[cell] > 0:
+            if move_legal(s, cell):
                 out[A_MOVE + cell] = 1
     if not s.spell_used:
         sp = s.spell[s.seat]
@@ -605,6 +712,13 @@ def step(s, action: int) -> bool:
         refresh_board(s)
         emit(s, EV_FLIP_UP, seat, cell, tile, orientation)
         try_collect(s, seat, cell)
+    elif s.decision == DECISION_FLIP:
+        if action == A_FLIP:
+            turn_face_up(s)
+        else:  # l.164 "you can flip": the piece stays on the tile, left face down
+            emit(s, EV_LEAVE_DOWN, seat, s.flip_cell, s.cell_tile[s.flip_cell])
+            s.decision = DECISION_MAIN
+            s.flip_cell = -1
     elif action < A_MOVE:
         arrow = (action - A_PUSH) // 4
         orientation = (action - A_PUSH) % 4
@@ -623,12 +737,15 @@ def step(s, action: int) -> bool:
         s.piece[seat] = dest
         s.moves_left -= 1
         if s.passage[dest] == ENTER_ONLY:
-            # Flipped face up at once: the seat sees the tile (observe, determinize) while
-            # it chooses the orientation, as the rulebook's "flip it, then turn it" implies.
-            s.tile_down[s.cell_tile[dest]] = 0
-            refresh_board(s)
-            s.decision = DECISION_ORIENT  # stop on the face-down tile and flip it
+            # Stopped on a face-down tile (l.162). Flipping it is the player's choice
+            # (l.164 "you can flip the tile face up"), except after re-entering the maze
+            # onto it with Escape (l.221 "you must then stop moving and flip the tile face
+            # up as normal"): a face-down edge tile reached only with that spell.
             s.flip_cell = dest
+            if used_spell and s.spell[seat] == C.SPELL_ESCAPE and IS_EDGE_CELL[dest]:
+                turn_face_up(s)
+            else:
+                s.decision = DECISION_FLIP
         else:
             try_collect(s, seat, dest)
     elif action < A_SWITCH:
@@ -727,26 +844,26 @@ def observe(s, seat: int, out) -> None:
         out[base + 2 + 2 * NUM_TREASURES + s.spell[p]] = 1.0
     g = OBS_GLOBAL
     if s.outcome == RUNNING:
-        out[g + s.decision] = 1.0
-    out[g + 2] = s.push_used
-    out[g + 3] = s.spell_used
-    out[g + 4] = 1.0 if s.moves_left > 0 else 0.0
-    out[g + 5] = 1.0 if s.collected_this_turn >= 1 else 0.0
-    out[g + 6] = 1.0 if s.collected_this_turn >= 2 else 0.0
-    out[g + 7 + s.variant] = 1.0
-    out[g + 10] = s.public_memory
+        out[g + G_DECISION + s.decision] = 1.0
+    out[g + G_FLAGS] = s.push_used
+    out[g + G_FLAGS + 1] = s.spell_used
+    out[g + G_FLAGS + 2] = 1.0 if s.moves_left > 0 else 0.0
+    out[g + G_FLAGS + 3] = 1.0 if s.collected_this_turn >= 1 else 0.0
+    out[g + G_FLAGS + 4] = 1.0 if s.collected_this_turn >= 2 else 0.0
+    out[g + G_VARIANT + s.variant] = 1.0
+    out[g + G_MEMORY] = s.public_memory
     left = s.num_pages - s.page_pos
-    out[g + 11] = left / s.num_pages
+    out[g + G_PAGES] = left / s.num_pages
     for i in range(s.page_pos, s.num_pages):  # the remaining mix is public, its order is not
-        out[g + 12 + s.pages[i, 0]] += 1.0 / s.num_pages
-    out[g + 15] = (NUM_TREASURES - s.treasure_pos) / NUM_TREASURES
-    out[g + 16] = s.num_collected / NUM_TREASURES
+        out[g + G_PAGES + 1 + s.pages[i, 0]] += 1.0 / s.num_pages
+    out[g + G_TREASURES] = (NUM_TREASURES - s.treasure_pos) / NUM_TREASURES
+    out[g + G_TREASURES + 1] = s.num_collected / NUM_TREASURES
     for t in range(NUM_TREASURES):
-        out[g + 17 + t] = s.collected[t]
+        out[g + G_COLLECTED + t] = s.collected[t]
     last = s.pages[s.page_pos - 1]
-    out[g + 17 + NUM_TREASURES + last[0]] = 1.0
+    out[g + G_LAST_PAGE + last[0]] = 1.0
     if last[0] == C.PAGE_PUSH:
-        out[g + 20 + NUM_TREASURES + last[1]] = 1.0
+        out[g + G_LAST_PAGE + 3 + last[1]] = 1.0
     if s.options[OPT_LOOKAHEAD] and seat == s.seat and out.shape[0] >= OBS_SIZE_LOOKAHEAD:
         lookahead(s, out[OBS_SIZE:])
 
@@ -870,12 +987,40 @@ def lookahead(s, out) -> None:
             compute_reach(w)
             position_features(w, seat, hidden_wanted(w, seat), kind, dist, out, (A_ORIENT + o) * F)
         return
+    if s.decision == DECISION_FLIP:
+        # leaving the tile: the position as it stands; flipping it: the best orientation,
+        # replayed only when the tile is public memory (else scored as leaving it)
+        hidden = hidden_wanted(s, seat)
+        position_features(s, seat, hidden, kind, dist, out, A_LEAVE * F)
+        out[A_FLIP * F : (A_FLIP + 1) * F] = out[A_LEAVE * F : (A_LEAVE + 1) * F]
+        if not s.public_memory:
+            return
+        best = np.zeros(F, dtype=out.dtype)
+        cell = s.flip_cell
+        for o in range(4):  # as the orientation branch of ``step`` would, minus an end of turn
+            work[0] = s
+            w = work[0]
+            w.tile_down[w.cell_tile[cell]] = 0
+            w.tile_rot[w.cell_tile[cell]] = o
+            w.decision = DECISION_MAIN
+            w.flip_cell = -1
+            refresh_board(w)
+            try_collect(w, seat, cell)
+            compute_reach(w)
+            position_features(w, seat, hidden_wanted(w, seat), kind, dist, best, 0)
+            at = A_FLIP * F
+            for f in range(LF_SIMULATED):  # lexicographic: sure, maybe, closeness, reach
+                if best[f] != out[at + f]:
+                    if best[f] > out[at + f]:
+                        out[at : at + F] = best
+                    break
+        return
     hidden = hidden_wanted(s, seat)
     position_features(s, seat, hidden, kind, dist, out, A_END * F)  # as things stand
     if s.moves_left <= 0:
         return
     for cell in range(NUM_CELLS):
-        if s.reach[cell] > 0:
+        if move_legal(s, cell):
             at = (A_MOVE + cell) * F
             out[at + LF_SURE] = 1.0 if kind[cell] == SURE_TARGET else 0.0
             out[at + LF_MAYBE] = 1.0 if kind[cell] == MAYBE_TARGET else 0.0
@@ -890,35 +1035,16 @@ def lookahead(s, out) -> None:
 
 @njit(cache=True)
 def determinize(s, seat: int, seed) -> None:
-    """Resample, in place, everything ``seat`` cannot know: the order of the unread
-    Daedalus pages and of the treasure deck, and (without public memory) which tile lies
-    under each face-down tile in the maze. ``s`` should be a copy. Each unknown set is
-    sorted before it is shuffled, so the result depends only on what ``seat`` knows and
-    ``seed`` (searches that determinize cannot leak the true order)."""
+    """Resample, in place, what nobody at the table has seen: which cards the unread
+    Daedalus pages are and their order, and the order of the treasure deck. Every tile in
+    the maze was seen face up and every change to it since was public (l.174: "try to
+    remember where treasures are hidden"), so face-down tiles stay where they are, with or
+    without the ``public_memory`` option (which only changes the observation). ``s``
+    should be a copy. The result depends only on public history and ``seed`` (searches
+    that determinize cannot leak the true order)."""
     rng = private_dice(seed)
-    start = s.page_pos
-    rest = s.pages[start : s.num_pages].copy()
-    key = np.empty(rest.shape[0], dtype=np.int64)
-    for i in range(rest.shape[0]):
-        key[i] = ((int(rest[i, 0]) * 64 + rest[i, 1]) * 64 + rest[i, 2]) * 64 + rest[i, 3]
-    order = np.argsort(key)
-    shuffle(rng, order, order.shape[0])
-    for i in range(order.shape[0]):
-        s.pages[start + i, :] = rest[order[i]]
+    resample_unread_pages(s, rng)
     shuffle_unknown(rng, s.treasure_deck[s.treasure_pos :])
-    if not s.public_memory:
-        cells = np.empty(NUM_CELLS, dtype=np.int64)
-        count = 0
-        for cell in range(NUM_CELLS):
-            if s.tile_down[s.cell_tile[cell]]:
-                cells[count] = cell
-                count += 1
-        tiles = np.empty(count, dtype=np.int64)
-        for i in range(count):
-            tiles[i] = s.cell_tile[cells[i]]
-        shuffle_unknown(rng, tiles)
-        for i in range(count):
-            s.cell_tile[cells[i]] = tiles[i]
     reseed(s, rng)
     refresh_board(s)
     if s.outcome == RUNNING and s.decision == DECISION_MAIN:
