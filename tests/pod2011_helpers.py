@@ -37,13 +37,13 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = get_spec("paths_of_destiny_2011_v0").loops
+B = get_spec("paths_of_destiny_2011_v1").loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)
 CENTER_NODE = CENTER * MC
 KEY_CELLS = [int(c) for c in HEX_CORNERS]
-DEFAULT_FIELDS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4)}
+DEFAULT_FIELDS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
 
 
 # --- geometry -------------------------------------------------------------------------------
@@ -151,14 +151,18 @@ def options_vector(**options: Any) -> np.ndarray:
 
 
 def new_game(seed: int = 1, fields: Sequence[int] | None = None, **options: Any) -> tuple[np.ndarray, np.void]:
-    """A game set up and seated (choosing ``fields`` for 2 and 5 players)."""
+    """A game set up and seated (the first-player throws kept, choosing ``fields`` for 2 and
+    5 players)."""
     options.setdefault("num_players", 2)
     n = options["num_players"]
     states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     s = states[0]
     fields = DEFAULT_FIELDS[n] if fields is None else fields
-    while int(s["decision"]) == K.D_START:
+    while int(s["decision"]) in (K.D_START, K.D_REROLL):
+        if int(s["decision"]) == K.D_REROLL:  # the first-player throw kept: crystals stay up
+            assert K.step(s, K.A_KEEP)
+            continue
         who = int(s["decider"])
         assert K.step(s, K.A_START_FIELD + fields[who])
     return states, s

@@ -18,10 +18,10 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v0").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v1").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v0").loops
-ENV = "paths_of_destiny_2011_v0"
+B = get_spec("paths_of_destiny_2011_v1").loops
+ENV = "paths_of_destiny_2011_v1"
 N19, N20 = node(19), node(20)
 
 
@@ -49,7 +49,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     checked = 0
     decisions = set()
-    for n in (2, 3, 4, 5):
+    for n in (2, 3, 4, 5, 6):
         for _ in range(4):
             states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n, max_turns=150)
             while K.to_act(states[0]) >= 0:
@@ -70,7 +70,7 @@ def test_heuristic_never_reads_hidden_information():
     rng = np.random.default_rng(11)
     hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     compared = 0
-    for n in (2, 3, 4, 5):
+    for n in (2, 3, 4, 5, 6):
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n)
         steps = 0
         while K.to_act(states[0]) >= 0 and steps < 400:
@@ -179,7 +179,7 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
     return out
 
 
-@pytest.mark.parametrize("num_players", [2, 3, 4, 5])
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_heuristic_vs_heuristic_games_end_with_a_winner(num_players):
     out = _heuristic_games(num_players, 100, 1000 * num_players, (1 << num_players) - 1)
     assert int((out[:, 0] >= 0).sum()) >= 95

@@ -15,7 +15,7 @@ def test_component_counts_match_the_rulebook():
     assert C.NUM_TRAPS == 57 and C.TRAP_TOKENS.shape == (57,) and int(C.TRAP_COUNTS.sum()) == 57
     assert C.NUM_GUARD_CARDS == 12 and C.GUARD_CARD_KIND.shape == (12,)
     assert C.NUM_KEYS == 6 and C.LIFE == 4 and C.ACTIONS_PER_TURN == 2 and C.NUM_CRYSTALS == 6
-    assert C.NUM_STUN_TOKENS == 12 and C.MAX_PLAYERS == 5
+    assert C.NUM_STUN_TOKENS == 12 and C.MAX_PLAYERS == 6, "6 crystals, 24 life = 6 x 4, 6 start fields"
     assert (C.JUMP_SUCCESS, C.JUMP_FAIL_LIFE, C.JUMP_FAIL_STUN, C.JUMP_BONUS, C.GUARD_STAY) == (4, 2, 1, 1, 12)
 
 
@@ -53,4 +53,13 @@ def test_guard_cards_have_every_symbol():
 
 
 def test_seating_patterns():
-    assert C.FIXED_SEATS == {3: (0, 2, 4), 4: (0, 1, 3, 4)} and C.CHOOSE_SEATS == (2, 5)
+    assert C.FIXED_SEATS == {3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)} and C.CHOOSE_SEATS == (2, 5)
+
+
+def test_traps_only_harm_as_the_rulebook_names_and_never_take_the_fate_crystal():
+    # l.247 life, l.344 stun points, l.386/l.418 turn-back traps, l.230 door traps; l.359
+    # "There is no way in which the fate crystal can be taken away from another player"
+    assert not hasattr(C, "TRAP_CRYSTAL") and not hasattr(C, "MOVE_TO_START")
+    assert set(np.unique(C.TRAP_MOVE).tolist()) == {C.MOVE_NONE, C.MOVE_TURN_BACK, C.MOVE_HELD}
+    text = " ".join(C.describe_trap(t) for t in range(C.NUM_TRAP_TYPES))
+    assert "crystal" not in text and "start field" not in text

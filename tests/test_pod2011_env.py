@@ -31,12 +31,12 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v0").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v1").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v0").loops
+B = get_spec("paths_of_destiny_2011_v1").loops
 
-ENV_ID = "paths_of_destiny_2011_v0"
-PLAYERS = [2, 3, 4, 5]
+ENV_ID = "paths_of_destiny_2011_v1"
+PLAYERS = [2, 3, 4, 5, 6]
 
 
 def random_state(num_players: int, seed: int, steps: int, **options) -> labyrinth_env.raw_env:
@@ -54,16 +54,16 @@ def test_pettingzoo_seed_test(num_players):
     check_pettingzoo_seed(ENV_ID, num_players=num_players)
 
 
-@pytest.mark.parametrize("num_players", [2, 5])
+@pytest.mark.parametrize("num_players", [2, 5, 6])
 def test_api_test_raw_env(num_players):
     check_pettingzoo_api(ENV_ID, raw=True, num_players=num_players)
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import paths_of_destiny_2011_v0 as mod
+    from labyrinth_env import paths_of_destiny_2011_v1 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
-    assert labyrinth_env.registry.player_range(ENV_ID) == (2, 5)
+    assert labyrinth_env.registry.player_range(ENV_ID) == (2, 6)
     assert isinstance(mod.env(), mod.raw_env) and mod.env().checked and not mod.raw_env().checked
 
 
@@ -95,6 +95,10 @@ INVARIANTS = {
     27: "a face-up fate crystal count or stun of a seat is out of range",
     28: "two players share a start field",
     29: "something is still being resolved while the main decision is pending",
+    30: "a player counts as just out of its start field but stands elsewhere than on its key field",
+    31: "a player counts a key taken from a stunned player who is not in its corridor",
+    32: "a player counts as fallen into the trap of a corridor without a trap",
+    33: "a corridor memory (fight lost, trap fallen into, start field left) for a seat not in play",
 }
 
 
@@ -138,6 +142,16 @@ def _invariant_error(s) -> int:
     for p in range(n, K.NUM_SEATS):
         if s.position[p] != -1 or s.life[p] != 0 or s.stun[p] != 0:
             return 14
+        if ((s.fight_lost | s.trap_fell | s.left_start) >> p) & 1 or s.took_key[p] != 0:
+            return 33
+    for p in range(n):
+        if (s.left_start >> p) & 1 and s.position[p] != K.own_key_node(s, p):
+            return 30
+        for q in range(n):
+            if (s.took_key[p] >> q) & 1 and s.position[q] != s.position[p]:
+                return 31
+        if (s.trap_fell >> p) & 1 and s.node_trap[s.position[p]] < 0:
+            return 32
     g = s.guard_node
     if g < 0 or g >= K.NUM_BOARD_NODES or s.node_mask[g] == 0:
         return 16
@@ -273,7 +287,7 @@ def test_pile_and_deck_orders_and_rng_never_reach_the_observation():
 
 
 def test_guard_cards_left_are_counted_by_kind():
-    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, ask_crystal=False)
     env.reset(seed=2)
     g = K.OBS_GLOBAL + K.G_GUARD_CARDS
     obs = env.observe(env.agent_selection)["observation"]
@@ -318,7 +332,7 @@ def _determinize_one(states, seat, seed):
     K.determinize(states[0], seat, seed)
 
 
-@pytest.mark.parametrize("num_players", [2, 4, 5])
+@pytest.mark.parametrize("num_players", [2, 4, 5, 6])
 def test_determinize_keeps_the_observation_of_that_seat(num_players):
     check_determinize_keeps_observations(random_state, num_players, K, B, _determinize_one, _invariant_error)
 
@@ -342,8 +356,8 @@ def test_determinize_depends_only_on_what_the_seat_knows():
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"num_players": 1}, "num_players=1.*2 to 5"),
-        ({"num_players": 6}, "num_players=6.*2 to 5"),
+        ({"num_players": 1}, "num_players=1.*2 to 6"),
+        ({"num_players": 7}, "num_players=7.*2 to 6"),
         ({"num_players": "2"}, "num_players"),
         ({"players": 2}, "unknown option.*players.*allowed options"),
         ({"two_player_variant": True}, "unknown option.*two_player_variant"),
@@ -359,7 +373,7 @@ def test_bad_options_get_clear_errors(options, message):
 
 
 def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
-    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, ask_crystal=False)
     env.reset(seed=0)
     before = env.state.tobytes()
     log_before = list(env.game_log)
@@ -372,7 +386,7 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     with pytest.raises(ValueError, match=r"illegal action \d+ \(keep the throw\).*pending decision: action"):
         env.step(K.A_KEEP)
     check_bad_action_types(env, K.NUM_ACTIONS, "build")
-    env2 = labyrinth_env.raw_env(ENV_ID, num_players=2)
+    env2 = labyrinth_env.raw_env(ENV_ID, num_players=2, ask_crystal=False)
     env2.reset(seed=0)
     assert env2.pending_decision() == "choose a start field"
     before = env2.state.tobytes()
@@ -382,7 +396,7 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
 
 
 def test_illegal_action_wrapped_env_terminates_with_penalty():
-    check_illegal_wrapped(ENV_ID, K.A_KEEP, num_players=3)
+    check_illegal_wrapped(ENV_ID, K.A_KEEP, num_players=3, ask_crystal=False)
 
 
 def test_step_before_reset_is_an_error():
@@ -408,7 +422,7 @@ def test_action_names_round_trip_in_the_rulebooks_words():
 
 
 def test_truncation_by_max_turns_gives_zero_rewards():
-    check_truncation(ENV_ID, K.A_END_TURN, num_players=3, max_turns=3)
+    check_truncation(ENV_ID, K.A_END_TURN, num_players=3, max_turns=3, ask_crystal=False)
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

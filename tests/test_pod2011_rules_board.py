@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from hex_helpers import cell_at, events_of, key_node_of, node
+from hex_helpers import cell_at, events, events_of, key_node_of, node
 from pod2011_helpers import CENTER, Scenario, neighbor, new_game, options_vector, start_node_of
 
 from labyrinth_env import get_spec
@@ -27,7 +27,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = get_spec("paths_of_destiny_2011_v0").loops
+B = get_spec("paths_of_destiny_2011_v1").loops
 CENTRE = node(CENTER)  # 54
 N19, N20 = node(19), node(20)
 KEY0, KEY3 = key_node_of(0), key_node_of(3)
@@ -90,7 +90,8 @@ def test_setup_board_printed_fields_keys_and_guard():
 
 def test_setup_four_life_one_face_up_crystal_each():
     _, s = new_game(num_players=5, seed=2)
-    assert s["life"].tolist() == [4] * 5 and s["crystal"].tolist() == [1] * 5 and s["stun"].tolist() == [0] * 5
+    assert s["life"][:5].tolist() == [4] * 5 and s["crystal"][:5].tolist() == [1] * 5
+    assert s["stun"].tolist() == [0] * 6 and int(s["life"][5]) == 0, "the sixth seat is empty"
 
 
 def test_setup_piles_shuffled_differently_per_seed():
@@ -104,7 +105,7 @@ def test_setup_piles_shuffled_differently_per_seed():
 def test_setup_two_players_choose_start_fields_first_player_chooses_second():
     for seed in range(6):
         states = new_states(K, 1)
-        B.init_one(states, np.uint64(seed), options_vector(num_players=2))
+        B.init_one(states, np.uint64(seed), options_vector(ask_crystal=False, num_players=2))
         s = states[0]
         first = int(s["first_player"])
         assert int(s["decision"]) == K.D_START and int(s["decider"]) == 1 - first
@@ -138,7 +139,7 @@ def test_setup_five_players_draw_who_chooses_first():
     choosers = set()
     for seed in range(40):
         states = new_states(K, 1)
-        B.init_one(states, np.uint64(seed), options_vector(num_players=5))
+        B.init_one(states, np.uint64(seed), options_vector(ask_crystal=False, num_players=5))
         s = states[0]
         drawn = events_of(s, K.EV_CHOOSER)
         assert len(drawn) == 1
@@ -155,11 +156,28 @@ def test_setup_five_players_draw_who_chooses_first():
     assert choosers == set(range(5))
 
 
+def test_setup_six_players_every_start_field_taken():
+    # l.41 6 fate crystals, l.43 24 life points (6 x 4), l.68 six key fields with their start
+    # fields: six players fill every start field, so nobody chooses
+    _states, s = new_game(num_players=6, seed=3)
+    assert int(s["decision"]) == K.D_MAIN and sorted(s["seat_start"].tolist()) == [0, 1, 2, 3, 4, 5]
+    assert [int(x) for x in s["life"]] == [4] * 6 and [int(x) for x in s["crystal"]] == [1] * 6
+    sc = Scenario(num_players=6)
+    sc.lay_line(0)
+    sc.guard(FAR)
+    sc.put(0, N20)
+    for p in (1, 2, 3, 4, 5):
+        sc.put(p, N19)
+    assert sc.legal(K.A_ATTACK + 4) is False
+    sc.put(0, N19)
+    assert all(sc.legal(K.A_ATTACK + off - 1) for off in range(1, 6)), "attack any of the five others"
+
+
 def test_setup_first_player_highest_2d6_ties_thrown_again():
     ties = 0
     for seed in range(60):
         states = new_states(K, 1)
-        B.init_one(states, np.uint64(seed), options_vector(num_players=4))
+        B.init_one(states, np.uint64(seed), options_vector(ask_crystal=False, num_players=4))
         s = states[0]
         throws = [(e[1], e[2]) for e in events_of(s, K.EV_FIRST_PLAYER)]
         ties += len(throws) > 4
@@ -174,6 +192,32 @@ def test_setup_first_player_highest_2d6_ties_thrown_again():
         first = contenders[0]
         assert int(s["seat"]) == first and events_of(s, K.EV_START_TURN)[0][1] == first
     assert ties > 0
+
+
+def test_fate_crystal_may_repeat_the_first_player_throw():
+    # l.76 the crystals are dealt (10.) before the throw for the first player (11.); l.360
+    # "You can use your fate crystal any time"; l.361 it repeats one dice throw
+    offered = 0
+    for seed in range(40):
+        states = new_states(K, 1)
+        B.init_one(states, np.uint64(seed), options_vector(num_players=3))
+        s = states[0]
+        if int(s["decision"]) != K.D_REROLL:
+            assert int(s["decision"]) == K.D_MAIN
+            continue
+        offered += 1
+        p = int(s["decider"])
+        rolls = {e[1]: e[2] for e in events_of(s, K.EV_FIRST_PLAYER)}
+        assert rolls[p] < max(rolls.values()) or list(rolls.values()).count(rolls[p]) > 1, "only one behind"
+        assert int(s["ck_kind"]) == K.CK_FIRST and int(s["first_player"]) == -1
+        assert K.step(s, K.A_REROLL)
+        evs = events(s)
+        assert evs[0] == (K.EV_REROLL, p, K.CK_FIRST, 0, 0, 0) and int(s["crystal"][p]) == 0
+        assert events_of(evs, K.EV_FIRST_PLAYER)[0][1] == p, "its throw, repeated"
+        while int(s["decision"]) == K.D_REROLL:
+            assert K.step(s, K.A_KEEP)
+        assert int(s["decision"]) == K.D_MAIN and int(s["first_player"]) >= 0
+    assert offered > 10
 
 
 # =====================================================================================
@@ -373,14 +417,42 @@ def test_move_never_into_another_players_start_field():
 
 
 def test_lifting_a_key_is_free_after_the_obstacles():
-    sc = east()
+    # l.120: "only after overcoming all obstacles in the given corridor (in the following
+    # order: the Guard, a trap, other players)": a trap and a player stand on the key
+    sc = east(num_players=3)
     sc.place_key(3, N20)
+    sc.place_trap(N20, "Falling Rocks")
     sc.put(0, N19)
-    sc.move(0)
-    assert sc.legal(K.A_LIFT_KEY + 3) and int(sc.s["actions_left"]) == 1
+    sc.put(1, N20)
+    sc.dice(6, 6, 1, 1, 6, 6)  # the trap crossed; the player there attacks and loses
+    evs = sc.move(0)
+    assert [e[0] for e in evs if e[0] in (K.EV_TRAP_CHECK, K.EV_FIGHT)] == [K.EV_TRAP_CHECK]
+    assert sc.decision == K.D_OCCUPANT and not sc.legal(K.A_LIFT_KEY + 3), "the players come first"
+    assert int(sc.s["key_node"][3]) == N20 and int(sc.s["key_holder"][3]) == -1, "nothing lifted on the way in"
+    sc.step(K.A_ATTACK_NEWCOMER)
+    assert sc.decision == K.D_ENTRANT
+    sc.step(K.A_DECLINE)
+    assert sc.decision == K.D_MAIN and sc.legal(K.A_LIFT_KEY + 3) and int(sc.s["actions_left"]) == 1
     evs = sc.step(K.A_LIFT_KEY + 3)
     assert evs == [(K.EV_LIFT_KEY, 0, 3, 0, 0, 0)]
-    assert int(sc.s["key_holder"][3]) == 0 and int(sc.s["actions_left"]) == 1
+    assert int(sc.s["key_holder"][3]) == 0 and int(sc.s["actions_left"]) == 1, "free"
+
+
+def test_no_key_lifted_after_falling_into_the_trap_of_its_corridor():
+    # l.112 "unless you face some obstacles (... cross the traps ...)"; l.245 "lower – a
+    # player falls into a trap": fallen in, it has not crossed it
+    sc = east()
+    sc.place_key(3, N20)
+    sc.place_trap(N20, "Falling Rocks")
+    sc.put(0, N19)
+    sc.rolls(2)
+    sc.move(0)
+    assert sc.pos(0) == N20 and int(sc.s["life"][0]) == 3 and not sc.legal(K.A_LIFT_KEY + 3)
+    sc.move(3)
+    sc.fresh_turn(0)
+    sc.rolls(12)
+    sc.move(0)
+    assert sc.legal(K.A_LIFT_KEY + 3), "out and in again, the trap crossed this time"
 
 
 def test_lifting_a_key_still_allowed_after_the_last_action():
@@ -586,6 +658,24 @@ def test_trap_affects_every_player_including_the_one_who_set_it():
     assert int(sc.s["life"][0]) == 3
 
 
+def test_door_trap_on_the_key_field_ignored_on_the_way_out_of_the_start_field():
+    # l.224 "A trap can be placed on the key field, however, a player leaving a start field
+    # ignores it": a door trap there works on leaving the key field, which is that way out
+    sc = east()
+    sc.place_trap(KEY0, "Jammed Door")
+    sc.rolls(2, 2)
+    sc.move(3)
+    assert sc.pos(0) == KEY0
+    evs = sc.move(3)
+    assert sc.pos(0) == N20 and K.EV_TRAP_CHECK not in kinds(evs) and K.EV_HELD not in kinds(evs)
+    sc.fresh_turn(0)
+    sc.move(0)
+    assert sc.pos(0) == KEY0, "back from the labyrinth: not leaving the start field now"
+    sc.rolls(2)
+    evs = sc.move(3)
+    assert sc.pos(0) == KEY0 and K.EV_HELD in kinds(evs), "the door holds it"
+
+
 def test_trap_on_the_key_field_ignored_when_leaving_the_start_field():
     sc = east()
     sc.place_trap(KEY0, "Falling Rocks")
@@ -605,23 +695,26 @@ def test_trap_on_the_key_field_ignored_when_leaving_the_start_field():
         ("Poisoned Darts", 3, 0, "here", 1),
         ("Sleeping Gas", 4, 1, "here", 1),
         ("Stone Hammer", 3, 1, "here", 1),
-        ("Magic Portal", 4, 0, "start", 1),
-        ("Cursed Rune", 4, 0, "here", 0),
+        ("Blinding Flash", 4, 1, "here", 1),
+        ("Magic Barrier", 4, 0, "back", 1),
         ("Wall of Fire", 4, 0, "back", 1),
     ],
 )
 def test_trap_effect_when_entering(name, life, stun, where, crystal):
     sc = east()
     sc.put(0, N19)
+    if where == "back":
+        sc.put(1, N19)  # turned back into a corridor with a player: an encounter (l.253)
     sc.set(0, crystal=1)
     sc.s["ask_crystal"] = 0
     sc.place_trap(N20, name)
     sc.rolls(2)
     evs = sc.move(0)
     assert int(sc.s["life"][0]) == life and int(sc.s["stun"][0]) == stun and int(sc.s["crystal"][0]) == crystal
-    assert sc.pos(0) == {"here": N20, "start": START0, "back": N19}[where]
+    assert sc.pos(0) == {"here": N20, "back": N19}[where]
     if where == "back":
         assert (K.EV_TURNED_BACK, 0, N20, N19, 0, 0) in evs
+        assert sc.decision == K.D_OCCUPANT and sc.decider == 1, "the player there may attack"
 
 
 def _bridge_trap(name: str, on: str) -> tuple[Scenario, int, int]:
@@ -669,10 +762,18 @@ def test_trap_effect_depends_on_entering_climbing_up_or_coming_down(name, how, c
 def test_turn_back_trap_when_climbing_up_sends_back_under_the_bridge():
     sc, b, u = _bridge_trap("Wall of Fire", "bridge")
     sc.put(0, u)
+    sc.put(1, u)
     sc.rolls(2)
     evs = sc.step(K.A_CLIMB_UP)
     assert sc.pos(0) == u and int(sc.s["life"][0]) == 3
     assert (K.EV_TURNED_BACK, 0, b, u, 0, 0) in evs
+    # "An encounter takes place each time one player enters a corridor, where there is
+    # another player" (l.253): being turned back into one too
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 1
+    sc.dice(6, 6, 1, 1)
+    evs = sc.step(K.A_ATTACK_NEWCOMER)
+    assert events_of(evs, K.EV_FIGHT)[0][1:5] == (0, 0b10, 12, 1), "2 dice minus the life the fire took"
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0
 
 
 def test_door_trap_checked_when_trying_to_leave_not_on_entry():
@@ -800,6 +901,23 @@ def test_a_guard_card_only_wakes_a_sleeping_guard_and_it_meets_whoever_stands_th
     assert (K.EV_GUARD_MEETING, 1, 5, 0, 0, 0) in evs and sc.pos(1) == start_node_of(2)
 
 
+def test_waking_guard_meets_the_players_on_its_field_in_every_corridor():
+    # l.337 "When the Guard wakes up and there is a player standing in his field – they
+    # meet each other": the field, not only his corridor (here: asleep on a bridge, the
+    # player under it)
+    sc = guard_line()
+    b, u = sc.bridge(13)
+    sc.guard(b, asleep=True)
+    sc.put(1, u)
+    sc.put(2, N20)  # another field: not met
+    sc.next_guard_card(C.GUARD_MOVE, 1)
+    sc.rolls(5)
+    evs = sc.step(K.A_MOVE_GUARD)
+    assert not sc.s["guard_asleep"] and int(sc.s["guard_node"]) == b
+    assert [e[1] for e in events_of(evs, K.EV_GUARD_MEETING)] == [1] and sc.pos(1) == start_node_of(2)
+    assert sc.pos(2) == N20
+
+
 def test_guard_entering_a_corridor_meets_the_players_there_12_stays():
     sc = guard_line()
     sc.put(1, N20)
@@ -840,8 +958,18 @@ def test_guard_meets_along_its_way_not_only_where_it_stops():
 
 
 def test_guard_ignores_a_player_already_standing_with_it():
+    # l.330: the Guard moved by another card "ignores the player standing in the same
+    # corridor"; here it walks off to the dead-end key field and back onto that player
     sc = guard_line()
-    sc.put(1, N19)  # met the Guard earlier and threw 12
+    sc.guard(N20, came_from=N19, from_turn=-1)
+    sc.put(1, N20)  # met the Guard earlier and threw 12
+    sc.next_guard_card(C.GUARD_MOVE, 2)
+    evs = sc.step(K.A_MOVE_GUARD)
+    assert [(e[2], e[3]) for e in events_of(evs, K.EV_GUARD_MOVE)] == [(N20, KEY0), (KEY0, N20)]
+    assert K.EV_GUARD_MEETING not in kinds(evs) and sc.pos(1) == N20
+    sc.fresh_turn(0)
+    sc.guard(N19, came_from=CENTRE, from_turn=-1)
+    sc.put(1, N19)
     sc.next_guard_card(C.GUARD_STAY_CARD)
     evs = sc.step(K.A_MOVE_GUARD)
     assert K.EV_GUARD_MEETING not in kinds(evs) and sc.pos(1) == N19
@@ -894,10 +1022,17 @@ def test_guard_never_enters_a_start_field():
 
 
 def test_guard_cards_shuffled_again_when_all_used():
+    # l.312 "After using all of them, they should be shuffled": a new order, the same cards
     sc = guard_line()
     sc.s["guard_pos"] = K.NUM_GUARD_CARDS
-    sc.step(K.A_MOVE_GUARD)
-    assert int(sc.s["guard_pos"]) == 1
+    before = sc.s["guard_deck"].copy()
+    orders = set()
+    for trial in trials(sc, K.A_MOVE_GUARD, 8):
+        assert int(trial["guard_pos"]) == 1
+        deck = trial["guard_deck"].copy()
+        assert sorted(deck.tolist()) == sorted(before.tolist())
+        orders.add(deck.tobytes())
+    assert before.tobytes() not in orders and len(orders) == 8, "shuffled: a new order each time"
 
 
 def test_stat_guard_meeting_stays_one_time_in_36():
@@ -916,14 +1051,30 @@ def test_stunned_player_can_only_rest_one_point_per_action():
     sc = east()
     sc.put(0, N20)
     sc.set(0, stun=2)
-    sc.place_key(3, N20)
-    assert sc.legal_actions() == [K.A_REST, K.A_END_TURN], "not even lifting the key lying there"
+    assert sc.legal_actions() == [K.A_REST, K.A_END_TURN]
     evs = sc.step(K.A_REST)
     assert evs == [(K.EV_REST, 0, 1, 0, 0, 0)] and int(sc.s["stun"][0]) == 1
     assert sc.legal_actions() == [K.A_REST, K.A_END_TURN]
     sc.step(K.A_REST)
-    assert int(sc.s["stun"][0]) == 0 and int(sc.s["actions_left"]) == 0
-    assert sc.legal_actions() == [K.A_LIFT_KEY + 3, K.A_END_TURN], "rested: the free lift is back"
+    assert int(sc.s["stun"][0]) == 0 and int(sc.s["seat"]) == 1, "both actions spent: the round passed on"
+
+
+def test_stunned_player_may_lift_a_key_for_free():
+    # l.108-112: "Without using actions you may: ... Lift a key"; l.349 bars a stunned
+    # player only from "any other actions apart from getting rid of the stun point"
+    sc = east()
+    sc.put(0, N20)
+    sc.set(0, stun=2)
+    sc.place_key(3, N20)
+    assert sc.legal_actions() == [K.A_REST, K.A_LIFT_KEY + 3, K.A_END_TURN]
+    sc.step(K.A_REST)
+    sc.step(K.A_REST)
+    assert int(sc.s["stun"][0]) == 0 and int(sc.s["seat"]) == 0, "rested, the free lift still to do"
+    sc.set(0, stun=1)
+    sc.actions(0)
+    assert sc.legal_actions() == [K.A_LIFT_KEY + 3, K.A_END_TURN], "no action left, still stunned: free"
+    evs = sc.step(K.A_LIFT_KEY + 3)
+    assert evs[0] == (K.EV_LIFT_KEY, 0, 3, 0, 0, 0) and int(sc.s["key_holder"][3]) == 0
 
 
 def test_losing_all_life_sends_home_leaving_one_key_keeping_the_others():
@@ -1061,7 +1212,7 @@ def test_win_lifting_a_key_on_the_central_field():
 
 
 def test_max_turns_truncates():
-    env = raw_env(num_players=3, max_turns=4)
+    env = raw_env(num_players=3, max_turns=4, ask_crystal=False)
     env.reset(seed=0)
     while int(env.state["outcome"]) == K.RUNNING:
         env.step(K.A_END_TURN)

@@ -262,8 +262,57 @@ def test_stunned_player_key_taken_for_free_by_the_player_coming_in():
     assert sc.legal(K.A_TAKE_KEY + 0) and sc.legal(K.A_KILL + 0)
     evs = sc.step(K.A_TAKE_KEY + 0)
     assert evs == [(K.EV_TAKE_KEY, 0, 2, 1, 0, 0)] and int(sc.s["actions_left"]) == 1
+
+
+def test_taking_a_stunned_players_key_takes_one_key():
+    # l.257 "he may take away his key (not losing an action for it)": one key, not all
+    sc = enter_n20()
+    sc.set(1, stun=1, life=2)
+    sc.give_key(1, 2)
+    sc.give_key(1, 4)
+    sc.move(0)
+    sc.step(K.A_DECLINE)
     sc.step(K.A_TAKE_KEY + 0)
-    assert K.keys_held(sc.s, 0) == 2 and not sc.legal(K.A_TAKE_KEY + 0)
+    assert K.keys_held(sc.s, 0) == 1 and K.keys_held(sc.s, 1) == 1
+    assert not sc.legal(K.A_TAKE_KEY + 0), "one key for free; the other only by killing (1 action)"
+    assert sc.legal(K.A_KILL + 0)
+    sc.move(3)
+    sc.fresh_turn(0)
+    sc.move(0)
+    sc.step(K.A_DECLINE)
+    assert sc.legal(K.A_TAKE_KEY + 0), "coming in again: a new meeting"
+
+
+def test_no_key_lifted_by_the_player_who_lost_the_fight_on_it():
+    # l.112 "Lift a key: take it, unless you face some obstacles (first you have to pass the
+    # Guard, cross the traps, fight with another player)"; l.120 "only after overcoming all
+    # obstacles in the given corridor"
+    sc = enter_n20()
+    sc.place_key(3, N20)
+    sc.move(0)
+    sc.dice(6, 6, 1, 1)
+    sc.step(K.A_ATTACK_NEWCOMER)
+    assert life(sc) == [3, 4]
+    sc.step(K.A_DECLINE)
+    assert sc.decision == K.D_MAIN and not sc.legal(K.A_LIFT_KEY + 3), "beaten by the player on the key"
+    sc.dice(6, 6, 1, 1)
+    sc.step(K.A_ATTACK + 0)
+    assert life(sc) == [3, 3] and sc.legal(K.A_LIFT_KEY + 3), "overcome in a fight that costs an action"
+
+
+def test_no_lift_after_a_lost_fight_until_the_other_player_is_gone_or_stunned():
+    sc = enter_n20()
+    sc.place_key(3, N20)
+    sc.move(0)
+    sc.dice(6, 6, 1, 1)
+    sc.step(K.A_ATTACK_NEWCOMER)
+    sc.step(K.A_DECLINE)
+    assert not sc.legal(K.A_LIFT_KEY + 3)
+    sc.set(1, stun=1)
+    assert sc.legal(K.A_LIFT_KEY + 3), "a stunned player is no obstacle (its key may be taken)"
+    sc.set(1, stun=0)
+    sc.put(1, N19)
+    assert sc.legal(K.A_LIFT_KEY + 3), "nobody left to overcome"
 
 
 def test_stunned_player_killed_for_one_action_the_key_taken():

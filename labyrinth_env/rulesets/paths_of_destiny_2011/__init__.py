@@ -1,14 +1,14 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v0``): the ruleset's spec.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v1``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("paths_of_destiny_2011_v0")`` or, PettingZoo style,
-``from labyrinth_env import paths_of_destiny_2011_v0``."""
+The env is ``labyrinth_env.make("paths_of_destiny_2011_v1")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_2011_v1``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="paths_of_destiny_2011_v0",
+    env_id="paths_of_destiny_2011_v1",
     title="Paths of Destiny, 2011 edition",
-    players=(2, 5),
+    players=(2, 6),
     utility=ZERO_SUM,
     kernel_module=f"{__name__}.kernel",
     env=f"{__name__}.env:raw_env",

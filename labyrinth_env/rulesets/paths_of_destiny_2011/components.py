@@ -39,22 +39,23 @@ NUM_STUN_TOKENS = 12  # RULEBOOK: 12 stun tokens (not a limit here: see the rule
 NUM_CRYSTALS = 6  # RULEBOOK: 6 fate crystal tokens, at most one per player
 NUM_TRAPS = 57  # RULEBOOK: 57 trap tokens (the 3 empty spare traps are not played)
 NUM_GUARD_CARDS = 12  # RULEBOOK: 12 Guard movement cards
-MAX_PLAYERS = 5  # RULEBOOK: the seating note covers 2 to 5 players
+MAX_PLAYERS = 6  # RULEBOOK: 6 fate crystals (1 each, l.358), 24 life = 6 x 4, 6 start fields
 
 # --- seating ----------------------------------------------------------------------------
 # Start field i is the frame field beyond key field i. RULEBOOK: with 2 players each chooses
 # (the first player chooses second); with 3 "a player - a vacant field - a player"; with 4
 # "2 players next to each other keeping a distance between the two pairs"; with 5 a draw
-# decides who chooses first. FIXED_SEATS[n] lists the start fields of seats 0..n-1 (in turn
+# decides who chooses first; with 6 every start field is taken, so nobody chooses.
+# FIXED_SEATS[n] lists the start fields of seats 0..n-1 (in turn
 # order) where the rulebook fixes the pattern; RECONSTRUCTED: which seat takes which field of
 # the pattern (the note does not say who chooses with 3 or 4 players).
 CHOOSE_SEATS = (2, 5)  # player counts whose players choose their start fields
-FIXED_SEATS = {3: (0, 2, 4), 4: (0, 1, 3, 4)}
+FIXED_SEATS = {3: (0, 2, 4), 4: (0, 1, 3, 4), 6: (0, 1, 2, 3, 4, 5)}
 FIXED_SEATS_SOURCE = RECONSTRUCTED
 FIXED_SEATS_REASON = (
     "the rulebook fixes the pattern for 3 players (a vacant field between players) and 4 (two pairs with "
     "a gap) but not who sits where; seats take the pattern in turn order, so with 4 the first two in turn "
-    "order form one pair"
+    "order form one pair; with 6 (the note stops at 5) every start field is taken, in turn order"
 )
 CHOOSE_ORDER_REASON = (
     "with 5 players the draw only names the first to choose; the others follow in turn order (clockwise)"
@@ -90,24 +91,27 @@ assert NUM_NORMAL_TILES == _C3.NUM_NORMAL_TILES and NUM_TILES == NUM_NORMAL_TILE
 # corridor (door traps). Red traps work on the first three, orange door traps only on the
 # last. For each way a trap has a difficulty (2d6 >= it: nothing happens; 0: the trap does
 # not work that way), a difficulty after the first failed attempt on this token (the number
-# in brackets), and what a failed check does: lose Life, take stun points, the fate crystal
-# turns face down, and a movement (MOVE_*): turned back to the corridor it came from, back
-# to the start field, or held in the corridor (a door that does not open: the move fails).
+# in brackets), and what a failed check does: lose Life, take stun points, and a movement
+# (MOVE_*): turned back to the corridor it came from, or held in the corridor (a door that
+# does not open: the move fails). Only harms the rulebook names for traps: Life (l.247),
+# stun points (l.344), turn-back traps (l.386, l.418) and door traps (l.230, l.417). No trap
+# sends a player home (the text does that only for the Guard and death) and none touches
+# the fate crystal ("There is no way in which the fate crystal can be taken away", l.359).
 MODE_ENTER, MODE_CLIMB, MODE_DOWN, MODE_LEAVE = 0, 1, 2, 3
 MODE_NAMES = ("enter", "climb up", "jump or come down", "leave")
 NUM_MODES = 4
-MOVE_NONE, MOVE_TURN_BACK, MOVE_TO_START, MOVE_HELD = 0, 1, 2, 3
-MOVE_NAMES = ("", "turned back", "back to the start field", "held in the corridor")
+MOVE_NONE, MOVE_TURN_BACK, MOVE_HELD = 0, 1, 2
+MOVE_NAMES = ("", "turned back", "held in the corridor")
 RED, DOOR = 0, 1
 COLOUR_NAMES = ("red", "orange door")
 
 
-def _w(diff: int, bracket: int | None = None, life: int = 0, stun: int = 0, move: int = MOVE_NONE, crystal: int = 0):
-    """One way a trap works: (difficulty, difficulty after the first failure, life, stun, move, crystal)."""
-    return (diff, diff if bracket is None else bracket, life, stun, move, crystal)
+def _w(diff: int, bracket: int | None = None, life: int = 0, stun: int = 0, move: int = MOVE_NONE):
+    """One way a trap works: (difficulty, difficulty after the first failure, life, stun, move)."""
+    return (diff, diff if bracket is None else bracket, life, stun, move)
 
 
-_NO = (0, 0, 0, 0, MOVE_NONE, 0)  # the trap does not work this way
+_NO = (0, 0, 0, 0, MOVE_NONE)  # the trap does not work this way
 
 
 def _all(*args, **kw):
@@ -124,21 +128,21 @@ def _door(*args, **kw):
 # reproduce. The text fixes the format (a difficulty, a bracketed difficulty after the
 # first failure, red traps on entry, orange door traps on leaving, turn-back traps, effects
 # that depend on entering, climbing up or jumping down) and the harms it knows (life, stun,
-# the start field, the fate crystal); the numbers are ours.
+# turning back, a door that holds); the numbers are ours.
 TRAP_TYPES = [
     # plain harm, the same however you come in; brackets: a known trap is easier to cross
     ("Falling Rocks", 6, RED, _all(7, 5, life=1)),
     ("Poisoned Darts", 5, RED, _all(8, life=1)),  # no bracket: darts keep flying
     ("Sleeping Gas", 4, RED, _all(8, 6, stun=1)),
     ("Stone Hammer", 4, RED, _all(8, 6, life=1, stun=1)),
-    ("Magic Portal", 3, RED, _all(9, 8, move=MOVE_TO_START)),
-    ("Cursed Rune", 3, RED, _all(7, crystal=1)),
+    ("Blinding Flash", 3, RED, _all(7, stun=1)),  # no bracket: a flash blinds the wary too
     # the way in matters
     ("Spiked Pit", 6, RED, (_w(8, 6, life=1), _NO, _w(9, 7, life=2), _NO)),  # worse to land in, nothing to climb past
     ("Swinging Blade", 4, RED, (_w(9, 7, life=2), _w(9, 7, life=2), _NO, _NO)),  # it swings along the floor and bridge
     ("Net", 5, RED, (_w(7, 5, stun=1), _w(8, 6, stun=1), _w(6, 4, stun=1), _NO)),
     ("Collapsing Floor", 2, RED, (_w(6, 4, stun=1), _NO, _w(10, 8, life=2, stun=1), _NO)),
     # turn-back traps: a failed check sends the character back where it came from
+    ("Magic Barrier", 3, RED, _all(9, 8, move=MOVE_TURN_BACK)),
     ("Wall of Fire", 5, RED,
      (_w(8, 6, move=MOVE_TURN_BACK), _w(9, 7, life=1, move=MOVE_TURN_BACK), _w(7, 5, move=MOVE_TURN_BACK), _NO)),
     ("Slippery Ladder", 2, RED, (_NO, _w(10, 8, life=1, move=MOVE_TURN_BACK), _w(6, 4, stun=1), _NO)),
@@ -149,9 +153,10 @@ TRAP_TYPES = [
 ]  # fmt: skip
 TRAP_TYPES_REASON = (
     "the Table of Traps is a separate printed component not in the rulebook text; 15 types, 57 tokens: 49 red "
-    "(plain harm, harm that depends on entering, climbing up or coming down, two turn-back traps) and 8 orange "
-    "door traps that hold the character in the corridor; difficulties 6-10, bracketed (after a first failure) "
-    "1-2 lower except darts and the rune"
+    "(plain harm, harm that depends on entering, climbing up or coming down, three turn-back traps) and 8 orange "
+    "door traps that hold the character in the corridor; only the harms the rulebook names for traps (life, "
+    "stun points, turning back, a door that holds); difficulties 6-10, bracketed (after a first failure) "
+    "1-2 lower except darts and the flash"
 )
 NUM_TRAP_TYPES = len(TRAP_TYPES)
 TRAP_NAMES = tuple(t[0] for t in TRAP_TYPES)
@@ -163,7 +168,6 @@ TRAP_BRACKET = _WAYS[:, :, 1].copy()
 TRAP_LIFE = _WAYS[:, :, 2].copy()
 TRAP_STUN = _WAYS[:, :, 3].copy()
 TRAP_MOVE = _WAYS[:, :, 4].copy()
-TRAP_CRYSTAL = _WAYS[:, :, 5].copy()
 TRAP_SOURCES = (RECONSTRUCTED,) * NUM_TRAP_TYPES
 # The type of each of the 57 tokens (unshuffled: the kernel shuffles the trap pile).
 TRAP_TOKENS = np.repeat(np.arange(NUM_TRAP_TYPES, dtype=np.int8), TRAP_COUNTS.astype(np.int64)).astype(np.int8)
@@ -180,7 +184,7 @@ for _t in range(NUM_TRAP_TYPES):
             assert _b == 0 and TRAP_LIFE[_t, _m] == TRAP_STUN[_t, _m] == TRAP_MOVE[_t, _m] == 0
         else:
             assert 6 <= _d <= 10 and 2 <= _b <= _d, TRAP_NAMES[_t]
-            _harm = TRAP_LIFE[_t, _m] + TRAP_STUN[_t, _m] + TRAP_MOVE[_t, _m] + TRAP_CRYSTAL[_t, _m]
+            _harm = TRAP_LIFE[_t, _m] + TRAP_STUN[_t, _m] + TRAP_MOVE[_t, _m]
             assert _harm > 0, TRAP_NAMES[_t]
         assert (TRAP_MOVE[_t, _m] == MOVE_HELD) == (_m == MODE_LEAVE and _d > 0), TRAP_NAMES[_t]
 
@@ -236,8 +240,6 @@ def describe_trap_way(trap_type: int, mode: int) -> str:
         parts.append(f"lose {int(TRAP_LIFE[t, m])} life")
     if TRAP_STUN[t, m]:
         parts.append(f"{int(TRAP_STUN[t, m])} stun point")
-    if TRAP_CRYSTAL[t, m]:
-        parts.append("fate crystal face down")
     if TRAP_MOVE[t, m]:
         parts.append(MOVE_NAMES[int(TRAP_MOVE[t, m])])
     number = f"{d}" if b == d else f"{d} ({b})"

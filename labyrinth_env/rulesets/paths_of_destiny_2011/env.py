@@ -1,4 +1,4 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v0``), 2-5 players.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v1``), 2-6 players.
 
 Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
 your own start field) and reach the central field with it. Traps (red ones on entry,
@@ -6,10 +6,10 @@ orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump 
 or climb up, and fights with the other players stand in the way.
 Rules: ``docs/rules/paths_of_destiny_2011.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_2011_v0", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v1", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
-| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..5 |
+| Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
 Actions (the mask allows only the pending decision's actions; seat offsets count
@@ -19,15 +19,15 @@ are named ``(q,r)`` as the text map writes them):
 
 | decision | actions |
 |---|---|
-| action (active player) | build, move in a direction, jump down, come down, climb up, rest, attack (offset 1-4) |
-| | kill a stunned player (offset 1-4), take a stunned player's key (free), lift key k (free) |
+| action (active player) | build, move in a direction, jump down, come down, climb up, rest, attack (offset 1-5) |
+| | kill a stunned player (offset 1-5), take a stunned player's key (free), lift key k (free) |
 | | set a trap on corridor N, move the Guard, regenerate the fate crystal, end the round |
 | choose a start field (2 and 5 players) | start field 0-5 |
 | place the board field | cell x rotation |
 | Guard direction | the Guard steps in a direction |
-| repeat the throw? (owner of the crystal) | keep / repeat with the fate crystal |
+| repeat the throw? (a crystal owner; the first-player throw too) | keep / repeat with the fate crystal |
 | attack the player coming in? (the player already there) | attack the newcomer / no attack |
-| attack on coming in (the newcomer) | attack offset 1-4 / no attack |
+| attack on coming in (the newcomer) | attack offset 1-5 / no attack |
 | declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
@@ -35,7 +35,8 @@ Observation (egocentric: relative seat 0 is the observer): per corridor node (43
 and edges, its kind (central, key, start field), a face-down trap (only that one is there)
 or the uncovered trap's type and whether its bracketed number applies, the keys and
 whether the observer may lift one there, the Guard and whether it sleeps, the players by
-relative seat; per seat life, stun, crystal, keys, start field, the +1 of the encounter;
+relative seat; per seat life, stun, crystal, keys, start field, the +1 of the encounter,
+what it met in its corridor (a fight lost there, its trap fallen into, its start field just left);
 the decision and who makes it, actions left, the drawn field while it is placed, pile
 sizes and the Guard cards not yet used (by kind, never their order), the throw and the
 encounter being resolved, the start fields taken and the first player.
@@ -46,6 +47,18 @@ Version history: v0 (first release; characters and their skills not yet included
 Fix within v0: check and fight totals are clipped to the observation's [0, 1] (with
 modifiers they could pass 12 or drop below 0, outside the declared Box); every value that
 was inside it is unchanged.
+v1 (issue 18: the rulebook's rules where v0 broke them): a key is lifted only past the
+obstacles of its corridor (not after losing the fight there or falling into its trap,
+l.112, l.120, l.177); lifting and taking a key are free, so a stunned player may do both
+(l.108, l.349); the player leaving its start field ignores a door trap on the key field on
+its way out too (l.224); a waking Guard meets every player on its field (l.337); being
+turned back by a trap into an occupied corridor is an encounter (l.253); a stunned
+player's key is taken one at a time, once per meeting (l.257); six players (l.41, l.43;
+every start field taken); the Table of Traps holds only the harms the rulebook names (the
+start-field portal and the crystal rune became a turn-back barrier and a stunning flash,
+l.359); the fate crystal may repeat the throw for the first player (l.76, l.360: a
+repeat decision before the seats are taken); the seat block of the observation gains three
+flags, the check block a "first player" kind, the action space a sixth seat.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ corridor adds a lot (35 in 36 meetings send the player home); an empty cell cost
 and a move; changing level costs the two actions of coming down or climbing up. Then, in
 the main decision:
 
-1. stunned: rest; lift every key it may, take every key of a stunned player there (free);
+1. lift every key it may, take every key of a stunned player there (free, stunned too); stunned: rest;
 2. a key carrier in the corridor and no key of its own: attack it when the odds are fair;
 3. follow the cheapest path: coming down / climbing up with both actions (one short of
    climbing: wait; coming down with one action: jump down only when holding nothing to
@@ -66,16 +66,16 @@ def _fail(diff: int) -> float:
 
 def _trap_cost() -> np.ndarray:
     """Expected harm of each trap type and way, in actions (a life ~ 2, a stun point 1,
-    home 10, turned back or held 1, the crystal 1)."""
+    turned back or held 1.5)."""
     cost = np.zeros((C.NUM_TRAP_TYPES, C.NUM_MODES), dtype=np.float64)
     for t in range(C.NUM_TRAP_TYPES):
         for m in range(C.NUM_MODES):
             d = int(C.TRAP_DIFFICULTY[t, m])
             if d == 0:
                 continue
-            harm = 2.0 * C.TRAP_LIFE[t, m] + C.TRAP_STUN[t, m] + C.TRAP_CRYSTAL[t, m]
+            harm = 2.0 * C.TRAP_LIFE[t, m] + C.TRAP_STUN[t, m]
             move = int(C.TRAP_MOVE[t, m])
-            harm += 10.0 if move == C.MOVE_TO_START else (1.5 if move != C.MOVE_NONE else 0.0)
+            harm += 1.5 if move != C.MOVE_NONE else 0.0
             cost[t, m] = _fail(d) * harm
     return cost
 
@@ -156,12 +156,17 @@ def shortest_paths(s, src: int, fill, dist, first, pred, queue, inq) -> None:
 
 @njit(cache=True)
 def fill_targets(s, seat: int, targets) -> int:
-    """The central field with a key; else the keys it may lift; else the key carriers."""
+    """The central field with a key; else the keys it may lift (not one in its own corridor
+    while it is not past the trap or the players there: it goes out and comes back); else
+    the key carriers."""
     if K.keys_held(s, seat) > 0:
         targets[0] = K.CENTER_NODE
         return 1
     n = 0
+    barred = not (K.past_trap(s, seat) and K.past_players(s, seat))
     for k in range(K.NUM_KEYS):
+        if barred and s.key_node[k] == s.position[seat]:
+            continue
         if K.pickable_key(s, seat, k):
             targets[n] = s.key_node[k]
             n += 1
@@ -267,11 +272,11 @@ def path_action(s, mask, me: int) -> int:
 @njit(cache=True)
 def main_action(s, mask) -> int:
     me = s.seat
-    if mask[K.A_REST]:
-        return K.A_REST
-    a = hexsearch.first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first
+    a = hexsearch.first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first, stunned or not
     if a >= 0:
         return a
+    if mask[K.A_REST]:
+        return K.A_REST
     a = best_attack(s, mask, me, K.A_ATTACK)
     if a >= 0:
         return a
@@ -353,7 +358,7 @@ def reroll_action(s) -> int:
     if kind == K.CK_TRAP:
         t = s.ck_trap
         m = s.ck_mode
-        hurts = C.TRAP_LIFE[t, m] * 2 + C.TRAP_STUN[t, m] + (10 if C.TRAP_MOVE[t, m] == C.MOVE_TO_START else 0)
+        hurts = C.TRAP_LIFE[t, m] * 2 + C.TRAP_STUN[t, m] + (1 if C.TRAP_MOVE[t, m] == C.MOVE_TURN_BACK else 0)
         return K.A_REROLL if hurts >= 2 or (stake and s.life[me] <= C.TRAP_LIFE[t, m]) else K.A_KEEP
     if kind == K.CK_FIGHT:
         theirs = 0

@@ -5,7 +5,7 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | module | what |
 |---|---|
 | ``tables`` | sizes, tables, options, actions, decision, throw and event codes, the record, the observation's layout |
-| ``queries`` | the own key field, the keys held and liftable, seat offsets, bit counts |
+| ``queries`` | the own key field, the keys held and liftable, past the obstacles, moving a piece, seat offsets |
 | ``life`` | Life, stun, death, the start field's restoring; Rest |
 | ``entering`` | a player placed in a corridor, the entry to explore, an ordinary move |
 | ``traps`` | Set a Trap, the trap's throw (entering or leaving) and its effect |
@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core import hexboard, kernel_common, pod
+from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.contract import (  # noqa: F401
     clear_mask,
     set_decision,
@@ -54,8 +54,8 @@ from .building import compute_placements, key_ways, lay_frame, place_field, reac
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
-from .queries import own_key_node, pickable_key  # noqa: F401
-from .seating import choose_start, seat_players, start_field_mask
+from .queries import own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
+from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
@@ -70,7 +70,6 @@ from .tables import (
     D_PLACE,
     D_REROLL,
     D_START,
-    EV_FIRST_PLAYER,
     LIFE,
     NUM_ACTIONS,
     NUM_GUARD_CARDS,
@@ -162,6 +161,10 @@ def init_board(s) -> None:
     s.trap_failed[:] = 0
     pod.lay_keys(s)
     s.key_touched[:] = 0
+    s.fight_lost = 0
+    s.trap_fell = 0
+    s.left_start = 0
+    s.took_key[:] = 0
     pod.deal_piles(s, NUM_NORMAL_TILES, NUM_TRAPS)
     deal_shuffled(s.rng, s.guard_deck, NUM_GUARD_CARDS)
     s.guard_pos = 0
@@ -199,6 +202,8 @@ def init_resolution(s) -> None:
     s.ck_mode = 0
     s.ck_node = 0
     s.ck_diff = 0
+    s.first_roll[:] = 0
+    s.first_tied = 0
     s.move_dir = 0
     s.actions_left = 0
     s.guard_used = 0
@@ -215,11 +220,11 @@ def init(s, seed, options) -> None:
     s.seat_start[:] = -1
     s.position[:] = -1
     s.choose_order[:] = -1
-    first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
-    s.first_player = first
-    s.seat = first
-    seat_players(s, n, first)
-    set_decision(s, D_MAIN, first)
+    s.choose_pos = 0  # nobody seated yet: ``seating.first_outcome`` seats them
+    s.first_player = -1
+    s.first_tied = (1 << n) - 1
+    throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
+    set_decision(s, D_MAIN, 0)
     advance(s)
 
 

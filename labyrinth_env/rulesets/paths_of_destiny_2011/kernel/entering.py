@@ -8,13 +8,14 @@ from labyrinth_env.core.hexboard import at_start, move_target, start_node
 from labyrinth_env.core.jit import njit
 
 from .life import restore
+from .queries import set_position
 from .tables import EV_MOVE, M_ENTER, P_START
 
 
 @njit(cache=True)
 def place(s, seat: int, node: int, mode: int) -> None:
     emit(s, EV_MOVE, seat, s.position[seat], node, mode)
-    s.position[seat] = node
+    set_position(s, seat, node)
 
 
 @njit(cache=True)
@@ -44,7 +45,10 @@ def do_move(s, seat: int, d: int) -> None:
     """Move into the neighbouring corridor in direction ``d`` and explore it."""
     node = s.position[seat]
     to = move_target(s, seat, d)
-    # a trap on the key field is ignored by the player leaving its start field
+    # a trap on the key field is ignored by the player leaving its start field (l.224),
+    # coming in and, a door trap, going on out of the key field (``moving.try_move``)
     ignore = at_start(s, seat)
     place(s, seat, to, M_ENTER)
+    if ignore:
+        s.left_start |= 1 << seat
     explore(s, seat, to, node, M_ENTER, ignore, 0)

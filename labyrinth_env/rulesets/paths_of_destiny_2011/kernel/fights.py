@@ -16,7 +16,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import explore
 from .life import die, lose_life
-from .queries import other_seat
+from .queries import other_seat, past_trap, set_position
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -117,11 +117,15 @@ def rethrow_side(s, who: int) -> None:
 def fight_outcome(s) -> None:
     """The higher result wins; the defeated player, or each member of the defeated group,
     loses 1 life; equal results leave the fight unresolved. A newcomer that loses a fight
-    of its encounter on the central field goes back where it came from."""
+    of its encounter on the central field goes back where it came from. Whoever lost has
+    not overcome the players there (no key lifted there, l.120) until it wins a fight there
+    or they are gone; whoever won has."""
     a, b = s.ck_a, s.ck_b
     if a == b:
         return
     losers = s.ck_att if b > a else (1 << s.ck_def)
+    winners = (s.ck_att | (1 << s.ck_def)) & ~losers
+    s.fight_lost = (s.fight_lost | losers) & ~winners  # before a death sends a loser home
     node = s.ck_node
     for p in range(s.num_players):
         if (losers >> p) & 1 and s.position[p] == node:
@@ -131,25 +135,29 @@ def fight_outcome(s) -> None:
         back = s.ex_from
         if back >= 0:
             emit(s, EV_SENT_BACK, e, node, back)
-            s.position[e] = back
+            set_position(s, e, back)
             explore(s, e, back, -1, M_ENTER, False, 0)  # as an ordinary move
 
 
 # --- Attack and Kill a stunned player (actions) ----------------------------------------------
 @njit(cache=True)
 def attack_legal(s, seat: int, q: int, kill: bool) -> bool:
-    """``q`` (-1: no such player) stands in the corridor (stunned, to be killed)."""
-    return q >= 0 and s.position[q] == s.position[seat] and (not kill or s.stun[q] > 0)
+    """``q`` (-1: no such player) stands in the corridor (stunned, to be killed: "after
+    passing the Guard and the traps", l.259)."""
+    if q < 0 or s.position[q] != s.position[seat]:
+        return False
+    return not kill or (s.stun[q] > 0 and past_trap(s, seat))
 
 
 @njit(cache=True)
 def attack_mask(s, seat: int, out) -> None:
     n = s.num_players
+    can_kill = past_trap(s, seat)
     for off in range(1, n):
         q = (seat + off) % n
         if s.position[q] == s.position[seat]:
             out[A_ATTACK + off - 1] = 1
-            out[A_KILL + off - 1] = 1 if s.stun[q] > 0 else 0
+            out[A_KILL + off - 1] = 1 if s.stun[q] > 0 and can_kill else 0
 
 
 @njit(cache=True)

@@ -35,6 +35,17 @@ from .tables import (
 )
 
 
+@njit(cache=True)
+def on_field(s, node: int) -> int:
+    """The seats (a bit set) standing on any corridor of ``node``'s board field."""
+    cell = node // MC
+    m = 0
+    for p in range(s.num_players):
+        if s.position[p] >= 0 and s.position[p] // MC == cell:
+            m |= 1 << p
+    return m
+
+
 # --- where the Guard may go --------------------------------------------------------------------
 @njit(cache=True)
 def guard_options(s) -> int:
@@ -69,8 +80,9 @@ def move_guard_legal(s) -> bool:
 @njit(cache=True)
 def move_guard(s) -> None:
     """Once per round: draw the top Guard card and follow it. A sleeping Guard is only woken
-    by it (and meets whoever stands with it); an awake one ignores the players already
-    standing with it."""
+    by it and meets whoever stands on its board field, in any corridor: "When the Guard
+    wakes up and there is a player standing in his field – they meet each other" (l.337);
+    an awake one ignores the players already standing in its corridor (l.330)."""
     s.guard_used = 1
     if s.guard_pos >= NUM_GUARD_CARDS:  # all used: shuffle them again
         shuffle(s.rng, s.guard_deck, NUM_GUARD_CARDS)
@@ -82,7 +94,7 @@ def move_guard(s) -> None:
     if s.guard_asleep:
         s.guard_asleep = 0
         emit(s, EV_GUARD_SLEEP, NO_SEAT, GUARD_WAKES)
-        s.guard_checks |= occupants(s, s.guard_node, -1)
+        s.guard_checks |= on_field(s, s.guard_node)
         return
     s.guard_ignore = occupants(s, s.guard_node, -1)
     if kind == C.GUARD_MOVE:
@@ -125,11 +137,13 @@ def steer_guard(s, action: int) -> None:
 # --- meeting the Guard -----------------------------------------------------------------------
 @njit(cache=True)
 def next_guard_meeting(s) -> None:
-    """The next player queued to meet the Guard, if it still stands with the awake Guard."""
+    """The next player queued to meet the Guard, if it still stands on the awake Guard's
+    field (queued from the corridor the Guard entered, or from the field it woke on; nobody
+    moves while meetings are pending, but a meeting may send one home)."""
     for p in range(s.num_players):
         if (s.guard_checks >> p) & 1:
             s.guard_checks &= ~(1 << p)
-            if s.position[p] == s.guard_node and not s.guard_asleep:
+            if s.position[p] >= 0 and s.position[p] // MC == s.guard_node // MC and not s.guard_asleep:
                 begin_guard(s, p)
             return
 

@@ -9,7 +9,7 @@ from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
 
-from .queries import first_key
+from .queries import first_key, set_position
 from .tables import EV_DEATH, EV_DROP_KEY, EV_HOME, EV_LIFE, EV_REST, EV_RESTORED, EV_STUN, EV_TAKE_KEY, LIFE
 
 
@@ -25,7 +25,7 @@ def restore(s, seat: int) -> None:
 @njit(cache=True)
 def go_home(s, seat: int) -> None:
     emit(s, EV_HOME, seat, s.position[seat])
-    s.position[seat] = start_node(s, seat)
+    set_position(s, seat, start_node(s, seat))
     restore(s, seat)
 
 

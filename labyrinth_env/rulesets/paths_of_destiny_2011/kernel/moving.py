@@ -39,10 +39,12 @@ def move_mask(s, seat: int, out) -> None:
 
 @njit(cache=True)
 def try_move(s, seat: int, d: int) -> None:
-    """A move; a door trap in the corridor being left is checked first (revealed if face down)."""
+    """A move; a door trap in the corridor being left is checked first (revealed if face down),
+    except on the key field by the player who came onto it from its start field: "a player
+    leaving a start field ignores it" (l.224), on its way out of the key field too."""
     node = s.position[seat]
     t = s.node_trap[node]
-    if t >= 0 and TRAP_DIFF[TRAP_TOKENS[t], M_LEAVE] > 0:
+    if t >= 0 and TRAP_DIFF[TRAP_TOKENS[t], M_LEAVE] > 0 and not (s.left_start >> seat) & 1:
         ty = TRAP_TOKENS[t]
         reveal(s, seat, node, ty)
         s.move_dir = d

@@ -11,9 +11,11 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .queries import pickable_key
+from .seating import best_first
 from .tables import (
     CENTER_CELL,
     CK_FIGHT,
+    CK_FIRST,
     CK_NONE,
     CK_TRAP,
     F_CHAR,
@@ -42,6 +44,9 @@ from .tables import (
     NUM_STARTS,
     OBS_GLOBAL,
     OBS_SEATS,
+    S_FIGHT_LOST,
+    S_LEFT_START,
+    S_TRAP_FELL,
     SEAT_FEATURES,
     TRAP_TOKENS,
 )
@@ -82,6 +87,10 @@ def observe_seats(s, seat: int, out) -> None:
             out[b + 6] = 1.0 if at_start(s, p) else 0.0
             out[b + 8 + s.seat_start[p]] = 1.0
         out[b + 7] = 1.0 if s.ex_active and (s.ex_bonus >> p) & 1 else 0.0
+        # what it met in its corridor (public: everyone saw the fight, the trap, the move)
+        out[b + S_FIGHT_LOST] = (s.fight_lost >> p) & 1
+        out[b + S_TRAP_FELL] = (s.trap_fell >> p) & 1
+        out[b + S_LEFT_START] = (s.left_start >> p) & 1
 
 
 @njit(cache=True)
@@ -104,7 +113,11 @@ def observe_global(s, seat: int, out) -> None:
     if kind != CK_NONE:
         c = g + G_CHECK + NUM_CHECKS
         out[c] = kernel_common.check_total_feature(s.ck_a)
-        if kind == CK_FIGHT:
+        if kind == CK_FIRST:  # the throws are public: one's own, and the best still throwing
+            out[c] = kernel_common.check_total_feature(s.first_roll[seat])
+            out[c + 1] = kernel_common.check_total_feature(best_first(s))
+            rel_bits(out, g + G_CK_SEATS, s.first_tied, seat, n)
+        elif kind == CK_FIGHT:
             out[c + 1] = kernel_common.check_total_feature(s.ck_b)
             rel_bits(out, g + G_CK_SEATS, s.ck_att, seat, n)
             rel_bits(out, g + G_CK_SEATS + NUM_SEATS, 1 << s.ck_def, seat, n)
@@ -124,7 +137,8 @@ def observe_global(s, seat: int, out) -> None:
     for p in range(n):
         if s.seat_start[p] >= 0:
             out[g + G_STARTS + s.seat_start[p]] = 1.0
-    out[g + G_STARTS + NUM_STARTS + (s.first_player - seat) % n] = 1.0
+    if s.first_player >= 0:
+        out[g + G_STARTS + NUM_STARTS + (s.first_player - seat) % n] = 1.0
 
 
 @njit(cache=True)

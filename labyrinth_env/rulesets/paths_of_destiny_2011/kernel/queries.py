@@ -9,6 +9,41 @@ from .tables import KEY_NODES, NUM_KEYS
 
 
 @njit(cache=True)
+def set_position(s, seat: int, node: int) -> None:
+    """Put ``seat`` into corridor ``node``: whatever it met in the corridor it stood in (a
+    fight lost, a trap fallen into, its start field just left, keys taken from stunned
+    players there) no longer counts, and nobody counts a key taken from it."""
+    s.position[seat] = node
+    bit = 1 << seat
+    s.fight_lost &= ~bit
+    s.trap_fell &= ~bit
+    s.left_start &= ~bit
+    s.took_key[seat] = 0
+    for p in range(s.took_key.shape[0]):
+        s.took_key[p] &= ~bit
+
+
+@njit(cache=True)
+def past_players(s, seat: int) -> bool:
+    """Past the other players of its corridor (l.120): it lost no fight there since it came
+    in, or won one after, or nobody who could fight it still stands there (a stunned player
+    is no obstacle: its key may be taken, l.255-259)."""
+    if not (s.fight_lost >> seat) & 1:
+        return True
+    node = s.position[seat]
+    for q in range(s.num_players):
+        if q != seat and s.position[q] == node and s.stun[q] == 0:
+            return False
+    return True
+
+
+@njit(cache=True)
+def past_trap(s, seat: int) -> bool:
+    """Past the trap of its corridor: it did not fall into it on coming in (l.120, l.259)."""
+    return not (s.trap_fell >> seat) & 1
+
+
+@njit(cache=True)
 def own_key_node(s, seat: int) -> int:
     return KEY_NODES[s.seat_start[seat]]
 
@@ -23,7 +58,7 @@ def first_key(s, seat: int) -> int:
 
 @njit(cache=True)
 def pickable_key(s, seat: int, k: int) -> bool:
-    """A key lying in a corridor that ``seat`` may lift: never the one lying on the key field
+    """A key lying in a corridor that ``seat`` may lift (wherever it stands): never the one lying on the key field
     next to its own start field, unless another player picked that key up and lost it."""
     node = s.key_node[k]
     if node < 0:

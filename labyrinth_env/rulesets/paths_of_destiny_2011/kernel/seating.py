@@ -1,18 +1,103 @@
-"""Start fields: fixed by the player count (3 and 4 players), or chosen one player after
-another (2 players: the one who begins chooses second; 5: a draw names the first to
-choose, the others follow clockwise); the first round starts once all are taken."""
+"""Who begins and where everyone starts: the throw for the first player (2 dice each, the
+highest begins, the tied throw again, l.80; the fate crystal may repeat a throw of it, "You
+can use your fate crystal any time", l.360, and the crystals are dealt before it, l.76);
+start fields fixed by the player count (3 and 4 players; 6 take every field), or chosen one
+player after another (2 players: the one who begins chooses second; 5: a draw names the
+first to choose, the others follow clockwise); the first round starts once all are taken."""
 
 from __future__ import annotations
 
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.rng import randint
+from labyrinth_env.core.kernel_common import can_crystal
+from labyrinth_env.core.rng import randint, roll_2d6
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
-from .tables import A_START_FIELD, EV_CHOOSER, EV_START_FIELD, FIXED_SEATS, NUM_STARTS
-from .turn import start_round
+from .tables import (
+    A_START_FIELD,
+    CK_FIRST,
+    EV_CHOOSER,
+    EV_FIRST_PLAYER,
+    EV_START_FIELD,
+    EV_START_TURN,
+    FIXED_SEATS,
+    NUM_STARTS,
+)
 
 
+@njit(cache=True)
+def start_round(s) -> None:
+    s.actions_left = C.ACTIONS_PER_TURN
+    s.guard_used = 0
+    emit(s, EV_START_TURN, s.seat, s.turn)
+
+
+# --- the throw for the first player (a throw in progress: ``CK_FIRST``) -------------------------
+@njit(cache=True)
+def throw_for_first(s) -> None:
+    """Every player still tied throws 2 dice; the throw stays in progress so that
+    ``throws.settle_throw`` may offer the crystal's repeat, then ``first_outcome``."""
+    for p in range(s.num_players):
+        if (s.first_tied >> p) & 1:
+            s.first_roll[p] = roll_2d6(s.rng)
+            emit(s, EV_FIRST_PLAYER, p, s.first_roll[p])
+    s.ck_kind = CK_FIRST
+    s.ck_asked = 0
+
+
+@njit(cache=True)
+def best_first(s) -> int:
+    best = 0
+    for p in range(s.num_players):
+        if (s.first_tied >> p) & 1 and s.first_roll[p] > best:
+            best = s.first_roll[p]
+    return best
+
+
+@njit(cache=True)
+def first_candidate(s) -> int:
+    """The next player still throwing, not leading alone, not asked yet, with a face-up
+    crystal (it may repeat its throw), or -1."""
+    best = best_first(s)
+    count = 0
+    for p in range(s.num_players):
+        if (s.first_tied >> p) & 1 and s.first_roll[p] == best:
+            count += 1
+    for p in range(s.num_players):
+        behind = s.first_roll[p] < best or count > 1
+        if (s.first_tied >> p) & 1 and behind and not (s.ck_asked >> p) & 1 and can_crystal(s, p):
+            return p
+    return -1
+
+
+@njit(cache=True)
+def rethrow_first(s, who: int) -> None:
+    s.first_roll[who] = roll_2d6(s.rng)
+    emit(s, EV_FIRST_PLAYER, who, s.first_roll[who])
+
+
+@njit(cache=True)
+def first_outcome(s) -> None:
+    """The highest throw begins (then the seats); the tied throw again, a new throw."""
+    best = best_first(s)
+    tied = 0
+    first = 0
+    for p in range(s.num_players):
+        if (s.first_tied >> p) & 1 and s.first_roll[p] == best:
+            tied |= 1 << p
+            first = p
+    s.first_tied = tied
+    if tied != 1 << first:
+        throw_for_first(s)
+        return
+    s.first_tied = 0
+    s.first_player = first
+    s.seat = first
+    seat_players(s, s.num_players, first)
+
+
+# --- start fields --------------------------------------------------------------------------------
 @njit(cache=True)
 def seat_players(s, n: int, first: int) -> None:
     """Fixed start fields and the first round, or the order in which the players choose."""

@@ -54,7 +54,6 @@ TRAP_DIFF2 = C.TRAP_BRACKET.astype(np.int64)
 TRAP_LIFE = C.TRAP_LIFE.astype(np.int64)
 TRAP_STUN = C.TRAP_STUN.astype(np.int64)
 TRAP_MOVE = C.TRAP_MOVE.astype(np.int64)
-TRAP_CRYSTAL = C.TRAP_CRYSTAL.astype(np.int64)
 GUARD_KIND = C.GUARD_CARD_KIND.astype(np.int64)
 GUARD_STEPS = C.GUARD_CARD_STEPS.astype(np.int64)
 GUARD_CLASS = C.GUARD_CARD_CLASS.astype(np.int64)
@@ -107,8 +106,8 @@ DECISIONS = (
 )
 
 # throws in progress (``ck_kind``)
-CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT = 0, 1, 2, 3, 4
-CHECK_NAMES = ("none", "jump", "guard", "trap", "fight")
+CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST = 0, 1, 2, 3, 4, 5
+CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player")
 NUM_CHECKS = len(CHECK_NAMES)
 # how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
 M_ENTER, M_CLIMB, M_DOWN, M_LEAVE = C.MODE_ENTER, C.MODE_CLIMB, C.MODE_DOWN, C.MODE_LEAVE
@@ -166,6 +165,8 @@ STATE_DTYPE = state_dtype(
         ("choose_order", np.int8, (NUM_SEATS,)),
         ("choose_pos", np.int8),
         ("first_player", np.int8),
+        ("first_roll", np.int8, (NUM_SEATS,)),  # the throws for the first player
+        ("first_tied", np.int32),  # the players still throwing for it (0: decided)
         # board
         *hexboard.BOARD_FIELDS,
         ("trap_failed", np.uint8, (NUM_NODES,)),
@@ -184,6 +185,12 @@ STATE_DTYPE = state_dtype(
         # keys and players
         *pod.piece_fields(NUM_SEATS),
         ("key_touched", np.int32, (NUM_KEYS,)),
+        # what each player has met in the corridor it stands in (bit sets of seats, cleared
+        # when it comes into another corridor: ``queries.set_position``)
+        ("fight_lost", np.int32),  # lost its last fight there: not past the players yet
+        ("trap_fell", np.int32),  # fell into the trap there: not past the trap
+        ("left_start", np.int32),  # came onto its key field from its start field
+        ("took_key", np.int32, (NUM_SEATS,)),  # per taker: the stunned players it took a key from
         # the round
         *pod.TURN_FIELDS,
         ("guard_used", np.int8),
@@ -232,7 +239,10 @@ F_KEY_MINE = F_KEY + NUM_KEYS
 F_GUARD = F_KEY_MINE + 1  # the Guard, then "asleep"
 F_CHAR = F_GUARD + 2
 OBS_SEATS = NUM_NODES * NODE_FEATURES
-SEAT_FEATURES = 8 + NUM_STARTS
+SEAT_FEATURES = 8 + NUM_STARTS + 3  # ..., start field one-hot, then S_FIGHT_LOST, S_TRAP_FELL, S_LEFT_START
+S_FIGHT_LOST = 8 + NUM_STARTS
+S_TRAP_FELL = S_FIGHT_LOST + 1
+S_LEFT_START = S_FIGHT_LOST + 2
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 G_DECISION = 0
 G_DECIDER = G_DECISION + NUM_DECISIONS

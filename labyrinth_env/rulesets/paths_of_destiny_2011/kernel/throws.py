@@ -15,7 +15,20 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .fights import fight_candidate, fight_outcome, rethrow_side
 from .guard import guard_outcome, throw_against_guard
 from .moving import begin_jump, finish_jump
-from .tables import A_KEEP, A_REROLL, CK_FIGHT, CK_GUARD, CK_JUMP, CK_NONE, CK_TRAP, D_REROLL, EV_CRYSTAL, EV_REROLL
+from .seating import first_candidate, first_outcome, rethrow_first
+from .tables import (
+    A_KEEP,
+    A_REROLL,
+    CK_FIGHT,
+    CK_FIRST,
+    CK_GUARD,
+    CK_JUMP,
+    CK_NONE,
+    CK_TRAP,
+    D_REROLL,
+    EV_CRYSTAL,
+    EV_REROLL,
+)
 from .traps import throw_against_trap, trap_outcome
 
 
@@ -34,8 +47,8 @@ def throw_failed(s) -> bool:
 @njit(cache=True)
 def offer_repeat(s) -> bool:
     """After a failed throw (or a fight not won) the owner of a face-up crystal decides."""
-    if s.ck_kind == CK_FIGHT:
-        p = fight_candidate(s)
+    if s.ck_kind == CK_FIGHT or s.ck_kind == CK_FIRST:
+        p = fight_candidate(s) if s.ck_kind == CK_FIGHT else first_candidate(s)
         if p < 0:
             return False
         s.ck_asked |= 1 << p
@@ -61,6 +74,8 @@ def resolve_throw(s) -> None:
         trap_outcome(s, seat)
     elif kind == CK_FIGHT:
         fight_outcome(s)
+    elif kind == CK_FIRST:
+        first_outcome(s)
 
 
 @njit(cache=True)
@@ -92,9 +107,11 @@ def repeat_throw(s, who: int, action: int) -> None:
             throw_against_guard(s, who)
         elif kind == CK_TRAP:
             throw_against_trap(s)
+        elif kind == CK_FIRST:
+            rethrow_first(s, who)
         else:
             rethrow_side(s, who)
-    if s.ck_kind != CK_FIGHT:
+    if s.ck_kind != CK_FIGHT and s.ck_kind != CK_FIRST:  # the others there may still repeat
         resolve_throw(s)
 
 

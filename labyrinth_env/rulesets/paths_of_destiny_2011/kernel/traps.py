@@ -4,7 +4,7 @@ it (orange door traps), with its effect on a failed throw."""
 
 from __future__ import annotations
 
-from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core import hexboard
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
@@ -12,19 +12,20 @@ from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move
-from .life import add_stun, go_home, lose_life, restore
+from .life import add_stun, lose_life, restore
+from .queries import set_position
 from .tables import (
     A_SET_TRAP,
     CENTER_CELL,
     CK_TRAP,
-    EV_CRYSTAL,
     EV_HELD,
     EV_TRAP_CHECK,
     EV_TRAP_REVEALED,
     EV_TRAP_SET,
     EV_TURNED_BACK,
+    M_ENTER,
     M_LEAVE,
-    TRAP_CRYSTAL,
+    P_START,
     TRAP_DIFF,
     TRAP_DIFF2,
     TRAP_LIFE,
@@ -95,6 +96,30 @@ def throw_against_trap(s) -> None:
 
 
 @njit(cache=True)
+def turn_back(s, seat: int, node: int, back: int) -> None:
+    """Back into the corridor it came from. The Guard and the trap there are not met again
+    (it had just got past them; the Guard moves only in someone's Move the Guard), but the
+    players there are: "An encounter takes place each time one player enters a corridor,
+    where there is another player" (l.253). Nothing is lifted there before that."""
+    emit(s, EV_TURNED_BACK, seat, node, back)
+    set_position(s, seat, back)
+    if back == start_node(s, seat):
+        restore(s, seat)
+        s.ex_active = 0
+        return
+    s.ex_node = back
+    s.ex_from = -1  # an ordinary entry, but nowhere to be turned or sent back to
+    s.ex_mode = M_ENTER
+    s.ex_step = 3  # the players (``exploring.explore_step``)
+    s.ex_phase = P_START
+    s.ex_bonus = 0  # no +1: the jump or the climb did not land
+    s.ex_target = -1
+    s.ex_declared = 0
+    s.ex_join = 0
+    s.ex_vs = 0
+
+
+@njit(cache=True)
 def trap_outcome(s, seat: int) -> None:
     node = s.ck_node
     ty = s.ck_trap
@@ -104,22 +129,16 @@ def trap_outcome(s, seat: int) -> None:
             do_move(s, seat, s.move_dir)
         return
     s.trap_failed[node] = 1
+    if mode != M_LEAVE:  # fell into it coming in: not past it (no key lifted here, l.120)
+        s.trap_fell |= 1 << seat
     if TRAP_LIFE[ty, mode] > 0 and lose_life(s, seat, TRAP_LIFE[ty, mode]):
         return
     if TRAP_STUN[ty, mode] > 0:
         add_stun(s, seat, TRAP_STUN[ty, mode])
-    if TRAP_CRYSTAL[ty, mode] > 0:
-        pod.turn_crystal(s, seat, 0, EV_CRYSTAL)
     move = TRAP_MOVE[ty, mode]
     if move == C.MOVE_TURN_BACK:
         back = s.ex_from
         if back >= 0:
-            emit(s, EV_TURNED_BACK, seat, node, back)
-            s.position[seat] = back
-            s.ex_active = 0
-            if back == start_node(s, seat):
-                restore(s, seat)
-    elif move == C.MOVE_TO_START:
-        go_home(s, seat)
+            turn_back(s, seat, node, back)
     elif move == C.MOVE_HELD:
         emit(s, EV_HELD, seat, node)

@@ -6,11 +6,9 @@ automatic until a decision is pending."""
 from __future__ import annotations
 
 from labyrinth_env.core.contract import RUNNING, declare_winner, next_turn, set_decision
-from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import any_buildable, move_target
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
-from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .building import build
 from .exploring import explore_step
@@ -20,6 +18,7 @@ from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_
 from .life import rest
 from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
 from .queries import other_seat
+from .seating import start_round
 from .tables import (
     A_ATTACK,
     A_BUILD,
@@ -39,7 +38,6 @@ from .tables import (
     CK_NONE,
     D_MAIN,
     D_START,
-    EV_START_TURN,
     EV_TRUNCATED,
     EV_WIN,
 )
@@ -48,13 +46,6 @@ from .traps import set_trap, set_trap_legal, set_trap_mask
 
 
 # --- the round passing on, and the win ---------------------------------------------------------
-@njit(cache=True)
-def start_round(s) -> None:
-    s.actions_left = C.ACTIONS_PER_TURN
-    s.guard_used = 0
-    emit(s, EV_START_TURN, s.seat, s.turn)
-
-
 @njit(cache=True)
 def end_round(s) -> None:
     if next_turn(s, EV_TRUNCATED):
@@ -80,12 +71,14 @@ def action_legal(s, a: int) -> bool:
         return True
     seat = s.seat
     acts = s.actions_left
-    if s.stun[seat] > 0:  # only rest until every stun point is gone
-        return a == A_REST and acts >= 1
-    if a >= A_LIFT_KEY and a < A_SET_TRAP:  # free
+    # free, "without using actions" (l.108, l.257): a stunned player too, whom l.349 bars
+    # only from "any other actions apart from getting rid of the stun point"
+    if a >= A_LIFT_KEY and a < A_SET_TRAP:
         return lift_key_legal(s, seat, a - A_LIFT_KEY)
-    if a >= A_TAKE_KEY and a < A_LIFT_KEY:  # free
+    if a >= A_TAKE_KEY and a < A_LIFT_KEY:
         return take_key_legal(s, seat, other_seat(s, a - A_TAKE_KEY + 1))
+    if s.stun[seat] > 0:  # of the actions, only rest until every stun point is gone
+        return a == A_REST and acts >= 1
     if acts <= 0:
         return False
     if a == A_BUILD:
@@ -115,11 +108,11 @@ def action_mask(s, out) -> None:
     family's mask hoisting its per-action checks out of the loops; a test keeps the two equal."""
     seat = s.seat
     out[A_END_TURN] = 1
+    take_key_mask(s, seat, out)
+    lift_key_mask(s, seat, out)
     if s.stun[seat] > 0:
         out[A_REST] = 1 if s.actions_left >= 1 else 0
         return
-    take_key_mask(s, seat, out)
-    lift_key_mask(s, seat, out)
     if s.actions_left <= 0:
         return
     attack_mask(s, seat, out)
