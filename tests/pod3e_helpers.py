@@ -37,7 +37,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
 
-B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v1").loops  # the ruleset's entry points and batched loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)
@@ -146,7 +146,11 @@ def options_vector(**options: Any) -> np.ndarray:
 
 
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
+    """A real game; two players on the standard board unless ``two_player_variant=True`` is
+    asked (the scenarios' geometry is the standard board's; the env's default for two
+    players is the page-15 board)."""
     options.setdefault("num_players", 2)
+    options.setdefault("two_player_variant", False)
     states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]
@@ -182,6 +186,8 @@ class Scenario(HexScenario):
         s["golem_used"] = 0
         s["event_used"] = 0
         s["exchanged"] = 0
+        if "declined" in s.dtype.names:
+            s["declined"] = 0
         s["decision"] = K.D_MAIN
         s["decider"] = seat
         s["depth"] = 0
@@ -345,11 +351,20 @@ class Scenario(HexScenario):
         return key_node_of(int(self.s["seat_start"][seat]))
 
     # --- the Golem and the decks -------------------------------------------------------------
-    def golem(self, at_node: int, came_from: int = -1, from_turn: int = -10) -> None:
+    def golem(self, at_node: int, came_from: int | Sequence[int] = -1, from_turn: int = -10) -> None:
+        """The Golem on ``at_node``; ``came_from`` the corridor it left last (or every
+        corridor of a move, last one last) in turn ``from_turn``."""
         s = self.s
+        trail = [came_from] if isinstance(came_from, int) else list(came_from)
+        trail = [x for x in trail if x >= 0]
         s["golem_node"] = at_node
-        s["golem_from"] = came_from
+        s["golem_from"] = trail[-1] if trail else -1
         s["golem_from_turn"] = from_turn
+        if "golem_trail" in s.dtype.names:  # v1 (the helpers also run on v0, to show a test fails there)
+            s["golem_trail_len"] = len(trail)
+            for i, x in enumerate(trail):
+                s["golem_trail"][i] = x
+                s["golem_trail_turn"][i] = from_turn
 
     def next_golem_card(self, kind: int, steps: int = 0) -> int:
         """Make the next Golem card one of ``kind`` (with ``steps`` for a move card)."""

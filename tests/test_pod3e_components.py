@@ -78,9 +78,19 @@ def test_scepter_of_control_and_heart_of_the_abyss():
     assert C.ITEM_SPECIAL[h] == C.SPECIAL_HEART and C.ITEM_SOURCES[h] == C.RULEBOOK
     assert C.ITEM_TEXT[s] == "When you encounter the Golem, you can spend a Life to ignore its effects."
     assert C.ITEM_TEXT[h] == "After you lose all Life, this item is treated as 1 additional Life."
-    assert sorted(C.ITEM_SPECIAL.tolist()).count(C.SPECIAL_NONE) == 11
+    assert sorted(C.ITEM_SPECIAL.tolist()).count(C.SPECIAL_NONE) == 10
     assert {int(x) for x in C.ITEM_SPECIAL} == {C.SPECIAL_NONE, C.SPECIAL_SCEPTER, C.SPECIAL_HEART,
-                                                C.SPECIAL_POTION, C.SPECIAL_SALTS}  # fmt: skip
+                                                C.SPECIAL_POTION, C.SPECIAL_SALTS, C.SPECIAL_DISARM}  # fmt: skip
+
+
+def test_reconstructed_items_and_traps_fit_the_text():
+    """l.373, l.471: no item is discarded voluntarily (the potion's text says it stays);
+    l.358: some trap moves a character (Spring Floor); l.487: some effect removes a trap
+    (Thief's Tools)."""
+    p = C.ITEM_NAMES.index("Healing Potion")
+    assert "discard" not in C.ITEM_TEXT[p].lower() and C.ITEM_SPECIAL[p] == C.SPECIAL_POTION
+    assert C.TRAP_THROWN_BACK in C.TRAP_EFFECT.tolist()
+    assert C.ITEM_SPECIAL[C.ITEM_NAMES.index("Thief's Tools")] == C.SPECIAL_DISARM
 
 
 def test_plague_and_terror_effects():
@@ -107,7 +117,7 @@ def test_golem_cards_show_every_symbol():
 
 # --- trap, item and event tables ---------------------------------------------------------------
 def test_trap_types_are_in_range_and_tokens_match_counts():
-    assert 10 <= C.NUM_TRAP_TYPES <= 12
+    assert 10 <= C.NUM_TRAP_TYPES <= 13
     assert ((C.TRAP_ROLLS >= 1) & (C.TRAP_ROLLS <= 3)).all()
     assert ((C.TRAP_DIFFICULTY >= 5) & (C.TRAP_DIFFICULTY <= 10)).all()
     assert np.array_equal(np.bincount(C.TRAP_TOKENS, minlength=C.NUM_TRAP_TYPES), C.TRAP_COUNTS)

@@ -31,9 +31,9 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = get_spec("paths_of_destiny_3e_v0").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v1").loops  # the ruleset's entry points and batched loops
 
-ENV_ID = "paths_of_destiny_3e_v0"
+ENV_ID = "paths_of_destiny_3e_v1"
 # (num_players, two_player_variant)
 CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 CASE_IDS = [f"{n}p{'-variant' if v else ''}" for n, v in CASES]
@@ -78,15 +78,17 @@ INVARIANTS = {
     13: "a character stands on a node that does not exist",
     14: "a seat not in play holds something or stands somewhere",
     15: "negative stun",
-    16: "the Golem stands off the board's corridors",
+    16: "the Golem stands off the corridors (the board's and the starting spaces')",
     17: "the drawn tile is shown outside a placement decision",
     18: "the pending decision's seat is not in play",
-    19: "a character stands on another character's starting space",
+    19: "a character stands on another character's starting space (unused ones are open, l.177)",
     20: "the mask is all false while the game runs",
     21: "step rejected a legal action",
     22: "a game did not end",
     23: "a game ended neither by a win nor by max_turns",
     24: "the winner is not alone on the central space with a key",
+    25: "End turn offered while a stunned player must rest or one must move the Golem off his key space",
+    26: "the Golem's trail keeps more than it may, or its turns run backwards or ahead",
 }
 
 
@@ -133,13 +135,28 @@ def _invariant_error(s) -> int:
         if node < 0 or node >= K.NUM_NODES or s.node_mask[node] == 0:
             return 13
         if node >= K.START_CELL * K.MC and node != K.start_node(s, p):
-            return 19
+            for q in range(n):
+                if q != p and node == K.start_node(s, q):
+                    return 19
     for p in range(n, K.NUM_SEATS):
         if s.position[p] != -1 or s.items[p, 0] >= 0 or s.items[p, 1] >= 0 or s.life[p] != 0 or s.stun[p] != 0:
             return 14
     g = s.golem_node
-    if g < 0 or g >= K.NUM_BOARD_NODES or s.node_mask[g] == 0:
+    if g < 0 or g >= K.NUM_NODES or s.node_mask[g] == 0:
         return 16
+    if s.golem_trail_len > K.GOLEM_TRAIL:
+        return 26
+    for i in range(s.golem_trail_len):
+        if s.golem_trail_turn[i] > s.turn or (i > 0 and s.golem_trail_turn[i] < s.golem_trail_turn[i - 1]):
+            return 26
+    if s.outcome == K.RUNNING and s.decision == K.D_MAIN and s.actions_left > 0:
+        me = s.seat
+        must = s.stun[me] > 0 or (K.at_start(s, me) and s.golem_node == K.KEY_NODES[s.seat_start[me]])
+        if must:
+            mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+            K.legal_mask(s, mask)
+            if mask[K.A_END_TURN]:
+                return 25
     # never a path-closing build
     if not K.targets_connected(s, -1):
         return 12
@@ -343,7 +360,6 @@ def test_determinize_keeps_the_observation_of_that_seat(num_players):
         ({"num_players": 1}, "num_players=1.*2 to 6"),
         ({"num_players": 7}, "num_players=7.*2 to 6"),
         ({"num_players": "2"}, "num_players"),
-        ({"num_players": 3, "two_player_variant": True}, "two_player_variant.*num_players=2"),
         ({"two_player_variant": "yes"}, "two_player_variant"),
         ({"players": 2}, "unknown option.*players.*allowed options"),
         ({"variant": "standard"}, "unknown option.*variant"),

@@ -157,8 +157,23 @@ def test_setup_two_player_variant_moves_central_space():
     assert int(s["golem_node"]) == node(centre)
     assert s["seat_start"][:2].tolist() == [0, 2]
     assert s["position"][:2].tolist() == [start_node_of(0), start_node_of(2)]
-    with pytest.raises(ValueError, match="two_player_variant"):
-        raw_env(num_players=3, two_player_variant=True)
+
+
+def test_two_players_use_the_two_player_setup():
+    """l.96: "the game setup for 2 players differs from the one described above. See page
+    15": two players get the page-15 board without asking; the standard board only with
+    the documented ``two_player_variant=False``; with 3 or more players the option does
+    nothing."""
+    env = raw_env(num_players=2)
+    env.reset(seed=11)
+    s = env.state
+    assert int(s["center_cell"]) == int(K.VARIANT_CENTER) and s["seat_start"][:2].tolist() == [0, 2]
+    env = raw_env(num_players=2, two_player_variant=False)
+    env.reset(seed=11)
+    assert int(env.state["center_cell"]) == CENTER
+    env = raw_env(num_players=3, two_player_variant=True)
+    env.reset(seed=11)
+    assert int(env.state["center_cell"]) == CENTER and env.state["seat_start"][:3].tolist() == [0, 2, 4]
 
 
 def test_two_player_variant_rules_use_moved_central_space():
@@ -456,11 +471,12 @@ def test_golem_on_key_space_must_be_moved_off_first():
     sc = east_corridor()
     sc.put(0, START0)
     sc.golem(KEY0)
-    assert main_actions(sc) == {K.A_MOVE_GOLEM, K.A_END_TURN}
+    assert main_actions(sc) == {K.A_MOVE_GOLEM}
     sc.next_golem_card(C.GOLEM_MOVE, 1)
-    evs = sc.step(K.A_MOVE_GOLEM)
-    assert int(sc.s["golem_node"]) == N20, "the only way on from the key space (never into the start)"
-    assert ev(K.EV_GOLEM_MOVE, -1, KEY0, N20) in evs
+    sc.step(K.A_MOVE_GOLEM)
+    assert sc.legal_actions() == [K.A_GOLEM_DIR + 0, K.A_GOLEM_DIR + 3], "into the starting space or on"
+    evs = sc.golem_dir(3)
+    assert int(sc.s["golem_node"]) == N20 and ev(K.EV_GOLEM_MOVE, -1, KEY0, N20) in evs
     assert main_actions(sc) == {K.A_MOVE + 3, K.A_END_TURN}
 
 
@@ -471,7 +487,7 @@ def test_golem_on_key_space_keep_moving_it_until_it_leaves():
     sc.next_golem_card(C.GOLEM_IDLE)
     sc.step(K.A_MOVE_GOLEM)
     assert int(sc.s["golem_node"]) == KEY0 and int(sc.s["actions_left"]) == 1
-    assert main_actions(sc) == {K.A_MOVE_GOLEM, K.A_END_TURN}, "the player keeps moving the Golem"
+    assert main_actions(sc) == {K.A_MOVE_GOLEM}, "the player keeps moving the Golem (no End turn)"
     sc.next_golem_card(C.GOLEM_CENTER)
     sc.step(K.A_MOVE_GOLEM)
     assert int(sc.s["golem_node"]) == CENTRE and int(sc.s["seat"]) == 1
@@ -526,8 +542,8 @@ def test_move_not_into_another_starting_space():
     sc.put(0, KEY3)  # seat 1's key space, in front of seat 1's starting space
     assert not sc.legal(K.A_MOVE + 3), "seat 1's starting space is closed to seat 0"
     assert K.move_target(sc.s, 0, 3) == -1
-    sc.put(0, key_node_of(1))  # a key space whose starting space nobody uses
-    assert not sc.legal(K.A_MOVE + 1)
+    sc.put(0, key_node_of(1))  # a key space whose starting space nobody uses: open (l.177)
+    assert sc.legal(K.A_MOVE + 1)
     sc.put(0, KEY0)
     assert sc.legal(K.A_MOVE + 0), "its own starting space is not closed to it"
 
@@ -653,11 +669,12 @@ def test_risky_jump_failure_on_bridge_stays_loses_2_life_stun():
     sc.put(0, under)
     sc.place_trap(under, C.TRAP_NAMES.index("Spiked Pit"), face_up=True)
     sc.place_item(4, under)
-    sc.rolls(6)
+    sc.rolls(6, 12)
     evs = sc.step(K.A_RISKY_JUMP)
     assert ev(K.EV_JUMP, 0, 6, 0, 1) in evs and sc.pos(0) == under, "fell back where it stood"
-    assert int(sc.s["life"][0]) == 2 and int(sc.s["stun"][0]) == 1
-    assert not events_of(evs, K.EV_MOVE) and not events_of(evs, K.EV_TRAP_CHECK), "no new corridor to explore"
+    assert int(sc.s["life"][0]) == 2 and int(sc.s["stun"][0]) == 1 and not events_of(evs, K.EV_MOVE)
+    assert ev(K.EV_TRAP_CHECK, 0, C.TRAP_NAMES.index("Spiked Pit"), 0, 1) in evs, "explored again (l.206)"
+    assert int(sc.s["item_node"][4]) == under and sc.decision == K.D_MAIN, "stunned: no pick-up"
 
 
 def test_risky_jump_costs_one_action():
@@ -709,9 +726,9 @@ def test_stunned_character_can_only_rest():
     sc = east_corridor()
     sc.put(0, N20)
     sc.set(0, stun=2, crystal=0)
-    assert main_actions(sc) == {K.A_REST, K.A_END_TURN}
+    assert main_actions(sc) == {K.A_REST}
     sc.put(0, START0)
-    assert main_actions(sc) == {K.A_REST, K.A_END_TURN}, "even on the starting space"
+    assert main_actions(sc) == {K.A_REST}, "even on the starting space"
 
 
 def test_stunned_character_cannot_pick_up():
@@ -747,7 +764,7 @@ def test_rest_discards_one_stun_token():
     sc.set(0, stun=2)
     evs = sc.step(K.A_REST)
     assert ev(K.EV_REST, 0, 1) in evs and int(sc.s["stun"][0]) == 1 and int(sc.s["actions_left"]) == 1
-    assert main_actions(sc) == {K.A_REST, K.A_END_TURN}
+    assert main_actions(sc) == {K.A_REST}
     sc.step(K.A_REST)
     assert int(sc.s["stun"][0]) == 0 and int(sc.s["seat"]) == 1
 
@@ -1056,12 +1073,15 @@ def test_golem_ignores_bridges():
     assert K.golem_options(sc.s) == 1 << 3, "from the bridge: over it, towards the centre"
 
 
-def test_golem_never_enters_starting_space():
+def test_golem_may_enter_starting_spaces():
+    # l.177 bars "players' characters"; l.491: rules about characters do not affect the Golem
     sc = golem_scenario()
     sc.put(0, N19)
     sc.lay(14, "25")  # a second way off key space 0
     sc.golem(KEY0)
-    assert K.golem_options(sc.s) == (1 << 2) | (1 << 3), "never direction 0, into the starting space"
+    assert K.golem_options(sc.s) == (1 << 0) | (1 << 2) | (1 << 3), "direction 0: into the starting space"
+    sc.golem(node(K.START_CELL + 1))  # an unused starting space: its one way out
+    assert K.golem_options(sc.s) == 1 << 4
 
 
 def test_golem_check_for_every_character_on_its_corridor():

@@ -58,8 +58,8 @@ START_SEATS = {2: (0, 3), 3: (0, 2, 4), 4: (0, 1, 3, 4), 5: (0, 1, 2, 3, 4), 6: 
 START_SEATS_SOURCE = RECONSTRUCTED
 START_SEATS_REASON = (
     "the player-count diagram (page 3) is an image; players sit as evenly spaced around the hexagon as "
-    "the count allows (2 opposite, 3 alternating, 4 as two opposite pairs), clockwise; the 2-player "
-    "variant's moved central tile (page 15) is also only a picture, so 2 players use the normal board"
+    "the count allows (2 opposite, 3 alternating, 4 as two opposite pairs), clockwise; two players use "
+    "the page-15 board (l.96, kernel.tables.VARIANT_SEATS) unless two_player_variant=False asks for this one"
 )
 
 # --- space tiles ------------------------------------------------------------------------
@@ -204,9 +204,13 @@ assert int((TILE_CORRIDOR_ICON == ICON_TRAP).sum()) == 10 and int((TILE_CORRIDOR
 #   TRAP_BACK_TO_START       if any roll fails, back to the starting space
 #   TRAP_CRYSTAL_INACTIVE    if any roll fails, the Crystal of Fate turns inactive
 #   TRAP_LOSE_LIFE_AND_STUN  per failed roll lose ``param`` Life and take 1 stun
+#   TRAP_THROWN_BACK         if any roll fails, the trap moves the character back into the
+#                            corridor it came from: it explores it, but picks nothing up (l.358)
 (TRAP_LOSE_LIFE, TRAP_TAKE_STUN, TRAP_LIFE_OR_STUN, TRAP_BACK_TO_START, TRAP_CRYSTAL_INACTIVE,
- TRAP_LOSE_LIFE_AND_STUN) = range(6)  # fmt: skip
-TRAP_EFFECT_NAMES = ("lose life", "take stun", "life or stun", "back to start", "crystal inactive", "life and stun")
+ TRAP_LOSE_LIFE_AND_STUN, TRAP_THROWN_BACK) = range(7)  # fmt: skip
+TRAP_EFFECT_NAMES = (
+    "lose life", "take stun", "life or stun", "back to start", "crystal inactive", "life and stun", "thrown back",
+)  # fmt: skip
 NUM_TRAPS = 60  # RULEBOOK: 60 trap tokens
 
 # Entries: (name, count, rolls, difficulty, effect, param, source). Only Poisoned Spears is
@@ -217,21 +221,24 @@ NUM_TRAPS = 60  # RULEBOOK: 60 trap tokens
 TRAP_TYPES = [
     # RULEBOOK: "Poisoned Spears (3 x 8+) - Choose: lose 1 Life or take 1 stun token for each failed roll."
     ("Poisoned Spears", 6, 3, 8, TRAP_LIFE_OR_STUN, 1, RULEBOOK),
-    ("Spiked Pit", 8, 1, 7, TRAP_LOSE_LIFE, 1, RECONSTRUCTED),  # the plain, common trap
+    ("Spiked Pit", 6, 1, 7, TRAP_LOSE_LIFE, 1, RECONSTRUCTED),  # the plain, common trap
     ("Falling Rocks", 6, 2, 6, TRAP_LOSE_LIFE, 1, RECONSTRUCTED),  # two easier rolls
     ("Dart Wall", 5, 3, 6, TRAP_LOSE_LIFE, 1, RECONSTRUCTED),  # many darts, each easy to dodge
     ("Swinging Blade", 4, 1, 8, TRAP_LOSE_LIFE, 2, RECONSTRUCTED),  # rare heavy hit
     ("Crushing Walls", 2, 1, 10, TRAP_LOSE_LIFE, 2, RECONSTRUCTED),  # hardest check, kept scarce
     ("Tripwire", 4, 1, 5, TRAP_TAKE_STUN, 1, RECONSTRUCTED),  # easy check, mild effect
-    ("Net", 6, 1, 7, TRAP_TAKE_STUN, 1, RECONSTRUCTED),
+    ("Net", 4, 1, 7, TRAP_TAKE_STUN, 1, RECONSTRUCTED),
     ("Sleeping Gas", 5, 2, 7, TRAP_TAKE_STUN, 1, RECONSTRUCTED),
     ("Stone Hammer", 4, 1, 7, TRAP_LOSE_LIFE_AND_STUN, 1, RECONSTRUCTED),  # wound and daze at once
     ("Portal Rune", 5, 1, 8, TRAP_BACK_TO_START, 0, RECONSTRUCTED),  # like a failed Golem Check
     ("Cursed Glyph", 5, 1, 7, TRAP_CRYSTAL_INACTIVE, 0, RECONSTRUCTED),  # like Plague's one-time effect
+    # l.358 presupposes traps that move or place a character: this one moves it
+    ("Spring Floor", 4, 1, 7, TRAP_THROWN_BACK, 0, RECONSTRUCTED),
 ]  # fmt: skip
 TRAP_TYPES_REASON = (
-    "the Labyrinth Chart is not reproduced; 11 further types in the format of Poisoned Spears, covering "
-    "Life, stun, going back to start and the Crystal, with 60 tokens in all"
+    "the Labyrinth Chart is not reproduced; 12 further types in the format of Poisoned Spears, covering "
+    "Life, stun, going back to start, being thrown back (l.358's trap that moves a character) and the "
+    "Crystal, with 60 tokens in all"
 )
 NUM_TRAP_TYPES = len(TRAP_TYPES)
 TRAP_NAMES = tuple(t[0] for t in TRAP_TYPES)
@@ -248,16 +255,16 @@ assert TRAP_NAMES[0] == "Poisoned Spears" and len(set(TRAP_NAMES)) == NUM_TRAP_T
 assert int(TRAP_COUNTS.sum()) == NUM_TRAPS and TRAP_TOKENS.shape == (NUM_TRAPS,)
 assert ((TRAP_ROLLS >= 1) & (TRAP_ROLLS <= 3)).all()
 assert ((TRAP_DIFFICULTY >= 5) & (TRAP_DIFFICULTY <= 10)).all()
-assert ((TRAP_EFFECT >= 0) & (TRAP_EFFECT <= TRAP_LOSE_LIFE_AND_STUN)).all()
+assert ((TRAP_EFFECT >= 0) & (TRAP_EFFECT <= TRAP_THROWN_BACK)).all()
 
 # --- items ------------------------------------------------------------------------------
 # Bonuses add to the holder's own checks: attack to its Combat Checks when it is the
 # attacker (also free attacks it makes), defend when it is attacked, jump to Jump Checks,
 # trap to every roll of a Trap Check, golem to Golem Checks. Bonuses of the two carried
 # items add up.
-SPECIAL_NONE, SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS = range(5)
-SPECIAL_NAMES = ("", "scepter", "heart", "potion", "salts")
-POTION_LIFE = 2  # RECONSTRUCTED: the Healing Potion gives back 2 Life (half a character's Life)
+SPECIAL_NONE, SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_DISARM = range(6)
+SPECIAL_NAMES = ("", "scepter", "heart", "potion", "salts", "disarm")
+POTION_LIFE = 1  # RECONSTRUCTED: a sip of the Healing Potion gives back 1 Life, for 1 action
 NUM_ITEMS = 15  # RULEBOOK: 15 item tokens
 
 # Entries: (name, attack, defend, jump, trap, golem, special, source, text).
@@ -266,9 +273,10 @@ ITEMS = [
      "When you encounter the Golem, you can spend a Life to ignore its effects."),
     ("Heart of the Abyss", 0, 0, 0, 0, 0, SPECIAL_HEART, RULEBOOK,
      "After you lose all Life, this item is treated as 1 additional Life."),
-    # reconstructed: a way back from low Life that is not resting at the start
+    # reconstructed: a way back from low Life that is not dying; never used up, since items
+    # are never discarded voluntarily (l.373, l.471)
     ("Healing Potion", 0, 0, 0, 0, 0, SPECIAL_POTION, RECONSTRUCTED,
-     "Free: discard this item to regain 2 Life."),
+     "1 action: regain 1 Life (the potion never runs dry)."),
     # reconstructed: a counter to stun-heavy traps and failed jumps
     ("Smelling Salts", 0, 0, 0, 0, 0, SPECIAL_SALTS, RECONSTRUCTED,
      "When you Rest, discard all your stun tokens instead of one."),
@@ -282,13 +290,16 @@ ITEMS = [
     ("Climbing Rope", 0, 0, 1, 1, 0, SPECIAL_NONE, RECONSTRUCTED,
      "+1 to your Jump Checks and to every roll of your Trap Checks."),
     ("Amulet of Warding", 0, 0, 0, 2, 0, SPECIAL_NONE, RECONSTRUCTED, "+2 to every roll of your Trap Checks."),
-    ("Thief's Tools", 0, 0, 0, 1, 0, SPECIAL_NONE, RECONSTRUCTED, "+1 to every roll of your Trap Checks."),
+    # reconstructed: the one effect that takes a trap off the board (l.487: back into the pool)
+    ("Thief's Tools", 0, 0, 0, 0, 0, SPECIAL_DISARM, RECONSTRUCTED,
+     "When no roll of your Trap Check fails, you disarm the trap: its token is shuffled back into the trap pool."),
     ("Rune of Binding", 0, 0, 0, 0, 2, SPECIAL_NONE, RECONSTRUCTED, "+2 to your Golem Checks."),
     ("Clay Talisman", 0, 0, 0, 0, 1, SPECIAL_NONE, RECONSTRUCTED, "+1 to your Golem Checks."),
 ]  # fmt: skip
 ITEMS_REASON = (
-    "the Labyrinth Chart is not reproduced; beside the two named items: a healing potion, smelling salts "
-    "and 11 +1/+2 bonuses covering every check of the rules (attacking, defending, jump, trap, Golem)"
+    "the Labyrinth Chart is not reproduced; beside the two named items: a healing potion that is never "
+    "used up (no voluntary discards, l.373/l.471), smelling salts, thief's tools that disarm a trap "
+    "(l.487's removed trap) and 10 +1/+2 bonuses covering every check (attacking, defending, jump, trap, Golem)"
 )
 ITEM_NAMES = tuple(i[0] for i in ITEMS)
 ITEM_ATTACK_BONUS = np.array([i[1] for i in ITEMS], dtype=np.int8)
@@ -301,7 +312,9 @@ ITEM_SOURCES = tuple(i[7] for i in ITEMS)
 ITEM_TEXT = tuple(i[8] for i in ITEMS)
 
 assert len(ITEMS) == NUM_ITEMS and len(set(ITEM_NAMES)) == NUM_ITEMS
-assert sorted(ITEM_SPECIAL.tolist())[-4:] == [SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS]
+assert sorted(ITEM_SPECIAL.tolist())[-5:] == [
+    SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_DISARM,
+]  # fmt: skip
 _ANY_BONUS = (ITEM_ATTACK_BONUS | ITEM_DEFEND_BONUS | ITEM_JUMP_BONUS | ITEM_TRAP_BONUS | ITEM_GOLEM_BONUS) != 0
 assert ((ITEM_SPECIAL == SPECIAL_NONE) == _ANY_BONUS).all(), "an item is either special or a bonus item, never both"
 
@@ -405,7 +418,7 @@ RECONSTRUCTION_REASONS = {
     "ITEMS": ITEMS_REASON,
     "EVENTS": EVENTS_REASON,
     "GOLEM_CARDS": GOLEM_CARDS_REASON,
-    "POTION_LIFE": "the Healing Potion's amount is our choice: 2 Life, half of a full character",
+    "POTION_LIFE": "the Healing Potion's amount is our choice: 1 Life for 1 action, the potion stays",
     "LONG_COMBAT_MOD": "applies to the attacker only, since a modifier on both sides would cancel out",
 }
 
@@ -442,6 +455,8 @@ def describe_trap(trap_type: int) -> str:
         what = "if any roll fails, go back to your starting space"
     elif effect == TRAP_CRYSTAL_INACTIVE:
         what = "if any roll fails, your Crystal of Fate becomes inactive"
+    elif effect == TRAP_THROWN_BACK:
+        what = "if any roll fails, you are thrown back into the corridor you came from"
     else:
         what = f"lose {param} Life and take 1 stun token for each failed roll"
     return f"{TRAP_NAMES[t]} ({int(TRAP_ROLLS[t])} x {int(TRAP_DIFFICULTY[t])}+): {what}"

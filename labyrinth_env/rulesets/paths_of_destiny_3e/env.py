@@ -1,11 +1,11 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v0``), 2-6 players.
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v1``), 2-6 players.
 
 Build the labyrinth tile by tile on a hexagonal board, take a key from another player's
 key space and be the only character on the central space, key in hand, during your own
 turn. Traps, the Golem, items, events, bridges, jumps and combat stand in the way.
 Rules: ``docs/rules/paths_of_destiny_3e.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_3e_v0", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_3e_v1", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -20,7 +20,7 @@ are named ``(q,r)`` as the text map writes them):
 |---|---|
 | activity (active player) | build, move in a direction, risky jump, safe jump, rest, attack (offset 1-5) |
 | | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
-| | use the Healing Potion (free), end turn |
+| | sip the Healing Potion, pick up (free), end turn (not while Rest or moving the Golem is a must) |
 | place the drawn tile | cell x rotation |
 | Golem direction | the Golem steps in a direction |
 | reroll? (owner of the Crystal) | keep / reroll |
@@ -47,6 +47,17 @@ Version history: v0 (first release; characters and their abilities not yet inclu
 Fix within v0: check and fight totals are clipped to the observation's [0, 1] (with
 modifiers they could pass 12 or drop below 0, outside the declared Box); every value that
 was inside it is unchanged.
+v1 (issue 18, the rulebook's lines): Pick Up is a free activity of the active player on
+his own corridor at any time of his turn (a new action), not only step 5 of exploring;
+two players get the page-15 board by default (``two_player_variant=False`` is the
+standard board, not in the rulebook); End turn is not offered while a stunned player must
+rest or a player must keep moving the Golem off his key space; a failed jump onto a bridge
+explores the corridor; the Healing Potion costs 1 action for 1 Life and is never used up,
+Thief's Tools disarm a trap (back into the pool) instead of +1, a new trap (Spring Floor)
+throws the character back where it came from (no pick-up there); characters may enter
+unused starting spaces and the Golem any starting space; a stunned character is not
+offered the Scepter of Control; death keeps the stun tokens; the Golem may not go back to
+any corridor it left during the previous player's turn.
 """
 
 from __future__ import annotations
@@ -69,17 +80,18 @@ node_name = hexenv.node_name
 @dataclass(frozen=True)
 class PathsOfDestiny3eOptions:
     num_players: int = option(2, "number of players", int_range=SPEC.players)
-    two_player_variant: bool = option(False, "the 2-player board (central space moved)", check=check_bool)
+    two_player_variant: bool = option(
+        True,
+        "with 2 players, the rulebook's 2-player board of page 15 (central space moved); False: the "
+        "standard board, not in the rulebook; ignored with 3 or more players",
+        check=check_bool,
+    )
     max_turns: int | None = option(
         400, "truncate after this many turns (None: never)", int_range=(1, 1_000_000), optional=True
     )
     ask_crystal: bool = option(
         True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=check_bool
     )
-
-    def validate(self) -> None:
-        if self.two_player_variant and self.num_players != 2:
-            raise ValueError(f"option two_player_variant needs num_players=2, got num_players={self.num_players}")
 
 
 class raw_env(LabyrinthAECEnv):
@@ -91,7 +103,7 @@ class raw_env(LabyrinthAECEnv):
     def options_vector(self) -> np.ndarray:
         o = self.options
         vec = super().options_vector()
-        vec[K.OPT_VARIANT] = int(o.two_player_variant)
+        vec[K.OPT_VARIANT] = int(o.two_player_variant and o.num_players == 2)
         vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
         return vec
 
@@ -101,7 +113,8 @@ class raw_env(LabyrinthAECEnv):
         names += ["risky jump", "safe jump", "rest"]
         names += [f"attack player +{k}" for k in range(1, 6)]
         names += hexenv.trap_action_names()
-        names += ["move the golem", "trigger an event", "activate crystal of fate", "use healing potion", "end turn"]
+        names += ["move the golem", "trigger an event", "activate crystal of fate", "sip the healing potion", "pick up"]
+        names += ["end turn"]
         names += hexenv.place_action_names("tile")
         names += hexenv.direction_names("golem steps")
         names += ["keep the roll", "reroll with crystal of fate", "scepter: no", "scepter: spend a life"]
@@ -168,6 +181,13 @@ class raw_env(LabyrinthAECEnv):
             K.EV_SCEPTER: lambda: {"type": "scepter", "seat": seat},
             K.EV_HEART: lambda: {"type": "heart_of_the_abyss", "seat": seat},
             K.EV_POTION: lambda: {"type": "potion", "seat": seat},
+            K.EV_TRAP_REMOVED: lambda: {
+                "type": "trap_removed",
+                "seat": seat,
+                "node": node_name(a),
+                "trap": C.TRAP_NAMES[b],
+            },
+            K.EV_THROWN_BACK: lambda: {"type": "thrown_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")

@@ -97,6 +97,8 @@ def _trap_harm() -> np.ndarray:
             harm[t] = any_fail * 12.0
         elif effect == C.TRAP_CRYSTAL_INACTIVE:
             harm[t] = any_fail * 1.0
+        elif effect == C.TRAP_THROWN_BACK:
+            harm[t] = any_fail * 2.0  # the step is lost, and the corridor behind explored again
         else:
             harm[t] = fails * (param * 2.0 + 1.0)
     return harm
@@ -122,6 +124,8 @@ def _item_values() -> np.ndarray:
             v[i] = 4
         elif special == C.SPECIAL_POTION:
             v[i] = 3
+        elif special == C.SPECIAL_DISARM:
+            v[i] = 2
         elif special == C.SPECIAL_SALTS:
             v[i] = 1
         else:
@@ -394,6 +398,8 @@ def main_action(s, mask) -> int:
             return K.A_MOVE_GOLEM  # the Golem blocks the key space
         a = hexsearch.first_legal(mask, K.A_MOVE, K.A_MOVE + 6)
         return a if a >= 0 else K.A_END_TURN
+    if mask[K.A_PICK_UP]:
+        return K.A_PICK_UP  # free: what it let lie this turn is not offered again
     if mask[K.A_USE_POTION] and s.life[me] <= 2 and K.max_life(s) > s.life[me]:
         return K.A_USE_POTION
     a = choose_attack(s, mask, me, K.A_ATTACK, False)

@@ -43,7 +43,7 @@ from labyrinth_env.core.contract import (  # noqa: F401
     winner_returns,
 )
 from labyrinth_env.core.grid import HEX_CENTER
-from labyrinth_env.core.hexboard import any_buildable, at_start, clear_cell, move_target, occupants, start_node  # noqa: F401
+from labyrinth_env.core.hexboard import any_buildable, clear_cell, occupants, start_node  # noqa: F401
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
@@ -52,10 +52,10 @@ from .checks import reroll, reroll_mask
 from .combat import counter_attack, counter_mask, free_attack, free_attack_mask, push_mask, push_out
 from .events import event_target_mask, strike_target
 from .golem import golem_dir_mask, golem_options, scepter_mask, steer_golem, use_scepter  # noqa: F401
-from .items import pick_up, pickable_key, pickup_mask  # noqa: F401
+from .items import pick_up, pick_up_legal, pickable_key, pickup_mask  # noqa: F401
 from .life import drop_and_die, drop_mask, life_or_stun_mask, lose_life, lose_life_or_take_stun  # noqa: F401
 from .observe import observe  # noqa: F401
-from .queries import center_node, event_mod, item_sum, max_life  # noqa: F401
+from .queries import at_start, center_node, event_mod, item_sum, max_life, move_target  # noqa: F401
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
@@ -201,6 +201,9 @@ def init_board(s) -> None:
     s.golem_node = center_node(s)
     s.golem_from = -1
     s.golem_from_turn = -10
+    s.golem_trail[:] = 0
+    s.golem_trail_turn[:] = 0
+    s.golem_trail_len = 0
 
 
 @njit(cache=True)
@@ -226,6 +229,7 @@ def init_resolution(s) -> None:
     s.depth = 0
     s.ex_seat[:] = 0
     s.ex_node[:] = 0
+    s.ex_from[:] = 0
     s.ex_step[:] = 0
     s.ex_pickup[:] = 0
     s.ex_ignore_trap[:] = 0
@@ -238,6 +242,7 @@ def init_resolution(s) -> None:
     s.golem_used = 0
     s.event_used = 0
     s.exchanged = 0
+    s.declined = 0
     s.golem_steps = 0
     s.golem_checks = 0
     s.dying = 0
@@ -248,7 +253,8 @@ def init_resolution(s) -> None:
 def init(s, seed, options) -> None:
     start_record(s, seed, options)
     n = s.num_players
-    s.variant = s.options[OPT_VARIANT]
+    # l.96: two players use the page-15 set-up (the option's False: the standard board)
+    s.variant = s.options[OPT_VARIANT] if n == 2 else 0
     s.ask_crystal = s.options[OPT_CRYSTAL]
     init_board(s)
     init_characters(s, n)

@@ -7,13 +7,12 @@ from __future__ import annotations
 from labyrinth_env.core import pod
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .golem import golem_to
 from .life import add_stun, gain_life, lose_life, to_start
-from .queries import center_node, max_life
+from .queries import at_start, center_node, max_life
 from .tables import (
     A_EVENT_TARGET,
     D_EVENT_TARGET,
@@ -63,8 +62,7 @@ def trigger_event(s) -> None:
             gain_life(s, p, n)
     elif once == C.ONCE_GOLEM_TO_CENTER:
         if s.golem_node != center_node(s):
-            golem_to(s, center_node(s))
-            s.golem_from_turn = -10  # not a Move the Golem activity: no restriction follows
+            golem_to(s, center_node(s), False)  # not Move the Golem: no restriction follows
     elif once == C.ONCE_ACTIVE_GAIN_LIFE:
         gain_life(s, s.seat, n)
 

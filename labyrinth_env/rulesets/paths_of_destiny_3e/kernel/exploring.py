@@ -13,7 +13,7 @@ from labyrinth_env.core.hexboard import occupants
 from labyrinth_env.core.jit import njit
 
 from .combat import can_fight, explore_counter_order
-from .items import anything_to_pick
+from .items import anything_to_pick, decline_here
 from .tables import D_COUNTER, D_FREE_ATTACK, D_PICKUP, EV_TRAP_REVEALED, NUM_SEATS, TRAP_TOKENS
 from .traps import begin_trap_check
 
@@ -60,7 +60,9 @@ def explore_step(s) -> None:
             return
         s.ex_step[f] = 5
     else:  # keys and items
-        if s.ex_pickup[f] and seat == s.seat and s.stun[seat] == 0 and anything_to_pick(s, seat, node):
+        if not s.ex_pickup[f]:  # put here by a trap or a lost combat (l.358, l.441)
+            decline_here(s, seat)
+        elif seat == s.seat and s.stun[seat] == 0 and anything_to_pick(s, seat, node):
             set_decision(s, D_PICKUP, seat)
             return
         s.depth = f

@@ -10,13 +10,12 @@ from labyrinth_env.core import hexboard
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .life import lose_life, to_start
-from .queries import center_node, event_mod, holds_special, item_sum, key_node
+from .queries import at_start, center_node, event_mod, holds_special, item_sum, key_node
 from .tables import (
     A_GOLEM_DIR,
     A_SCEPTER_NO,
@@ -31,6 +30,7 @@ from .tables import (
     EV_SCEPTER,
     GOLEM_KIND,
     GOLEM_STEPS,
+    GOLEM_TRAIL,
     ITEM_GOLEM,
     MC,
     NEIGHBORS,
@@ -40,17 +40,66 @@ from .tables import (
 
 # --- where the Golem may go ----------------------------------------------------------------
 @njit(cache=True)
-def golem_options(s) -> int:
-    """Directions the Golem may step in: along corridors (never a bridge jump), never
-    onto a starting space, never back where it came from last (unless that is all)."""
-    return hexboard.wander_options(s, s.golem_node, s.golem_from, s.golem_from_turn)
+def golem_forbidden(s, node: int) -> bool:
+    """l.288: never "back to the corridor, from which the Golem moved during the previous
+    player's turn": any corridor of that player's moves, not only the last one; within
+    the current move, never straight back to the corridor it just left."""
+    if s.golem_from_turn == s.turn and node == s.golem_from:
+        return True
+    for i in range(s.golem_trail_len):
+        if s.golem_trail[i] == node and s.golem_trail_turn[i] == s.turn - 1:
+            return True
+    return False
 
 
 @njit(cache=True)
-def golem_to(s, node: int) -> None:
-    emit(s, EV_GOLEM_MOVE, NO_SEAT, s.golem_node, node)
-    s.golem_from = s.golem_node
+def golem_options(s) -> int:
+    """Directions the Golem may step in: along corridors (never a bridge jump), into any
+    space, starting spaces too (l.177 binds characters, and the Golem is none, l.491),
+    never into a forbidden corridor unless nothing else is open (the dead-end bounce)."""
+    node = s.golem_node
+    cell = node // MC
+    m = 0
+    back = 0
+    for d in range(6):
+        if not (s.node_mask[node] >> d) & 1:
+            continue
+        other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+        if other < 0:
+            continue
+        if golem_forbidden(s, other):
+            back |= 1 << d
+        else:
+            m |= 1 << d
+    return m if m != 0 else back
+
+
+@njit(cache=True)
+def remember_left(s, node: int) -> None:
+    """The Golem left ``node`` by Move the Golem this turn: keep it, with the previous
+    turn's, for the next player (older entries are dropped)."""
+    n = 0
+    for i in range(s.golem_trail_len):
+        if s.golem_trail_turn[i] >= s.turn - 1:
+            s.golem_trail[n] = s.golem_trail[i]
+            s.golem_trail_turn[n] = s.golem_trail_turn[i]
+            n += 1
+    if n < GOLEM_TRAIL:
+        s.golem_trail[n] = node
+        s.golem_trail_turn[n] = s.turn
+        n += 1
+    s.golem_trail_len = n
+    s.golem_from = node
     s.golem_from_turn = s.turn
+
+
+@njit(cache=True)
+def golem_to(s, node: int, moved: bool = True) -> None:
+    """The Golem onto ``node`` (``moved``: by Move the Golem, whose corridors the next
+    player may not send it back to); everyone there makes a Golem Check."""
+    emit(s, EV_GOLEM_MOVE, NO_SEAT, s.golem_node, node)
+    if moved:
+        remember_left(s, s.golem_node)
     s.golem_node = node
     for p in range(s.num_players):
         if s.position[p] == node:
@@ -139,14 +188,16 @@ def next_golem_check(s) -> None:
     for p in range(s.num_players):
         if (s.golem_checks >> p) & 1:
             s.golem_checks &= ~np.uint8(1 << p)
-            if s.position[p] == s.golem_node:
+            # on its own starting space a failed check has nowhere to send it (l.296)
+            if s.position[p] == s.golem_node and not at_start(s, p):
                 begin_golem_check(s, p)
             return
 
 
 @njit(cache=True)
 def begin_golem_check(s, seat: int) -> None:
-    if holds_special(s, seat, C.SPECIAL_SCEPTER) >= 0 and s.life[seat] > 0:
+    # a stunned character uses nothing but Rest (l.210, l.220): not the Scepter either
+    if holds_special(s, seat, C.SPECIAL_SCEPTER) >= 0 and s.life[seat] > 0 and s.stun[seat] == 0:
         s.ck_kind = CK_GOLEM
         s.ck_seat = seat
         set_decision(s, D_SCEPTER, seat)

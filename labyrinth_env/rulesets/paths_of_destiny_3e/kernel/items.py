@@ -85,15 +85,40 @@ def items_allowed(s) -> bool:
 
 
 @njit(cache=True)
-def anything_to_pick(s, seat: int, node: int) -> bool:
+def pickable_bits(s, seat: int, node: int) -> int:
+    """What ``seat`` could take on ``node`` now: bit k for key k, bit NUM_KEYS + i for item i
+    (an item exchanged this turn is not taken again)."""
+    m = 0
     for k in range(NUM_KEYS):
         if pickable_key(s, seat, k, node):
-            return True
+            m |= 1 << k
     if items_allowed(s):
         for i in range(NUM_ITEMS):
             if s.item_node[i] == node and not (s.exchanged >> i) & 1:
-                return True
-    return False
+                m |= 1 << (NUM_KEYS + i)
+    return m
+
+
+@njit(cache=True)
+def anything_to_pick(s, seat: int, node: int) -> bool:
+    return pickable_bits(s, seat, node) != 0
+
+
+# --- Pick Up a Key and/or an Item (free activity) -----------------------------------------
+@njit(cache=True)
+def pick_up_legal(s, seat: int) -> bool:
+    """l.127, l.356: the active player picks up from his corridor "during his turn", not
+    only in step 5 of exploring; tokens it already let lie this turn, or lay on a corridor
+    a trap or a lost combat put it on (l.358, l.441), are not offered again until the
+    turn ends (else the free activity could be asked for forever)."""
+    return (pickable_bits(s, seat, s.position[seat]) & ~np.int64(s.declined)) != 0
+
+
+@njit(cache=True)
+def decline_here(s, seat: int) -> None:
+    """The tokens on ``seat``'s corridor are not taken this turn (see ``pick_up_legal``)."""
+    if seat == s.seat:
+        s.declined |= np.uint32(pickable_bits(s, seat, s.position[seat]))
 
 
 @njit(cache=True)
@@ -123,6 +148,7 @@ def pick_up(s, action: int) -> None:
     seat = s.decider
     node = s.position[seat]
     if action == A_PICKUP_DONE:
+        decline_here(s, seat)
         s.depth -= 1
         return
     if action < A_PICK_ITEM:

@@ -83,13 +83,14 @@ def rest(s, seat: int) -> None:
 
 @njit(cache=True)
 def potion_legal(s, seat: int) -> bool:
-    return holds_special(s, seat, C.SPECIAL_POTION) >= 0
+    """Only below the Life a character may have: a sip at full Life does nothing."""
+    return holds_special(s, seat, C.SPECIAL_POTION) >= 0 and s.life[seat] < max_life(s)
 
 
 @njit(cache=True)
 def use_potion(s, seat: int) -> None:
-    """Drink the Healing Potion (a free activity): back into the pool, Life regained."""
-    return_item(s, take_from_slot(s, seat, holds_special(s, seat, C.SPECIAL_POTION)))
+    """Drink from the Healing Potion (1 action): Life regained; the potion stays, since
+    items are never discarded voluntarily (l.373, l.471)."""
     emit(s, EV_POTION, seat)
     gain_life(s, seat, C.POTION_LIFE)
 
@@ -113,11 +114,11 @@ def lose_life_or_take_stun(s, who: int, action: int) -> None:
 # --- death ---------------------------------------------------------------------------------
 @njit(cache=True)
 def finish_death(s, seat: int) -> None:
-    """Back on the starting space with all Life; the Crystal of Fate stays as it was."""
+    """Back on the starting space with all Life; the Crystal of Fate and the stun tokens
+    stay as they were (l.249 restores Life only, l.251)."""
     s.dying &= ~np.uint8(1 << seat)
     to_start(s, seat)
     s.life[seat] = max_life(s)
-    s.stun[seat] = 0
     if s.choices_left > 0 and s.ck_seat == seat:  # the trap's other failed rolls die with it
         s.choices_left = 0
 

@@ -4,15 +4,13 @@ bridge and the corridor under it."""
 
 from __future__ import annotations
 
-from labyrinth_env.core import hexboard
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start, move_target
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .life import add_stun, lose_life
-from .queries import event_mod, item_sum
+from .queries import at_start, event_mod, item_sum, move_target
 from .tables import (
     A_MOVE,
     A_RISKY_JUMP,
@@ -29,12 +27,13 @@ from .tables import (
 
 # --- entering a corridor -------------------------------------------------------------------
 @njit(cache=True)
-def push_exploration(s, seat: int, node: int, pickup: bool, ignore_trap: bool = False) -> None:
+def push_exploration(s, seat: int, node: int, pickup: bool, ignore_trap: bool = False, came_from: int = -1) -> None:
     d = s.depth
     if d >= MAX_DEPTH:
         return  # cannot happen with 6 seats; guards the arrays
     s.ex_seat[d] = seat
     s.ex_node[d] = node
+    s.ex_from[d] = came_from
     s.ex_step[d] = 1
     s.ex_pickup[d] = 1 if pickup else 0
     s.ex_ignore_trap[d] = 1 if ignore_trap else 0
@@ -46,17 +45,19 @@ def push_exploration(s, seat: int, node: int, pickup: bool, ignore_trap: bool = 
 @njit(cache=True)
 def enter(s, seat: int, node: int, pickup: bool, ignore_trap: bool = False) -> None:
     """Move a character onto ``node`` and explore it."""
-    emit(s, EV_MOVE, seat, s.position[seat], node)
+    came_from = s.position[seat]
+    emit(s, EV_MOVE, seat, came_from, node)
     s.position[seat] = node
-    push_exploration(s, seat, node, pickup, ignore_trap)
+    push_exploration(s, seat, node, pickup, ignore_trap, came_from)
 
 
 # --- Move (activity) -----------------------------------------------------------------------
 @njit(cache=True)
 def move_mask(s, seat: int, out) -> None:
     """Along a corridor to the same corridor of a neighbouring tile, never into another
-    character's starting space (``hexboard.move_target``)."""
-    hexboard.move_mask(s, seat, out, A_MOVE)
+    character's starting space (``queries.move_target``)."""
+    for d in range(6):
+        out[A_MOVE + d] = 1 if move_target(s, seat, d) >= 0 else 0
 
 
 @njit(cache=True)
@@ -107,10 +108,16 @@ def finish_jump(s, seat: int, success: bool, risky: bool) -> None:
     if success:
         enter(s, seat, pair, True)
         return
+    landing = node
     if from_bridge:  # falls to the corridor below, hurt and stunned
         emit(s, EV_MOVE, seat, node, pair)
         s.position[seat] = pair
+        landing = pair
     lose_life(s, seat, C.JUMP_FAIL_LIFE)
     add_stun(s, seat, C.JUMP_FAIL_STUN)
-    if from_bridge and not (s.dying >> seat) & 1:
-        push_exploration(s, seat, pair, True)
+    # l.204, l.206: "Finally, if he still has any Life left, he explores the new corridor";
+    # a failed jump onto a bridge explores the corridor it fell back into, where it stood
+    if not (s.dying >> seat) & 1:
+        push_exploration(s, seat, landing, True, False, node)
+        if not from_bridge:  # it never left: "characters that have not moved cannot attack each other" (l.390)
+            s.ex_done[s.depth - 1] = 0xFF

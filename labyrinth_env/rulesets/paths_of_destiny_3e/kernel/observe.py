@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from labyrinth_env.core import hexboard, kernel_common, pod
 from labyrinth_env.core.contract import RUNNING
-from labyrinth_env.core.hexboard import at_start
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .queries import at_start
 from .tables import (
     CK_COMBAT,
     CK_TRAP,

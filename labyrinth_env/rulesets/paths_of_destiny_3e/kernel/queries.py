@@ -4,10 +4,12 @@ carried items add to a check."""
 
 from __future__ import annotations
 
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
-from .tables import EVENT_LONG, EVENT_LONG_PARAM, ITEM_SPECIAL, KEY_CELLS, LIFE, MC
+from .tables import EVENT_LONG, EVENT_LONG_PARAM, ITEM_SPECIAL, KEY_CELLS, LIFE, MC, NEIGHBORS, START_CELL
 
 
 @njit(cache=True)
@@ -18,6 +20,41 @@ def center_node(s) -> int:
 @njit(cache=True)
 def key_node(key: int) -> int:
     return KEY_CELLS[key] * MC
+
+
+@njit(cache=True)
+def at_start(s, seat: int) -> bool:
+    """On its own starting space (a character may also stand on an unused one, l.177)."""
+    return s.position[seat] == start_node(s, seat)
+
+
+@njit(cache=True)
+def start_owner(s, node: int) -> int:
+    """The seat whose starting space ``node`` is; -1 for a board corridor or an unused
+    starting space."""
+    if node < START_CELL * MC:
+        return -1
+    for p in range(s.num_players):
+        if s.seat_start[p] == node // MC - START_CELL:
+            return p
+    return -1
+
+
+@njit(cache=True)
+def move_target(s, seat: int, d: int) -> int:
+    """The corridor ``seat`` reaches by leaving its corridor in direction ``d`` (-1: none).
+    l.177 bars only "starting spaces of other characters": one's own and the unused ones
+    are open."""
+    node = s.position[seat]
+    if not (s.node_mask[node] >> d) & 1:
+        return -1
+    other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+    if other < 0:
+        return -1
+    owner = start_owner(s, other)
+    if owner >= 0 and owner != seat:
+        return -1
+    return other
 
 
 @njit(cache=True)

@@ -90,7 +90,8 @@ A_MOVE_GOLEM = A_SET_TRAP + NUM_BOARD_NODES
 A_EVENT = A_MOVE_GOLEM + 1
 A_ACTIVATE_CRYSTAL = A_EVENT + 1
 A_USE_POTION = A_ACTIVATE_CRYSTAL + 1
-A_END_TURN = A_USE_POTION + 1
+A_PICK_UP = A_USE_POTION + 1  # the free Pick Up activity: keys and items on one's own corridor
+A_END_TURN = A_PICK_UP + 1
 A_PLACE = A_END_TURN + 1  # + cell * 6 + rotation (222)
 A_GOLEM_DIR = A_PLACE + NUM_BOARD * 6  # + direction (6)
 A_KEEP = A_GOLEM_DIR + 6  # keep the roll
@@ -134,6 +135,9 @@ DECISIONS = (
 CK_NONE, CK_JUMP, CK_GOLEM, CK_TRAP, CK_COMBAT = 0, 1, 2, 3, 4
 CHECK_NAMES = ("none", "jump", "golem", "trap", "combat")
 MAX_DEPTH = 6  # explorations in progress, one inside the other (a push, a fall)
+# Move the Golem at most twice a turn (the second only to clear a key space), 3 steps each:
+# this turn's and the previous turn's corridors
+GOLEM_TRAIL = 12
 
 # --- events: (type, seat, a, b, c, d) ------------------------------------------------------
 EV_FIRST_PLAYER = 1  # seat, roll
@@ -167,6 +171,8 @@ EV_TRUNCATED = 28
 EV_SCEPTER = 29  # seat
 EV_HEART = 30  # seat
 EV_POTION = 31  # seat
+EV_TRAP_REMOVED = 32  # seat, node, trap type (disarmed: back into the trap pool)
+EV_THROWN_BACK = 33  # seat, from node, to node (moved by a trap)
 MAX_EVENTS = 64
 # the codes inside events
 JUMP_SAFE, JUMP_RISKY = 0, 1  # EV_JUMP's last argument
@@ -200,15 +206,22 @@ STATE_DTYPE = state_dtype(
         ("golem_node", np.int16),
         ("golem_from", np.int16),
         ("golem_from_turn", np.int32),
+        # every corridor the Golem left by Move the Golem, with the turn it left it
+        ("golem_trail", np.int16, (GOLEM_TRAIL,)),
+        ("golem_trail_turn", np.int32, (GOLEM_TRAIL,)),
+        ("golem_trail_len", np.int8),
         # the turn
         *pod.TURN_FIELDS,
         ("golem_used", np.int8),
         ("event_used", np.int8),
         ("exchanged", np.uint16),
+        # tokens the active player let lie this turn (bit k: key k; bit NUM_KEYS + i: item i)
+        ("declined", np.uint32),
         # what is being resolved: the explorations (a stack), the check, the Golem
         ("depth", np.int8),
         ("ex_seat", np.int8, (MAX_DEPTH,)),
         ("ex_node", np.int16, (MAX_DEPTH,)),
+        ("ex_from", np.int16, (MAX_DEPTH,)),  # the corridor it came from (a trap may throw it back)
         ("ex_step", np.int8, (MAX_DEPTH,)),
         ("ex_pickup", np.int8, (MAX_DEPTH,)),
         ("ex_ignore_trap", np.int8, (MAX_DEPTH,)),

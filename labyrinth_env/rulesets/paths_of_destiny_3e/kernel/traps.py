@@ -7,22 +7,26 @@ from __future__ import annotations
 from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.rng import roll_2d6
+from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .life import add_stun, lose_life, to_start
-from .queries import event_mod, item_sum
+from .moving import push_exploration
+from .queries import event_mod, holds_special, item_sum
 from .tables import (
     A_SET_TRAP,
     CK_TRAP,
     EV_CRYSTAL,
+    EV_THROWN_BACK,
     EV_TRAP_CHECK,
     EV_TRAP_PLACED,
+    EV_TRAP_REMOVED,
     ITEM_TRAP,
     TRAP_DIFFICULTY,
     TRAP_EFFECT,
     TRAP_PARAM,
     TRAP_ROLLS,
+    TRAP_TOKENS,
 )
 
 
@@ -43,6 +47,20 @@ def lay_trap(s, seat: int, node: int) -> None:
         s.node_trap[node] = t
         s.trap_up[node] = 0
         emit(s, EV_TRAP_PLACED, seat, node)
+
+
+@njit(cache=True)
+def return_trap(s, seat: int, node: int) -> None:
+    """A trap token leaves the board: shuffled back into the trap pool (l.487)."""
+    t = s.node_trap[node]
+    s.node_trap[node] = -1
+    s.trap_up[node] = 0
+    n = s.trap_pool_len
+    s.trap_pool[n] = t
+    j = randint(s.rng, n + 1)
+    s.trap_pool[n], s.trap_pool[j] = s.trap_pool[j], s.trap_pool[n]
+    s.trap_pool_len = n + 1
+    emit(s, EV_TRAP_REMOVED, seat, node, TRAP_TOKENS[t])
 
 
 # --- Set a Trap (activity) -------------------------------------------------------------------
@@ -90,6 +108,9 @@ def trap_outcome(s, seat: int) -> None:
     t = s.ck_b
     effect = TRAP_EFFECT[t]
     if fails == 0:
+        node = s.position[seat]
+        if holds_special(s, seat, C.SPECIAL_DISARM) >= 0 and s.node_trap[node] >= 0:
+            return_trap(s, seat, node)
         return
     if effect == C.TRAP_LOSE_LIFE:
         lose_life(s, seat, fails * TRAP_PARAM[t])
@@ -102,6 +123,25 @@ def trap_outcome(s, seat: int) -> None:
         to_start(s, seat)
     elif effect == C.TRAP_CRYSTAL_INACTIVE:
         pod.turn_crystal(s, seat, 0, EV_CRYSTAL)
+    elif effect == C.TRAP_THROWN_BACK:
+        throw_back(s, seat)
     else:
         lose_life(s, seat, fails * TRAP_PARAM[t])
         add_stun(s, seat, fails)
+
+
+@njit(cache=True)
+def throw_back(s, seat: int) -> None:
+    """The trap moves the character back into the corridor it came from: it explores that
+    corridor in place of this one (the stack does not grow), but picks nothing up (l.358)."""
+    f = s.depth - 1
+    if f < 0 or s.ex_seat[f] != seat:
+        return
+    node = s.position[seat]
+    back = s.ex_from[f]
+    if back < 0 or back == node:
+        return  # it came from nowhere else (a failed jump onto a bridge stays put)
+    s.depth = f
+    emit(s, EV_THROWN_BACK, seat, node, back)
+    s.position[seat] = back
+    push_exploration(s, seat, back, False, False, node)

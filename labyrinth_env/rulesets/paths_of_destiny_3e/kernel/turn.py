@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from labyrinth_env.core.contract import RUNNING, declare_winner, next_turn, set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import any_buildable, at_start, move_target, occupants
+from labyrinth_env.core.hexboard import any_buildable, occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
@@ -17,9 +17,10 @@ from .combat import attack, attack_legal, attack_mask
 from .events import event_legal, trigger_event
 from .exploring import explore_step
 from .golem import golem_blocks_start, move_golem, move_golem_legal, next_golem_check, walk_golem
+from .items import pick_up_legal
 from .life import begin_death, potion_legal, rest, use_potion
-from .moving import begin_jump, jump_legal, jump_mask, move, move_mask
-from .queries import center_node
+from .moving import begin_jump, jump_legal, jump_mask, move, move_mask, push_exploration
+from .queries import at_start, center_node, move_target
 from .tables import (
     A_ACTIVATE_CRYSTAL,
     A_ATTACK,
@@ -28,6 +29,7 @@ from .tables import (
     A_EVENT,
     A_MOVE,
     A_MOVE_GOLEM,
+    A_PICK_UP,
     A_REST,
     A_RISKY_JUMP,
     A_SAFE_JUMP,
@@ -51,6 +53,7 @@ def start_turn(s) -> None:
     s.golem_used = 0
     s.event_used = 0
     s.exchanged = 0
+    s.declined = 0
     emit(s, EV_START_TURN, s.seat, s.turn)
 
 
@@ -73,11 +76,23 @@ def check_win(s) -> bool:
 
 # --- the activity (decision) -----------------------------------------------------------------
 @njit(cache=True)
+def must_act(s) -> bool:
+    """Must is must: a stunned player "must keep performing [Rest] until he discards all
+    stun tokens" (l.220), and one on his starting space with the Golem on his key space
+    "must keep moving the Golem until the Golem leaves" (l.174): while actions remain,
+    ending the turn is no way around either."""
+    if s.actions_left <= 0:
+        return False
+    seat = s.seat
+    return s.stun[seat] > 0 or (at_start(s, seat) and golem_blocks_start(s))
+
+
+@njit(cache=True)
 def activity_legal(s, a: int) -> bool:
     """Whether activity action ``a`` is allowed now: the one place the activity rules
     meet (``activity_mask`` and ``is_legal`` both ask it)."""
     if a == A_END_TURN:
-        return True
+        return not must_act(s)
     seat = s.seat
     if s.actions_left <= 0:
         return False
@@ -108,6 +123,8 @@ def activity_legal(s, a: int) -> bool:
         return activate_legal(s, seat)
     if a == A_USE_POTION:
         return potion_legal(s, seat)
+    if a == A_PICK_UP:
+        return pick_up_legal(s, seat)
     return False
 
 
@@ -116,7 +133,7 @@ def activity_mask(s, out) -> None:
     """``activity_legal`` for every activity at once (``out`` zeroed), each family's mask
     hoisting its per-action checks out of the loops: asking ``activity_legal`` for each of
     the 111 trap corridors costs more than the rest of a step. A test keeps the two equal."""
-    out[A_END_TURN] = 1
+    out[A_END_TURN] = 0 if must_act(s) else 1
     seat = s.seat
     if s.actions_left <= 0:
         return
@@ -138,6 +155,7 @@ def activity_mask(s, out) -> None:
     out[A_EVENT] = 1 if event_legal(s) else 0
     out[A_ACTIVATE_CRYSTAL] = 1 if activate_legal(s, seat) else 0
     out[A_USE_POTION] = 1 if potion_legal(s, seat) else 0
+    out[A_PICK_UP] = 1 if pick_up_legal(s, seat) else 0
 
 
 @njit(cache=True)
@@ -152,14 +170,16 @@ def any_activity(s) -> bool:
 @njit(cache=True)
 def do_activity(s, action: int) -> None:
     """Spend the activity's actions (2 for a safe jump and for activating the Crystal, none
-    for the Healing Potion) and carry it out."""
+    for picking up) and carry it out."""
     seat = s.seat
     if action == A_END_TURN:
         s.actions_left = 0
         end_turn(s)
         return
-    if action == A_USE_POTION:
-        use_potion(s, seat)
+    if action == A_PICK_UP:  # free: the pick-up decision of exploring's step 5, on the spot
+        node = s.position[seat]
+        push_exploration(s, seat, node, True, False, node)
+        s.ex_step[s.depth - 1] = 5
         return
     s.actions_left -= 2 if action in (A_SAFE_JUMP, A_ACTIVATE_CRYSTAL) else 1
     if action == A_BUILD:
@@ -180,6 +200,8 @@ def do_activity(s, action: int) -> None:
         trigger_event(s)
     elif action == A_ACTIVATE_CRYSTAL:
         activate_crystal(s, seat)
+    elif action == A_USE_POTION:
+        use_potion(s, seat)
 
 
 # --- what resolves by itself -----------------------------------------------------------------
