@@ -25,10 +25,11 @@ import labyrinth_env
 from labyrinth_env import get_spec
 from labyrinth_env.core.rng import randint, seed_state
 from labyrinth_env.rulesets.labyrinx import components as C
+from labyrinth_env.rulesets.labyrinx import heuristic as H
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
-B = get_spec("labyrinx_v0").loops
-ENV_ID = "labyrinx_v0"
+B = get_spec("labyrinx_v1").loops
+ENV_ID = "labyrinx_v1"
 N, E, S, W = 0, 1, 2, 3
 
 
@@ -249,6 +250,8 @@ INVARIANTS = {
     14: "a face-down card is remembered by a seat not in play or a card is missing its kind",
     15: "something is still being resolved in the action decision",
     16: "a pile or hand keeps a card id past its end (a drawn or moved card left behind)",
+    17: "the guaranteed end's counters are past their limits while the game runs",
+    18: "a monster's movement begun has no steps left, or a movement flag without a movement",
 }
 
 
@@ -347,6 +350,15 @@ def invariant_error(s) -> int:
         for x in range(K.NUM_CELLS):
             if s.known[p, x]:
                 return 14
+    if s.outcome == K.RUNNING:
+        if s.race_turns > C.RACE_TURN_LIMIT or s.turn_steps >= C.TURN_DECISION_LIMIT:
+            return 17
+        if (s.race_turns > 0) != (s.race != 0):
+            return 17
+        if s.decision == K.D_MONSTER and s.mv_kind != K.MV_MONSTER:
+            return 18
+        if s.decision == K.D_MONSTER and s.mv_begun and s.mv_steps <= 0:
+            return 18
     return 0
 
 
@@ -390,3 +402,34 @@ def random_games(states, opts, games: int, seed: int, out) -> None:
         out[1] += steps
         out[3] += 1 if s.outcome == K.WON else 0
         out[4] += 1 if s.outcome == K.TRUNCATED else 0
+
+
+@njit(cache=True)
+def heuristic_games(states, opts, seeds, out) -> None:
+    """Games from ``seeds`` with the heuristic in every seat and the invariants checked after
+    every step. ``out``: games, wins, truncations, races, races won, first error code, most
+    steps in a game, most turns of a race."""
+    s = states[0]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], opts)
+        steps = 0
+        while s.outcome == K.RUNNING and steps < 200_000:
+            if not K.step(s, H.heuristic_action(s, mask)):
+                out[5] = 99
+                return
+            steps += 1
+            for i in range(s.num_events):
+                if s.events[i, 0] == K.EV_RACE:
+                    out[3] += 1
+                if s.events[i, 0] == K.EV_WIN and s.events[i, 2] == K.WIN_RACE:
+                    out[4] += 1
+            err = invariant_error(s)
+            if err != 0:
+                out[5] = err
+                return
+        out[0] += 1
+        out[1] += 1 if s.outcome == K.WON else 0
+        out[2] += 1 if s.outcome == K.TRUNCATED else 0
+        out[6] = max(out[6], steps)
+        out[7] = max(out[7], s.race_turns)

@@ -31,10 +31,16 @@ def test_rotated_cards_keep_their_sides_and_doors():
             assert K.CARD_DOORS[card, r] & ~K.CARD_OPEN[card, r] == 0
 
 
-def test_characters_have_three_icons_and_one_power_each():
+def test_characters_have_three_icons_and_only_some_a_special_power():
+    # l.38: "Some characters have a special power": one of each icon mix has one, the other none
     assert (C.CHAR_ICONS.sum(axis=1) == C.ICONS_PER_CHARACTER).all()
-    assert sorted(C.CHAR_POWER.tolist()) == list(range(C.NUM_POWERS))
-    assert len(C.POWER_NAMES) == C.NUM_POWERS
+    powered = [p for p in C.CHAR_POWER.tolist() if p != C.POW_NONE]
+    assert sorted(powered) == list(range(C.NUM_POWERS)) and 0 < len(powered) < C.NUM_CHARACTERS
+    assert len(C.POWER_NAMES) == C.NUM_POWERS and all("action" in name for name in C.POWER_NAMES)
+    mixes = {}
+    for ch in range(C.NUM_CHARACTERS):
+        mixes.setdefault(tuple(C.CHAR_ICONS[ch]), []).append(C.CHAR_POWER[ch] != C.POW_NONE)
+    assert all(sorted(v) == [False, True] for v in mixes.values())
 
 
 def test_reconstructions_are_marked_with_reasons():

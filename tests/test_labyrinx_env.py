@@ -67,7 +67,7 @@ def test_api_test_raw_env(num_players):
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import labyrinx_v0 as mod
+    from labyrinth_env import labyrinx_v1 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 6)
@@ -312,8 +312,23 @@ def test_action_names_round_trip_in_the_rulebooks_words():
 def test_truncation_by_max_turns_gives_zero_rewards():
     env = labyrinth_env.make(ENV_ID, num_players=2, max_turns=3)
     play_random(env, 2)
-    assert env.unwrapped.game_log[-1] == {"type": "truncated"}
+    assert env.unwrapped.game_log[-1] == {"type": "truncated", "why": "max_turns"}
     assert all(v == 0.0 for v in env._cumulative_rewards.values())
+
+
+def test_vector_env_with_heuristic_opponents_and_no_max_turns_finishes_its_games():
+    # issue 19: a tie race with max_turns=None hung VectorEnv.step; every game now ends
+    from labyrinth_env.vector import VectorEnv
+
+    vec = VectorEnv(ENV_ID, 4, opponents="heuristic", seed=3, num_players=4, max_turns=None)
+    vec.reset(seed=3)
+    rng = np.random.default_rng(3)
+    finished = 0
+    for _ in range(4000):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+        _, _, terminated, truncated, _ = vec.step(acts)
+        finished += int(terminated.sum() + truncated.sum())
+    assert finished >= 8
 
 
 @pytest.mark.parametrize("num_players", [2, 6])

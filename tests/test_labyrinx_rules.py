@@ -48,13 +48,11 @@ def test_setup_hands_deck_treasures_and_exit_space(n):
     assert firsts == set(range(n))  # the starting player is drawn
 
 
-def test_setup_a_character_with_a_bigger_hand_limit_draws_more():
+def test_setup_every_character_draws_up_to_the_hand_limit_of_four():
+    # l.22 "typically 4 cards": no power changes the hand limit (every power is an action, l.38)
     for seed in range(40):
         sc = Scenario(3, seed=seed, character_powers=True)
-        s = sc.s
-        for p in range(3):
-            sage = C.CHAR_POWER[s["character"][p]] == C.POW_SAGE
-            assert s["hand_len"][p] == (5 if sage else 4)
+        assert list(sc.s["hand_len"][:3]) == [C.HAND_LIMIT] * 3
 
 
 # --- the labyrinth expands ------------------------------------------------------------------------
@@ -288,7 +286,7 @@ def test_rest_draws_up_to_four_cards_then_discards_to_the_limit():
 
 # --- end phase ------------------------------------------------------------------------------------
 def test_end_phase_flips_empty_corridors_but_not_defeated_challenges_or_chests_with_treasure():
-    sc = ready()
+    sc = ready(3)  # three players: the one on the left (seat 1) is not also the one on the right
     s = sc.s
     occupied = sc.lay(2, 3, "crossing", 0)
     plain = sc.lay(2, 4, "corner", 1)
@@ -346,7 +344,7 @@ def test_challenge_with_exactly_the_cards_needed_discards_them_all():
 
 
 def test_monster_failure_loses_a_treasure_and_the_left_player_moves_the_loser():
-    sc = ready(hand0=("corner",))
+    sc = ready(3, hand0=("corner",))  # seat 1 is on seat 0's left, seat 2 on its right
     s = sc.s
     sc.give_treasure(0, 1)
     events = enter_monster(sc, 6)  # 2 icons + 1 card < 6
@@ -370,17 +368,38 @@ def test_monster_failure_loses_a_treasure_and_the_left_player_moves_the_loser():
     assert s["actions_left"] == 2
 
 
-def test_monster_movement_may_stop_early():
+def test_monster_movement_may_be_declined_before_it_begins():
     sc = ready()
     s = sc.s
     enter_monster(sc, 3)
-    assert K.A_STOP in sc.legal()
+    assert K.A_STOP in sc.legal()  # "may move": the whole movement, or none of it
     events = sc.step(K.A_STOP)
     assert (K.EV_STOP, 1, 0, 3, 0, 0) in events and s["pos"][0] == NORTH_OF_EXIT and sc.decision() == "action"
 
 
-def test_trap_failure_moves_the_loser_in_a_straight_line_without_flipping_what_it_passes():
+def test_monster_failure_moves_the_loser_the_full_difficulty_or_not_at_all():
+    # l.49: "may move your character a number of spaces equal to the difficulty": once the
+    # movement begins, the mover cannot stop it short (only a new challenge, or no way on)
     sc = ready()
+    s = sc.s
+    for r in (1, 0):  # a corridor north of (2,3), then round the table's side to (8,3), (7,3)
+        sc.lay(r, 3, "crossing", 0)
+    sc.lay(8, 3, "straight", 0)
+    sc.lay(7, 3, "straight", 0)
+    sc.lay(6, 3, "dead end", 2)  # open south only: towards (7,3)
+    enter_monster(sc, 5)  # the Knight: 2 monster icons, no cards
+    assert s["mv_steps"] == 5 and K.A_STOP in sc.legal()
+    path = [cell(1, 3), cell(0, 3), cell(8, 3), cell(7, 3), cell(6, 3)]
+    for i, x in enumerate(path):
+        assert sc.decision() == "move the loser of the monster (player on the left)"
+        assert K.A_STOP not in sc.legal() or i == 0, i
+        sc.step(K.A_CELL + x)
+        assert s["pos"][0] == x
+    assert s["mv_kind"] == K.MV_NONE and s["mv_steps"] == 0 and sc.decision() == "action" and s["decider"] == 0
+
+
+def test_trap_failure_moves_the_loser_in_a_straight_line_without_flipping_what_it_passes():
+    sc = ready(3)  # seat 1 is on seat 0's left, seat 2 on its right
     s = sc.s
     sc.give_treasure(0, 2)
     passed = sc.lay(1, 3, "crossing", face_up=False)
@@ -496,15 +515,117 @@ def test_tie_is_broken_by_a_race_with_open_doors_no_challenges_and_no_expansion(
     assert (K.EV_WIN, 1, K.WIN_RACE, 0, 0, 0) in events and s["winner"] == 1
 
 
-def test_race_a_tied_character_already_in_the_exit_space_is_back_first():
+def test_race_is_won_by_moving_to_the_exit_not_by_standing_there():
+    # l.58: "The first one to move to the exit space on the Empty Hall is the winner"
+    sc = race_scenario()
+    s = sc.s
+    sc.place(0, 0, 2)
+    sc.lay(0, 2, "crossing", 0)  # north of the exit space's middle cell (1,2)
+    sc.fill(keep=0, avoid=[cell(0, 0)])
+    sc.step(K.A_PLAY + 0)
+    sc.step(K.A_CELL + cell(0, 0))
+    events = sc.step(K.A_ROT + 0)
+    assert sc.events_of(events, K.EV_RACE) and not sc.events_of(events, K.EV_WIN)
+    assert s["outcome"] == K.RUNNING and s["seat"] == 1 and int(s["pos"][1]) == s["exit0"]  # standing there
+    sc.step(K.A_MOVE + cell(0, 2))  # out of the exit space
+    assert s["outcome"] == K.RUNNING
+    events = sc.step(K.A_MOVE + cell(1, 2))  # and back in: now it has moved to the exit space
+    assert (K.EV_WIN, 1, K.WIN_RACE, 0, 0, 0) in events and s["winner"] == 1
+
+
+def test_race_a_pushed_racer_does_not_win_by_being_pushed_into_the_exit():
+    sc = race_scenario()
+    s = sc.s
+    sc.lay(0, 2, "crossing", 0)
+    sc.place(0, 0, 2)
+    sc.fill(keep=0, avoid=[cell(0, 0)])
+    sc.step(K.A_PLAY + 0)
+    sc.step(K.A_CELL + cell(0, 0))
+    sc.step(K.A_ROT + 0)  # the table is full: seats 0 and 1 race
+    s["pos"][1] = cell(0, 2)
+    sc.main(0)
+    sc.step(K.A_PUSH + 0)  # seat 0 pushes seat 1 (one to its left) south into the exit space
+    events = sc.step(K.A_CELL + cell(1, 2))
+    assert int(s["pos"][1]) == s["exit0"] and not sc.events_of(events, K.EV_WIN) and s["outcome"] == K.RUNNING
+
+
+# --- "the player on the left" with three or more players (left and right differ) ----------------
+@pytest.mark.parametrize("n", [3, 4, 6])
+@pytest.mark.parametrize("icon", ["straight with a monster", "straight with a trap"])
+def test_the_player_on_the_left_moves_the_loser_with_three_or_more_players(n, icon):
+    # l.49, l.50: "the player on your left may move your character"; l.43 "The active player
+    # is now the one on the left": the left of seat p is p + 1, the next in turn order
+    for p in range(n):
+        sc = Scenario(n)
+        sc.character(p, "Gambler")  # no monster icon, one trap icon
+        sc.set_hand(p, [])
+        sc.main(p)
+        x = sc.lay(2, 3, icon, face_up=False)
+        sc.step(move(x))
+        sc.dice(6)
+        events = sc.step(K.A_ROT + 0)
+        left = (p + 1) % n
+        assert (K.EV_FAIL, p, int(C.KIND_ICON[kind_id(icon)]), 0, left, 0) in events
+        assert sc.s["decider"] == left and sc.decision().startswith("move the loser"), (n, p)
+
+
+@pytest.mark.parametrize("n", [3, 4, 6])
+def test_end_phase_the_player_on_the_left_is_active_next_with_three_or_more_players(n):
+    for p in range(n):
+        sc = Scenario(n)
+        sc.main(p)
+        sc.step(K.A_END)
+        assert sc.s["seat"] == (p + 1) % n and sc.s["decider"] == (p + 1) % n, (n, p)
+
+
+# --- the guaranteed end (not in the rulebook) -----------------------------------------------------
+def start_race() -> Scenario:
+    """``race_scenario`` with the table filled: seats 0 and 1 race, seat 1 to act."""
     sc = race_scenario()
     sc.place(0, 0, 2)
     sc.lay(0, 2, "crossing", 0)
     sc.fill(keep=0, avoid=[cell(0, 0)])
     sc.step(K.A_PLAY + 0)
     sc.step(K.A_CELL + cell(0, 0))
-    events = sc.step(K.A_ROT + 0)
-    assert (K.EV_WIN, 1, K.WIN_RACE, 0, 0, 0) in events  # seat 1 stands in the exit space
+    sc.step(K.A_ROT + 0)
+    assert sc.s["race"] and sc.s["outcome"] == K.RUNNING and sc.s["seat"] == 1
+    return sc
+
+
+def test_a_stalled_race_is_truncated_even_without_max_turns():
+    sc = start_race()
+    s = sc.s
+    assert s["max_turns"] == 0  # max_turns=None
+    ends = 0
+    events = []
+    while s["outcome"] == K.RUNNING and ends < 5 * C.RACE_TURN_LIMIT:  # racers that never move
+        events = sc.step(K.A_END)
+        ends += 1
+    assert s["outcome"] == K.TRUNCATED and ends == C.RACE_TURN_LIMIT
+    assert (K.EV_TRUNCATED, -1, K.CUT_RACE, 0, 0, 0) in events
+    rewards = np.ones(K.NUM_SEATS)
+    K.returns(s, rewards)
+    assert not rewards.any()
+
+
+def test_a_turn_of_endless_failed_challenges_is_truncated_even_without_max_turns():
+    # two undefeated monsters side by side: a loser without monster icons or cards, moved by
+    # the player on its left from one into the other, fails again and again in one turn
+    sc = Scenario(3)
+    s = sc.s
+    sc.character(0, "Engineer")  # no monster icon
+    sc.set_hand(0, [])
+    sc.main(0)
+    a = sc.lay(2, 3, "straight with a monster", 0)
+    b = sc.lay(1, 3, "straight with a monster", 0)
+    events = sc.step(move(a))
+    steps = 1
+    while s["outcome"] == K.RUNNING and steps < 5 * C.TURN_DECISION_LIMIT:
+        assert s["decider"] == 1 and s["turn"] == 1
+        events = sc.step(K.A_CELL + (b if s["pos"][0] == a else a))
+        steps += 1
+    assert s["outcome"] == K.TRUNCATED and steps == C.TURN_DECISION_LIMIT
+    assert (K.EV_TRUNCATED, -1, K.CUT_TURN, 0, 0, 0) in events
 
 
 # --- statistics of the challenge ------------------------------------------------------------------

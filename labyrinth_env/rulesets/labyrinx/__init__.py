@@ -1,12 +1,12 @@
-"""Labyrinx, the card game (``labyrinx_v0``): the ruleset's spec.
+"""Labyrinx, the card game (``labyrinx_v1``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("labyrinx_v0")`` or, PettingZoo style,
-``from labyrinth_env import labyrinx_v0``."""
+The env is ``labyrinth_env.make("labyrinx_v1")`` or, PettingZoo style,
+``from labyrinth_env import labyrinx_v1``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="labyrinx_v0",
+    env_id="labyrinx_v1",
     title="Labyrinx",
     players=(2, 6),
     utility=ZERO_SUM,
@@ -15,5 +15,5 @@ SPEC = RulesetSpec(
     heuristic_module=f"{__name__}.heuristic",
     picture_module=f"{__name__}.picture",
     summary="square path cards placed face down, hands of cards, d6 challenges, five treasures",
-    status="complete, with 12 reconstructed character powers as an option",
+    status="complete, with 6 reconstructed character powers (actions) as an option",
 )

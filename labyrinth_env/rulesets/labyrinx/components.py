@@ -32,6 +32,16 @@ REST_DRAWS = 4  # RULEBOOK: rest: "buy up to four cards"
 WIN_TREASURES = 5  # RULEBOOK: "the first player to collect five treasures"
 ICONS_PER_CHARACTER = 3  # RULEBOOK: "3 challenge icons in the top right side"
 
+# --- the guaranteed end (NOT in the rulebook: the env's, so that no game runs for ever) ----------
+# Outside the race every turn lays a card on an empty space (the labyrinth expands) and no card
+# ever leaves the table for good, so the table fills up within its number of spaces; the race
+# has no such bound ("The tied players play their turns as normal", l.58, until one moves to
+# the exit, which may never happen), and within a turn a chain of failed challenges can move
+# a loser between the same undefeated monsters for ever. Both are cut short, even with
+# max_turns=None, as a truncation (rewards 0, like max_turns).
+RACE_TURN_LIMIT = 120  # turns of the race (all racers together) before the game is truncated
+TURN_DECISION_LIMIT = 1000  # decisions in one turn before the game is truncated
+
 # --- challenges -----------------------------------------------------------------------------------
 NO_ICON, MONSTER, TRAP, CHEST = -1, 0, 1, 2  # RULEBOOK: three types of challenges
 ICON_NAMES = ("monster", "trap", "chest")
@@ -82,61 +92,51 @@ KIND_COUNT = np.array([k[4] for k in CARD_KINDS], dtype=np.int64)
 CARD_KIND = np.repeat(np.arange(NUM_KINDS, dtype=np.int64), KIND_COUNT)
 
 # --- the characters -------------------------------------------------------------------------------
-# Special powers (RECONSTRUCTED, every one: "Some characters have a special power that can be
-# used by spending an action. The character's card will explain its effects", and the hand
-# limit "typically 4" implies a character may change it; the cards are not reproduced).
-POW_SAGE = 0  # hand limit 5
-POW_LOCKSMITH = 1  # doors cost no extra action or step for this character
-POW_SEER = 2  # action: peek at any face-down card on the table
-POW_SCAVENGER = 3  # action: take the top card of the discard pile into the hand
-POW_LUCKY = 4  # a failed challenge's die is rolled once more (the second roll stands)
-POW_TOUGH = 5  # never loses a treasure to a failed monster or trap
-POW_BUILDER = 6  # action: turn the face-up card it stands on to another rotation
-POW_ACROBAT = 7  # moves itself after its own failed monster or trap (not the left-hand player)
-POW_RUNNER = 8  # the first move of each turn costs no action
-POW_PLANNER = 9  # sees the card it places face down in its own expansion phase
-POW_THIEF = 10  # action, once a turn: take a treasure from a richest other character in its location
-POW_STALWART = 11  # cannot be pushed
-NUM_POWERS = 12
+# Special powers (RECONSTRUCTED): "Some characters have a special power that can be used by
+# spending an action. The character's card will explain its effects" (l.38). So only some
+# characters have one, and every one is used by spending an action (an action power, like
+# peek or draw); the cards are not reproduced, the six powers are ours. A character without
+# one has no power action and nothing passive either.
+POW_NONE = -1
+POW_SEER = 0  # action: peek at any face-down card on the table
+POW_SCAVENGER = 1  # action: take the top card of the discard pile into the hand
+POW_BUILDER = 2  # action: turn the face-up card it stands on to another rotation
+POW_THIEF = 3  # action, once a turn, not in the race: take a treasure from a richest other character in its location
+POW_LOCKSMITH = 4  # action: doors cost no extra action for the rest of the turn (moves and pushes)
+POW_FORAGER = 5  # action: draw two cards (then discard down to the hand limit)
+NUM_POWERS = 6
 POWER_NAMES = (
-    "Sage: hand limit 5",
-    "Locksmith: doors cost nothing extra",
     "Seer: action, peek at any face-down card",
     "Scavenger: action, take the top card of the discard pile",
-    "Lucky: a failed challenge is rolled once more",
-    "Tough: loses no treasure to monsters and traps",
     "Builder: action, turn the card it stands on",
-    "Acrobat: moves itself after a failed monster or trap",
-    "Runner: the first move of a turn is free",
-    "Planner: sees the card it places in its expansion phase",
     "Thief: action once a turn, steal a treasure in its location",
-    "Stalwart: cannot be pushed",
+    "Locksmith: action, doors cost nothing extra for the rest of the turn",
+    "Forager: action, draw two cards",
 )
-ACTION_POWERS = (POW_SEER, POW_SCAVENGER, POW_BUILDER, POW_THIEF)
 
 # (name, monster icons, trap icons, chest icons, power). RECONSTRUCTED: the six ways to hold
 # two icons of one type and one of another, each on two characters, so every type appears
-# 12 times (as on the cards); the powers are ours, one each.
+# 12 times (as on the cards); one character of each mix has a power, the other none.
 CHARACTERS_SOURCE = RECONSTRUCTED
 CHARACTERS_REASON = (
-    "the character cards are pictures; the rulebook fixes 12 characters with 3 challenge icons each and "
-    "mentions special powers (one action) and a hand limit a character may change. Icons: each of the six "
-    "two-plus-one mixes twice, 12 icons of each type in all; powers: twelve simple ones of our own, "
-    "off unless the character_powers option is on"
+    "the character cards are pictures; the rulebook fixes 12 characters with 3 challenge icons each and says "
+    "'Some characters have a special power that can be used by spending an action' (l.38). Icons: each of the "
+    "six two-plus-one mixes twice, 12 icons of each type in all; powers: six action powers of our own, one "
+    "character of each mix has one and the other none; off unless the character_powers option is on"
 )
 CHARACTERS = [
-    ("Knight", 2, 1, 0, POW_TOUGH),
+    ("Knight", 2, 1, 0, POW_FORAGER),
     ("Barbarian", 2, 0, 1, POW_THIEF),
-    ("Ranger", 1, 2, 0, POW_RUNNER),
+    ("Ranger", 1, 2, 0, POW_NONE),
     ("Engineer", 0, 2, 1, POW_BUILDER),
     ("Merchant", 1, 0, 2, POW_SCAVENGER),
     ("Rogue", 0, 1, 2, POW_LOCKSMITH),
-    ("Paladin", 2, 1, 0, POW_STALWART),
-    ("Amazon", 2, 0, 1, POW_ACROBAT),
+    ("Paladin", 2, 1, 0, POW_NONE),
+    ("Amazon", 2, 0, 1, POW_NONE),
     ("Scout", 1, 2, 0, POW_SEER),
-    ("Alchemist", 0, 2, 1, POW_PLANNER),
-    ("Wizard", 1, 0, 2, POW_SAGE),
-    ("Gambler", 0, 1, 2, POW_LUCKY),
+    ("Alchemist", 0, 2, 1, POW_NONE),
+    ("Wizard", 1, 0, 2, POW_NONE),
+    ("Gambler", 0, 1, 2, POW_NONE),
 ]
 CHARACTER_NAMES = tuple(c[0] for c in CHARACTERS)
 CHAR_ICONS = np.array([[c[1], c[2], c[3]] for c in CHARACTERS], dtype=np.int64)
@@ -159,4 +159,6 @@ assert CARD_KIND.shape[0] == NUM_CARDS
 assert (KIND_DOORS & ~KIND_OPEN).sum() == 0  # doors only on open sides
 assert int((KIND_COUNT * (KIND_ICON >= 0)).sum()) == 36
 assert len(CHARACTERS) == NUM_CHARACTERS and (CHAR_ICONS.sum(axis=1) == ICONS_PER_CHARACTER).all()
-assert (CHAR_ICONS.sum(axis=0) == 12).all() and sorted(CHAR_POWER.tolist()) == list(range(NUM_POWERS))
+assert (CHAR_ICONS.sum(axis=0) == 12).all()
+assert sorted(p for p in CHAR_POWER.tolist() if p != POW_NONE) == list(range(NUM_POWERS))
+assert 0 < NUM_POWERS < NUM_CHARACTERS  # "Some characters have a special power"

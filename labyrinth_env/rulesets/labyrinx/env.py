@@ -1,11 +1,11 @@
-"""Labyrinx (``labyrinx_v0``), the card game, 2-6 players.
+"""Labyrinx (``labyrinx_v1``), the card game, 2-6 players.
 
 The labyrinth of square path cards grows around the Empty Hall, one face-down card a turn;
 characters flip cards as they walk in, face monsters, traps and chests with a die and the
 cards in their hands, and the first to hold five treasures wins. Rules, reconstructions and
 every choice where the rulebook is silent: ``docs/rules/labyrinx.md``.
 
-| Import | ``labyrinth_env.make("labyrinx_v0", num_players=4)`` |
+| Import | ``labyrinth_env.make("labyrinx_v1", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -22,8 +22,9 @@ Actions (the mask allows only the pending decision's actions; spaces are named
 | play a card: where / push: where / Seer | at (r,c) |
 | rotate the card (who flips or places it) | rotation 0-3 (quarter turns clockwise) |
 | discard down to the hand limit / pay for a challenge | discard card k |
-| move the loser of a monster (player on the left) | move it to (r,c), stop |
-| move the loser of a trap (player on the left) | straight line north/east/south/west, stop |
+| move the loser of a monster (player on the left) | move it to (r,c) (each step of the full difficulty), |
+| | do not move the loser (only before the first step) |
+| move the loser of a trap (player on the left) | straight line north/east/south/west, do not move the loser |
 | chest with a treasure on it (who comes in) | attempt the chest, leave it |
 | despair | take a <kind> from the discard pile |
 
@@ -33,14 +34,23 @@ a pile space, empty, a face-down card, a face-up card; the card's kind when face
 this seat remembers it (it peeked, or saw it face up before it was flipped back), a face-up
 card's open sides and doors, defeated challenge, treasure on a chest, the card being
 rotated or fought, the characters there; per seat treasures, hand size and limit, the
-character's icons and identity, racer; the decision and who makes it, actions left, pile
-sizes, the face-up discard pile by kind and its top card, the treasure reserve, the
-challenge and the movement being resolved, and the observer's own hand by kind.
+character's icons and identity, racer; the decision and who makes it, actions left, the
+turn's flags (regular action taken, doors unlocked, thief used, powers on, race), the race's
+turns so far (of the 120 that truncate it), pile sizes, the face-up discard pile by kind and
+its top card, the treasure reserve, the challenge and the movement being resolved, and the
+observer's own hand by kind.
 
-Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
+Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation: ``max_turns``, or
+the guaranteed end that holds even with ``max_turns=None`` (a race longer than
+``components.RACE_TURN_LIMIT`` turns, a turn longer than ``components.TURN_DECISION_LIMIT``
+decisions; the ``truncated`` event says which).
 
 Version history: v0 (first release: the whole rulebook; character powers reconstructed and
-optional).
+optional). v1 (issue 19): a failed monster's loser is moved the full difficulty or not at
+all (l.49); the race is won only by a racer's own move into the exit space, not by standing
+there (l.58); only six characters have a special power and each is an action (l.38; no
+passive powers, nobody sees the expansion card, l.30); the race is truncated after 120 turns
+and a turn after 1,000 decisions, even with ``max_turns=None``; the heuristic finishes races.
 """
 
 from __future__ import annotations
@@ -108,7 +118,7 @@ class raw_env(LabyrinthAECEnv):
         names += [f"at {c}" for c in cells]
         names += [f"rotation {r}" for r in range(4)]
         names += [f"discard card {k}" for k in range(K.MAX_HAND)]
-        names += ["stop"]
+        names += ["do not move the loser"]
         names += [f"straight line {d}" for d in ("north", "east", "south", "west")]
         names += ["attempt the chest", "leave the chest"]
         names += [f"take a {k.lower()} from the discard pile" for k in C.KIND_NAMES]
@@ -142,7 +152,6 @@ class raw_env(LabyrinthAECEnv):
             K.EV_DRAW: lambda: {"type": "draw", "seat": seat, "cards": a},
             K.EV_DISCARD: lambda: {"type": "discard", "seat": seat, "card": C.KIND_NAMES[a]},
             K.EV_CHALLENGE: lambda: {"type": "challenge", "seat": seat, "challenge": icon, "difficulty": b, "icons": c},
-            K.EV_REROLL: lambda: {"type": "lucky_reroll", "seat": seat, "challenge": icon, "difficulty": b},
             K.EV_SUCCESS: lambda: {
                 "type": "challenge_won",
                 "seat": seat,
@@ -165,7 +174,7 @@ class raw_env(LabyrinthAECEnv):
             K.EV_END_TRIGGER: lambda: {"type": "end_trigger", "seat": seat, "reason": K.END_NAMES[a]},
             K.EV_RACE: lambda: {"type": "race", "racers": _seats(a)},
             K.EV_WIN: lambda: {"type": "win", "seat": seat, "how": K.WIN_NAMES[a]},
-            K.EV_TRUNCATED: lambda: {"type": "truncated"},
+            K.EV_TRUNCATED: lambda: {"type": "truncated", "why": K.CUT_NAMES[a]},
             K.EV_POWER: lambda: {"type": "power", "seat": seat, "power": C.POWER_NAMES[a], "arg": b},
             K.EV_CARDS_OUT: lambda: {"type": "cards_out"},
             K.EV_DRAWN_PLACED: lambda: {

@@ -6,23 +6,34 @@ pending. It never changes ``s`` and can run inside batched kernel loops.
 The plan. A challenge is worth attempting when the character's icons plus the cards in hand
 reach the die often enough (``min(6, icons + hand) / 6``). In its action phase the player:
 
-1. in the race back to the Empty Hall, steps to the neighbour nearest the exit space
-   (face-down cards count as passable);
-2. moves into a visible challenge (face up, or face down and remembered) it beats at least
+1. in the race back to the Empty Hall (``race_action``): a racer standing in the exit space
+   steps out to move back in (only moving there wins, l.58); the others follow the shortest
+   way to the exit space over what they may count on (face-up cards as they lie, face-down
+   cards and empty spaces as open), playing a card of the hand on an empty space where that
+   is the better way (drawing one first if the hand is empty), despairing to turn the card
+   it stands on when nothing else helps;
+2. with the powers on, steals with the Thief's power whenever it can;
+3. moves into a visible challenge (face up, or face down and remembered) it beats at least
    half the time, or onto a chest's treasure;
-3. peeks at an adjacent face-down card it does not know while it has two actions left;
-4. walks into a face-down card that is known to be plain, or unknown when its hand is
+4. peeks at an adjacent face-down card it does not know while it has two actions left;
+5. walks into a face-down card that is known to be plain, or unknown when its hand is
    strong enough (icons plus cards at least 3);
-5. draws while below its hand limit; when it cannot move at all, rests (or despairs with a
-   full hand) at the start of its turn; otherwise ends the turn.
+6. draws two with the Forager's power, or one, while below its hand limit; when it cannot
+   move at all, rests (or despairs with a full hand) at the start of its turn; otherwise
+   ends the turn.
 
 The expanding card goes next to its own character on an open side; a card it flips or
-places is turned to open as many ways into the unknown as possible (a card it turns for a
-rival, as few); it discards the cards with the fewest open sides; it never moves a rival
-after a failed monster or trap (stop), and takes the most open card when despairing.
+places is turned to open as many ways into the unknown as possible (in the race: towards
+the exit space; a card it turns for a rival, as few); it discards the cards with the fewest
+open sides; after a rival's failed monster it begins the movement only to walk the rival
+straight into a monster or trap it can see (face up, or remembered face down) that the
+rival probably fails (costing it a treasure), and
+otherwise declines the whole movement (and a trap's); it takes the most open card when
+despairing.
 
 Hidden information is never read: a face-down card's identity only when this seat
-remembers it, the other hands only by their size, the pile order and the RNG never.
+remembers it (never the expansion card, which nobody sees, l.30), the other hands only by
+their size, the pile order and the RNG never.
 """
 
 from __future__ import annotations
@@ -69,50 +80,160 @@ def challenge_value(s, me: int, cell: int) -> int:
     return odds(s, me, icon)
 
 
+RACE_FAR = 1 << 20  # no way to the exit space is known
+
+
 @njit(cache=True)
-def exit_distance(s, dist) -> None:
-    """Steps from every space to the exit space over face-up connections and face-down cards."""
-    dist[:] = 1 << 20
-    queue = np.empty(K.NUM_CELLS, dtype=np.int64)
-    head = 0
-    tail = 0
+def passable(s, me: int, cell: int, e: int, x: int) -> bool:
+    """Can a racer that comes into ``cell`` through its side ``e`` go on through side ``x``,
+    as far as ``me`` may know: a face-up card by its open sides; a face-down card it
+    remembers by the ways its shape can be turned (it is turned on entering); an unknown
+    face-down card or an empty space (a card may be played there), optimistically, yes."""
+    card = s.cell_card[cell]
+    if card < 0 or (s.cell_up[cell] and s.cell_rot[cell] < 0):
+        return True
+    if s.cell_up[cell]:
+        m = K.CARD_OPEN[card, s.cell_rot[cell]]
+        return (m >> e) & 1 != 0 and (m >> x) & 1 != 0
+    if not s.known[me, cell]:
+        return True
+    for r in range(4):
+        m = K.CARD_OPEN[card, r]
+        if (m >> e) & 1 and (m >> x) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def enter_cost(s, cell: int) -> int:
+    """Actions to come into ``cell``: a move, and before it a card played on an empty space."""
+    return 2 if s.cell_type[cell] == K.T_FREE and s.cell_card[cell] < 0 else 1
+
+
+@njit(cache=True)
+def race_distance(s, me: int, dist) -> None:
+    """``dist[cell * 4 + e]``: actions to the exit space for a racer coming into ``cell``
+    through its side ``e`` (doors are open in the race), by Dijkstra from the exit space over
+    what ``me`` may know (``passable``)."""
+    dist[:] = RACE_FAR
+    done = np.zeros(K.NUM_CELLS * 4, dtype=np.uint8)
     for i in range(C.HALL_EXIT_WIDTH):
-        dist[s.exit0 + i] = 0
-    dist[s.exit0] = 0
-    queue[tail] = s.exit0
-    tail += 1
-    while head < tail:
-        loc = queue[head]
-        head += 1
-        if s.cell_type[loc] == K.T_FREE and not s.cell_up[loc]:
-            continue  # a face-down card: reached, but its sides are unknown
-        for k in range(K.NUM_LINKS):
-            _, d, t = K.link(s, loc, k)
-            if t < 0 or dist[t] <= dist[loc] + 1 or not K.can_enter(s, t, d, False):
-                continue
-            dist[t] = dist[loc] + 1
-            queue[tail] = t
-            tail += 1
+        for e in range(4):
+            dist[(s.exit0 + i) * 4 + e] = 0
+    t = s.table
+    while True:
+        node = -1
+        best = RACE_FAR
+        for r in range(t):
+            for c in range(t):
+                x0 = (r * K.MAXT + c) * 4
+                for e in range(4):
+                    if not done[x0 + e] and dist[x0 + e] < best:
+                        node, best = x0 + e, dist[x0 + e]
+        if node < 0:
+            return
+        done[node] = 1
+        v, ev = node // 4, node % 4
+        step = enter_cost(s, v)
+        # a racer in u next to v goes through u's side x = opposite(ev) into v
+        u = K.nb(s, v, ev)
+        x = (ev + 2) % 4
+        if s.cell_type[u] != K.T_FREE:
+            continue  # the exit space's own cells (already 0) and the pile spaces
+        for e in range(4):
+            if e != x and not done[u * 4 + e] and best + step < dist[u * 4 + e] and passable(s, me, u, e, x):
+                dist[u * 4 + e] = best + step
+
+
+@njit(cache=True)
+def way_on(s, dist, cell: int, x: int) -> int:
+    """Actions to the exit space going out of ``cell`` through its side ``x``."""
+    u = K.nb(s, cell, x)
+    if s.cell_type[u] == K.T_EXIT:
+        return 1
+    if s.cell_type[u] != K.T_FREE:
+        return RACE_FAR
+    return enter_cost(s, u) + dist[u * 4 + (x + 2) % 4]
+
+
+@njit(cache=True)
+def race_empty_target(s, dist) -> int:
+    """The empty space next to the racer's location (on an open side) with the shortest way
+    on to the exit space, where a card of its hand would open the way; -1 if none."""
+    me = s.seat
+    best, best_v = -1, RACE_FAR
+    for k in range(K.NUM_LINKS):
+        _, d, t = K.link(s, s.pos[me], k)
+        if t >= 0 and s.cell_type[t] == K.T_FREE and s.cell_card[t] < 0:
+            v = 2 + dist[t * 4 + (d + 2) % 4]
+            if v < best_v:
+                best, best_v = t, v
+    return best
+
+
+@njit(cache=True)
+def most_open_slot(s, me: int) -> int:
+    best, best_v = -1, -1
+    for i in range(s.hand_len[me]):
+        m = K.CARD_OPEN[s.hand[me, i], 0]
+        v = (m & 1) + ((m >> 1) & 1) + ((m >> 2) & 1) + ((m >> 3) & 1)
+        if v > best_v:
+            best, best_v = i, v
+    return best
 
 
 @njit(cache=True)
 def race_action(s, mask) -> int:
+    """The race: "The first one to move to the exit space" (l.58) wins, so a racer standing
+    in it steps out to move back in; the others follow the shortest way to the exit space
+    they may count on (``race_distance``), playing a card of the hand where an empty space
+    is the better way (drawing one if the hand is empty), or despairing to turn the card
+    they stand on when nothing else helps."""
     me = s.seat
-    dist = np.empty(K.NUM_CELLS, dtype=np.int64)
-    # distances from the exit outward are symmetric for face-up links; face-down cards end a path
-    exit_distance(s, dist)
-    here = dist[s.pos[me]]
-    best = -1
-    best_d = here
-    for t in range(K.NUM_CELLS):
-        if mask[K.A_MOVE + t] and dist[t] < best_d:
-            best, best_d = K.A_MOVE + t, dist[t]
+    dist = np.empty(K.NUM_CELLS * 4, dtype=np.int64)
+    race_distance(s, me, dist)
+    best, best_v = -1, RACE_FAR
+    for k in range(K.NUM_LINKS):
+        origin, d, t = K.link(s, s.pos[me], k)
+        if t < 0 or not mask[K.A_MOVE + t]:
+            continue
+        if s.pos[me] == s.exit0:  # out, to come back in: a face-up card first (no surprise)
+            v = 1 if s.cell_up[t] else 2
+        else:
+            v = way_on(s, dist, origin, d)
+        if v < best_v:
+            best, best_v = K.A_MOVE + t, v
+    empty = race_empty_target(s, dist)
+    if empty >= 0:
+        od = K.find_link(s, s.pos[me], empty)
+        via_empty = way_on(s, dist, od // 4, od % 4)
+        if best < 0 or (s.pos[me] != s.exit0 and via_empty < best_v):
+            if s.hand_len[me] > 0 and mask[K.A_PLAY]:
+                return K.A_PLAY + most_open_slot(s, me)
+            if mask[K.A_DRAW]:
+                return K.A_DRAW
     if best >= 0:
         return best
-    for t in range(K.NUM_CELLS):
-        if mask[K.A_MOVE + t] and s.cell_type[t] == K.T_FREE and not s.cell_up[t]:
-            return K.A_MOVE + t  # explore: a face-down card may open a way
+    if mask[K.A_DESPAIR]:
+        return K.A_DESPAIR
+    if mask[K.A_DRAW] and s.hand_len[me] < K.hand_limit(s, me):
+        return K.A_DRAW
     return K.A_END
+
+
+@njit(cache=True)
+def race_rotation_value(s, dist, cell: int, sides: int, back: int) -> int:
+    """How good ``sides`` are for the deciding racer's card at ``cell``: open towards ``back``
+    (the racer's location, to come in; -1: no need), then the shortest way on to the exit
+    (``dist``: ``race_distance``)."""
+    on = RACE_FAR
+    connected = back < 0
+    for x in range(4):
+        if (sides >> x) & 1:
+            if back >= 0 and K.loc_of(s, K.nb(s, cell, x)) == back:
+                connected = True
+            on = min(on, way_on(s, dist, cell, x))
+    return (RACE_FAR if connected else 0) - on
 
 
 @njit(cache=True)
@@ -137,12 +258,17 @@ def main_action(s, mask) -> int:
                     explore = K.A_MOVE + t
         if mask[K.A_PEEK + t] and not s.known[me, t]:
             peek = K.A_PEEK + t
+    power = K.CHAR_POWER[s.character[me]]
+    if mask[K.A_POWER] and power == C.POW_THIEF:  # a treasure from a rival: two in the tally
+        return K.A_POWER
     if best >= 0:
         return best
     if peek >= 0 and s.actions_left >= 2:
         return peek
     if explore >= 0:
         return explore
+    if mask[K.A_POWER] and power == C.POW_FORAGER and s.hand_len[me] + 2 <= K.hand_limit(s, me):
+        return K.A_POWER  # two cards for one action
     if mask[K.A_DRAW] and s.hand_len[me] < K.hand_limit(s, me):
         return K.A_DRAW
     if moves == 0 and not s.regular_done:
@@ -170,6 +296,17 @@ def rotate_action(s, mask) -> int:
     cell = s.pl_cell
     card = s.cell_card[cell]
     friendly = s.pl_seat == s.decider or s.pl_kind == K.HOW_PLAY or s.pl_kind == K.HOW_DESPAIR
+    if s.race and friendly:
+        back = s.pos[s.decider] if s.pl_kind == K.HOW_PLAY else -1  # a card played to walk onto
+        dist = np.empty(K.NUM_CELLS * 4, dtype=np.int64)
+        race_distance(s, s.decider, dist)
+        best, best_v = -1, -(1 << 30)
+        for r in range(4):
+            if mask[K.A_ROT + r]:
+                v = race_rotation_value(s, dist, cell, K.CARD_OPEN[card, r], back)
+                if v > best_v:
+                    best, best_v = K.A_ROT + r, v
+        return best
     best, best_v = -1, -1
     for r in range(4):
         if not mask[K.A_ROT + r]:
@@ -221,6 +358,29 @@ def take_action(s, mask) -> int:
 
 
 @njit(cache=True)
+def monster_action(s, mask) -> int:
+    """Moving a rival who failed a monster: the whole difficulty or not at all (l.49). Worth
+    it only to walk it straight into a monster or trap the mover can see (face up and
+    undefeated, or face down and remembered) that the rival probably fails (two faces of six
+    or fewer), which costs it a treasure and interrupts the movement; otherwise the movement
+    is declined."""
+    loser = s.mv_seat
+    me = s.decider
+    if s.mv_begun or loser == me or s.treasure[loser] == 0:
+        return K.A_STOP
+    for t in range(K.NUM_CELLS):
+        if not mask[K.A_CELL + t]:
+            continue
+        kind = visible_kind(s, me, t)
+        if kind < 0 or (s.cell_up[t] and s.cell_beaten[t]):
+            continue
+        icon = K.KIND_ICON[kind]
+        if (icon == C.MONSTER or icon == C.TRAP) and odds(s, loser, icon) <= 2:
+            return K.A_CELL + t
+    return K.A_STOP
+
+
+@njit(cache=True)
 def heuristic_action(s, mask) -> int:
     """The heuristic's action for the pending decision of ``s`` (made by ``s.decider``), or
     -1 once the game is over. ``mask`` is overwritten with the legal mask; ``s`` is not
@@ -238,12 +398,19 @@ def heuristic_action(s, mask) -> int:
         a = rotate_action(s, mask)
     elif dec == K.D_DISCARD or dec == K.D_PAY:
         a = discard_action(s, mask)
-    elif dec == K.D_MONSTER or dec == K.D_TRAP:
+    elif dec == K.D_MONSTER:
+        a = monster_action(s, mask)
+    elif dec == K.D_TRAP:
         a = K.A_STOP
     elif dec == K.D_CHEST:
         a = K.A_ATTEMPT if odds(s, s.decider, C.CHEST) >= MIN_ODDS else K.A_DECLINE
     elif dec == K.D_TAKE:
         a = take_action(s, mask)
+    elif dec == K.D_PLAY_CELL and s.race:
+        dist = np.empty(K.NUM_CELLS * 4, dtype=np.int64)
+        race_distance(s, s.decider, dist)
+        t = race_empty_target(s, dist)
+        a = K.A_CELL + t if t >= 0 else -1
     if a < 0 or not mask[a]:  # the rest (where to play or push, the Seer) and a safety net
         for b in range(K.NUM_ACTIONS):
             if mask[b]:

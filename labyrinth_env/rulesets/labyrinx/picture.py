@@ -379,7 +379,7 @@ def _player(p: Panel, c: Canvas, s: np.void, q: int, viewer: int | None, omnisci
         mark = " · WON"
     hand = [int(s["hand"][q, k]) for k in range(int(s["hand_len"][q]))]
     shown = omniscient or q == viewer
-    limit = K.HAND_LIMIT + 1 if bool(s["powers"]) and C.CHAR_POWER[ch] == C.POW_SAGE else K.HAND_LIMIT
+    limit = K.HAND_LIMIT
     colour = seat_colour(q)
 
     def head(x: float, y: float, w: float, h: float) -> None:
@@ -413,8 +413,11 @@ def _player(p: Panel, c: Canvas, s: np.void, q: int, viewer: int | None, omnisci
 
     p.figure(21, head)
     p.figure(28 if shown and hand else 16, cards)
+    power = int(C.CHAR_POWER[ch])
     if bool(s["powers"]):
-        p.text(C.POWER_NAMES[int(C.CHAR_POWER[ch])], MUTED, size=11, indent=17, max_lines=1)
+        p.text(
+            C.POWER_NAMES[power] if power != C.POW_NONE else "no special power", MUTED, size=11, indent=17, max_lines=1
+        )
     p.gap(4)
 
 

@@ -58,7 +58,7 @@ from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinx import components as C
 
 from .actions import apply_main, main_mask
-from .board import can_enter, hand_limit, link, nb, placeable  # noqa: F401 (the heuristic reads them as K.<name>)
+from .board import can_enter, find_link, hand_limit, link, loc_of, nb, placeable  # noqa: F401 (the heuristic reads them as K.<name>)
 from .cards import apply_discard, discard_mask, draw_to_hand
 from .challenges import apply_chest, apply_pay, chest_mask, pay_mask
 from .despair import apply_take, take_mask
@@ -105,7 +105,7 @@ from .tables import (
     T_OUT,
     T_PILE,
 )
-from .turn import resume, start_turn
+from .turn import check_turn_length, count_decision, resume, start_turn
 
 
 # --- legal actions and steps, by pending decision -------------------------------------------------
@@ -160,6 +160,7 @@ def step(s, action: int) -> bool:
     if not is_legal(s, action):
         return False
     who = s.decider
+    count_decision(s)
     dec = take_decision(s, D_NONE)
     if dec == D_MAIN:
         apply_main(s, who, action)
@@ -186,6 +187,7 @@ def step(s, action: int) -> bool:
     else:  # D_SEER
         apply_seer(s, who, action)
     resume(s)
+    check_turn_length(s)
     return True
 
 
@@ -231,6 +233,7 @@ def init_resolution(s) -> None:
     s.mv_seat = NO_SEAT
     s.mv_mover = NO_SEAT
     s.mv_steps = 0
+    s.mv_begun = 0
     s.events[:, :] = 0
     s.scratch[:] = 0
 
@@ -260,6 +263,8 @@ def init(s, seed, options) -> None:
         s.character[p] = chars[p]
         s.pos[p] = s.exit0
     s.race = 0
+    s.race_turns = 0
+    s.turn_steps = 0
     s.cards_out = 0
     first = randint(s.rng, n)
     s.first_player = first

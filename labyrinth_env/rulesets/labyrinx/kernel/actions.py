@@ -8,9 +8,8 @@ from __future__ import annotations
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
-from labyrinth_env.rulesets.labyrinx import components as C
 
-from .board import can_enter, has_power, link
+from .board import can_enter, link
 from .cards import draw_to_hand
 from .despair import apply_despair, despair_allowed
 from .movement import go_to, push_target_ok
@@ -87,10 +86,7 @@ def apply_main(s, who: int, action: int) -> None:
         return
     s.regular_done = 1
     if action < A_PEEK:  # move
-        if has_power(s, p, C.POW_RUNNER) and not s.runner_used:
-            s.runner_used = 1
-        else:
-            s.actions_left -= 1
+        s.actions_left -= 1
         go_to(s, p, action - A_MOVE, HOW_MOVE, p)
     elif action < A_PLAY:  # peek, privately
         t = action - A_PEEK

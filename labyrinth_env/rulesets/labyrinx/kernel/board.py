@@ -1,5 +1,5 @@
-"""Small queries over the record that every decision family asks: the characters' passive
-powers and hand limits, the seat on the left, and the table's geometry (the space beyond a
+"""Small queries over the record that every decision family asks: the characters' powers
+and hand limits, the seat on the left, and the table's geometry (the space beyond a
 side, a location's ways out, whether a character can go through, where a card can go)."""
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ from .tables import (
     CARD_DOORS,
     CARD_KIND,
     CARD_OPEN,
-    CHAR_POWER,
     HAND_LIMIT,
     KIND_ICON,
     MIN_TABLE,
@@ -26,13 +25,9 @@ from .tables import (
 
 
 @njit(cache=True)
-def has_power(s, p: int, power: int) -> bool:
-    return s.powers != 0 and CHAR_POWER[s.character[p]] == power
-
-
-@njit(cache=True)
 def hand_limit(s, p: int) -> int:
-    return HAND_LIMIT + 1 if has_power(s, p, C.POW_SAGE) else HAND_LIMIT
+    """The hand limit, "typically 4 cards" (l.22): no power changes it (every power is an action, l.38)."""
+    return HAND_LIMIT
 
 
 @njit(cache=True)

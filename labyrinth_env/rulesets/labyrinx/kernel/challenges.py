@@ -11,7 +11,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.labyrinx import components as C
 
-from .board import card_icon, has_power, left_of
+from .board import card_icon, left_of
 from .cards import discard_slot, hand_slots_mask
 from .ending import gain_treasure
 from .tables import (
@@ -25,7 +25,6 @@ from .tables import (
     EV_CHEST_GOLD,
     EV_DECLINE,
     EV_FAIL,
-    EV_REROLL,
     EV_SUCCESS,
     MV_MONSTER,
     MV_TRAP,
@@ -40,9 +39,6 @@ def begin_challenge(s, p: int, cell: int) -> None:
     icons = CHAR_ICONS[s.character[p], icon]
     diff = d6(s.rng)
     emit(s, EV_CHALLENGE, p, icon, diff, icons)
-    if has_power(s, p, C.POW_LUCKY) and icons + s.hand_len[p] < diff:
-        diff = d6(s.rng)
-        emit(s, EV_REROLL, p, icon, diff)
     s.ch_seat = p
     s.ch_cell = cell
     s.ch_icon = icon
@@ -81,7 +77,7 @@ def challenge_won(s) -> None:
 @njit(cache=True)
 def challenge_lost(s) -> None:
     """A chest gets a treasure from the reserve; a monster or a trap costs a treasure and
-    gives the loser's movement (``mv_*``) to the left-hand player (to itself: the Acrobat)."""
+    gives the loser's movement (``mv_*``) to the left-hand player."""
     p = s.ch_seat
     cell = s.ch_cell
     icon = s.ch_icon
@@ -93,16 +89,17 @@ def challenge_lost(s) -> None:
             emit(s, EV_CHEST_GOLD, p, cell)
         return
     lost = 0
-    if s.treasure[p] > 0 and not has_power(s, p, C.POW_TOUGH):
+    if s.treasure[p] > 0:
         s.treasure[p] -= 1
         s.reserve += 1
         lost = 1
-    mover = p if has_power(s, p, C.POW_ACROBAT) else left_of(s, p)
+    mover = left_of(s, p)
     emit(s, EV_FAIL, p, icon, lost, mover)
     s.mv_kind = MV_MONSTER if icon == C.MONSTER else MV_TRAP
     s.mv_seat = p
     s.mv_mover = mover
     s.mv_steps = s.ch_diff
+    s.mv_begun = 0
 
 
 # --- the decision: discard cards to match the difficulty (D_PAY) ----------------------------------

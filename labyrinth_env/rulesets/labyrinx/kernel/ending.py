@@ -9,7 +9,7 @@ from labyrinth_env.core.grid import popcount
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
-from .tables import EV_END_TRIGGER, EV_RACE, EV_WIN, PH_ACTION, WIN_FIVE, WIN_MOST, WIN_RACE
+from .tables import EV_END_TRIGGER, EV_RACE, EV_WIN, PH_ACTION, WIN_FIVE, WIN_MOST
 
 
 @njit(cache=True)
@@ -53,10 +53,6 @@ def end_game(s, reason: int) -> None:
     for p in range(n):
         s.racer[p] = (tied >> p) & 1
     emit(s, EV_RACE, NO_SEAT, tied)
-    for i in range(1, n + 1):  # a tied character already in the exit space is back first
-        p = (s.seat + i) % n
-        if s.racer[p] and s.pos[p] == s.exit0:
-            win(s, p, WIN_RACE)
-            return
+    # nobody wins by standing in the exit space: "The first one to move to the exit space" (l.58)
     s.phase = PH_ACTION
     s.actions_left = 0  # the turn ends; the race begins with the next tied player

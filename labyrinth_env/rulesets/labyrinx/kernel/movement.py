@@ -10,7 +10,7 @@ from labyrinth_env.core.grid import opposite
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
-from .board import can_enter, card_icon, door_sides, find_link, has_power, link, loc_of, nb
+from .board import can_enter, card_icon, door_sides, find_link, link, loc_of, nb
 from .cards import ask_rotation, draw_top, lay_card
 from .challenges import begin_challenge, offer_chest
 from .ending import win
@@ -25,6 +25,7 @@ from .tables import (
     EV_MOVE,
     EV_STOP,
     HOW_MONSTER,
+    HOW_MOVE,
     HOW_PUSH,
     HOW_TRAP,
     MV_NONE,
@@ -44,7 +45,9 @@ def arrive(s, p: int, t: int, how: int) -> None:
     s.pos[p] = loc_of(s, t)
     emit(s, EV_MOVE, p, frm, s.pos[p], how)
     if s.race:
-        if s.racer[p] and s.pos[p] == s.exit0:
+        # "The first one to move to the exit space" (l.58): a racer's own Move action (l.34),
+        # not a push or anything else another player does to it
+        if s.racer[p] and s.pos[p] == s.exit0 and how == HOW_MOVE:
             win(s, p, WIN_RACE)
         return  # challenge icons are ignored in the race
     icon = card_icon(s, t)
@@ -61,8 +64,8 @@ def arrive(s, p: int, t: int, how: int) -> None:
 def door_paid(s, p: int, origin: int, d: int, t: int, how: int) -> bool:
     """A door between the two locations costs an extra action (a step for a monster's
     movement); without one the movement is lost."""
-    if how == HOW_TRAP or has_power(s, p, C.POW_LOCKSMITH):
-        return True
+    if how == HOW_TRAP or (s.unlocked and how in (HOW_MOVE, HOW_PUSH)):
+        return True  # a trap ignores the movement restrictions; the Locksmith's unlocked turn
     door = ((door_sides(s, origin) >> d) & 1) | ((door_sides(s, t) >> opposite(d, 4)) & 1)
     if not door:
         return True
@@ -132,7 +135,8 @@ def ways_out_mask(s, out, loc: int) -> None:
 
 @njit(cache=True)
 def stop_moving(s, who: int) -> None:
-    """The mover leaves the loser where it stands (the rulebook's "may")."""
+    """The mover leaves the loser where it stands: "may move your character a number of
+    spaces equal to the difficulty" (l.49) is the whole movement or none of it."""
     emit(s, EV_STOP, who, s.mv_seat, s.mv_steps)
     s.mv_kind = MV_NONE
 
@@ -140,7 +144,7 @@ def stop_moving(s, who: int) -> None:
 # --- push: who can be pushed, and the decision where to (D_PUSH_TO) -------------------------------
 @njit(cache=True)
 def push_target_ok(s, p: int) -> bool:
-    return s.pos[p] == s.pos[s.seat] and not has_power(s, p, C.POW_STALWART)
+    return s.pos[p] == s.pos[s.seat]
 
 
 @njit(cache=True)
@@ -170,7 +174,8 @@ def monster_options(s) -> bool:
 @njit(cache=True)
 def monster_mask(s, out) -> None:
     ways_out_mask(s, out, s.pos[s.mv_seat])
-    out[A_STOP] = 1
+    if not s.mv_begun:  # not moving at all is the only way not to move the full difficulty
+        out[A_STOP] = 1
 
 
 @njit(cache=True)
@@ -178,6 +183,7 @@ def apply_monster(s, who: int, action: int) -> None:
     if action == A_STOP:
         stop_moving(s, who)
         return
+    s.mv_begun = 1
     s.mv_steps -= 1
     go_to(s, s.mv_seat, action - A_CELL, HOW_MONSTER, who)
 

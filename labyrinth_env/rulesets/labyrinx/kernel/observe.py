@@ -55,6 +55,7 @@ from .tables import (
     NUM_CARDS,
     NUM_KINDS,
     OBS_SEATS,
+    RACE_TURN_LIMIT,
     SEAT_FEATURES,
     T_EXIT,
     T_PILE,
@@ -130,10 +131,11 @@ def observe_global(s, seat: int, out) -> None:
         out[g + G_DECIDER + rel(s, s.decider, seat)] = 1.0
     out[g + G_TURN] = s.actions_left / ACTIONS
     out[g + G_TURN + 1] = s.regular_done
-    out[g + G_TURN + 2] = s.runner_used
+    out[g + G_TURN + 2] = s.unlocked
     out[g + G_TURN + 3] = s.thief_used
     out[g + G_TURN + 4] = s.powers
     out[g + G_TURN + 5] = s.race
+    out[g + G_TURN + 6] = s.race_turns / RACE_TURN_LIMIT
     out[g + G_PILES] = s.deck_len / NUM_CARDS
     out[g + G_PILES + 1] = s.discard_len / NUM_CARDS
     out[g + G_PILES + 2] = s.reserve / C.NUM_TREASURES

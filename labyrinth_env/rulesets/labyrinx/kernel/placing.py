@@ -8,9 +8,8 @@ from __future__ import annotations
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.grid import opposite
 from labyrinth_env.core.jit import njit
-from labyrinth_env.rulesets.labyrinx import components as C
 
-from .board import has_power, placeable
+from .board import placeable
 from .cards import ask_rotation, draw_top, lay_card
 from .movement import passage
 from .tables import (
@@ -50,12 +49,10 @@ def expansion_mask(s, out) -> None:
 
 @njit(cache=True)
 def apply_expansion(s, who: int, action: int) -> None:
-    """The top card, unseen, face down (the Planner sees its own)."""
+    """The top card, unseen by anyone, face down."""
     cell = action - A_CELL
     card = draw_top(s)
-    lay_card(s, cell, card, False)
-    if has_power(s, who, C.POW_PLANNER):
-        s.known[who, cell] = 1
+    lay_card(s, cell, card, False)  # "without looking at it first" (l.30): nobody knows it
     emit(s, EV_EXPAND, who, cell)
     s.phase = PH_ACTION
 

@@ -1,9 +1,8 @@
-"""The characters' action powers (option ``character_powers``): when the power action is
-allowed and what it does (Seer, Scavenger, Builder, Thief), and the Seer's decision, which
-face-down card to peek at (D_SEER). The passive powers act where their rule is (Sage:
-``board.hand_limit``, Locksmith: ``movement.door_paid``, Lucky, Tough, Acrobat:
-``challenges``, Runner: ``actions.apply_main``, Planner: ``placing.apply_expansion``,
-Stalwart: ``movement.push_target_ok``)."""
+"""The characters' special powers (option ``character_powers``): "Some characters have a
+special power that can be used by spending an action" (l.38), so every power is an action:
+when it is allowed and what it does (Seer, Scavenger, Builder, Thief, Locksmith, Forager),
+and the Seer's decision, which face-down card to peek at (D_SEER). The Locksmith's
+unlocked turn is paid for in ``movement.door_paid``. Characters without a power have none."""
 
 from __future__ import annotations
 
@@ -12,7 +11,7 @@ from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 
-from .cards import ask_rotation
+from .cards import ask_rotation, draw_to_hand
 from .ending import win
 from .tables import A_CELL, CARD_KIND, CHAR_POWER, D_SEER, EV_POWER, HOW_BUILDER, MAXT, NO_SIDE, T_FREE, WIN_FIVE
 
@@ -39,6 +38,8 @@ def power_usable(s) -> bool:
     if s.powers == 0:
         return False
     power = CHAR_POWER[s.character[p]]
+    if power == C.POW_NONE:
+        return False
     if power == C.POW_SEER:
         for r in range(s.table):
             for c in range(s.table):
@@ -51,6 +52,10 @@ def power_usable(s) -> bool:
         return s.cell_type[s.pos[p]] == T_FREE
     if power == C.POW_THIEF:  # treasures no longer count in the race
         return not s.race and not s.thief_used and thief_victim(s) >= 0
+    if power == C.POW_LOCKSMITH:  # the race opens every door anyway
+        return not s.race and not s.unlocked
+    if power == C.POW_FORAGER:
+        return s.deck_len > 0
     return False
 
 
@@ -81,6 +86,11 @@ def apply_power(s) -> None:
         s.treasure[p] += 1
         if s.treasure[p] >= C.WIN_TREASURES and not s.race:
             win(s, p, WIN_FIVE)
+    elif power == C.POW_LOCKSMITH:
+        s.unlocked = 1
+        emit(s, EV_POWER, p, power, 0)
+    elif power == C.POW_FORAGER:  # too many cards: resume asks to discard down to the limit
+        emit(s, EV_POWER, p, power, draw_to_hand(s, p, 2))
 
 
 # --- Seer: peek at which card (D_SEER) ------------------------------------------------------------

@@ -50,6 +50,8 @@ for _t in range(MIN_TABLE, MAXT + 1):
 HAND_LIMIT = C.HAND_LIMIT
 ACTIONS = C.ACTIONS_PER_TURN
 REST_DRAWS = C.REST_DRAWS
+RACE_TURN_LIMIT = C.RACE_TURN_LIMIT
+TURN_DECISION_LIMIT = C.TURN_DECISION_LIMIT
 
 # cell types
 T_OUT, T_FREE, T_EXIT, T_PILE = 0, 1, 2, 3
@@ -71,7 +73,7 @@ A_END = A_REST + REST_DRAWS
 A_CELL = A_END + 1  # + cell: where a card goes, where a character is pushed or moved, what the Seer sees
 A_ROT = A_CELL + NUM_CELLS  # + rotation
 A_SLOT = A_ROT + 4  # + hand slot: the card to discard (to the hand limit, or to pay for a challenge)
-A_STOP = A_SLOT + MAX_HAND  # stop moving the loser of a monster or trap
+A_STOP = A_SLOT + MAX_HAND  # do not move the loser of a monster or trap (only before its movement begins)
 A_DIR = A_STOP + 1  # + direction: the trap's straight line
 A_ATTEMPT = A_DIR + 4  # attempt the chest with a treasure on it
 A_DECLINE = A_ATTEMPT + 1
@@ -116,6 +118,10 @@ END_CARDS, END_TABLE = 0, 1
 END_NAMES = ("all cards in game", "table full")
 WIN_FIVE, WIN_MOST, WIN_RACE = 0, 1, 2
 WIN_NAMES = ("five treasures", "most treasures", "race back to the Empty Hall")
+# why a game is truncated (EV_TRUNCATED): max_turns, or the env's guaranteed end (C.RACE_TURN_LIMIT,
+# C.TURN_DECISION_LIMIT), which holds even with max_turns=None
+CUT_MAX_TURNS, CUT_RACE, CUT_TURN = 0, 1, 2
+CUT_NAMES = ("max_turns", "the race's turn limit", "the turn's decision limit")
 
 # events: (type, seat, a, b, c, d); seat NO_SEAT (-1, ``core.contract``) when nobody acts
 EV_TURN = 1  # seat, turn
@@ -129,7 +135,7 @@ EV_PLAY = 8  # seat, cell, kind
 EV_DRAW = 9  # seat, cards drawn
 EV_DISCARD = 10  # seat, kind
 EV_CHALLENGE = 11  # seat, icon, difficulty, icons of the character
-EV_REROLL = 12  # seat, icon, new difficulty (Lucky)
+# 12: v0's reroll (a passive power no character has since v1)
 EV_SUCCESS = 13  # seat, icon, treasure taken (0/1), from the chest (1) or the reserve (0)
 EV_FAIL = 14  # seat, icon, treasure lost (0/1), mover (NO_SEAT: a chest moves nobody)
 EV_CHEST_GOLD = 15  # seat, cell (a treasure left on the chest)
@@ -140,12 +146,12 @@ EV_FLIP_DOWN = 19  # seat, cards flipped face down
 EV_END_TRIGGER = 20  # seat, reason (END_*)
 EV_RACE = 21  # NO_SEAT, racers (bit set)
 EV_WIN = 22  # seat, how (WIN_*)
-EV_TRUNCATED = 23  # NO_SEAT
+EV_TRUNCATED = 23  # NO_SEAT, why (CUT_*)
 EV_POWER = 24  # seat, power, a, b
 EV_CARDS_OUT = 25  # NO_SEAT (draw pile and discard pile both empty)
 EV_DRAWN_PLACED = 26  # seat (who places), cell, kind: a card from the deck played face up
 EV_REPLACE = 27  # seat, cell, old kind, new kind (despair)
-EV_STOP = 28  # mover, moved seat, steps left
+EV_STOP = 28  # mover, moved seat, steps (the loser is not moved at all)
 EV_DECLINE = 29  # seat, cell (a chest's treasure left alone)
 MAX_EVENTS = 64
 
@@ -184,9 +190,11 @@ STATE_DTYPE = state_dtype(
         ("phase", np.int8),
         ("actions_left", np.int8),
         ("regular_done", np.int8),
-        ("runner_used", np.int8),
+        ("unlocked", np.int8),
         ("thief_used", np.int8),
         ("race", np.int8),
+        ("race_turns", np.int16),
+        ("turn_steps", np.int32),
         ("cards_out", np.int8),
         # what is being resolved
         ("sel_slot", np.int8),
@@ -205,6 +213,7 @@ STATE_DTYPE = state_dtype(
         ("mv_seat", np.int8),
         ("mv_mover", np.int8),
         ("mv_steps", np.int8),
+        ("mv_begun", np.int8),
         ("scratch", np.uint8, (NUM_ACTIONS,)),
     ],
 )
@@ -226,8 +235,9 @@ OBS_SEATS = OBS_CELLS
 G_BASE = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 G_DECISION = 0
 G_DECIDER = G_DECISION + NUM_DECISIONS
-G_TURN = G_DECIDER + NUM_SEATS  # actions left, regular done, runner used, thief used, powers on, race
-G_PILES = G_TURN + 6  # deck, discard, reserve, cards out
+G_TURN = G_DECIDER + NUM_SEATS  # actions left, regular done, doors unlocked, thief used, powers on, race,
+# the race's turns so far (of RACE_TURN_LIMIT: the guaranteed end's clock is public)
+G_PILES = G_TURN + 7  # deck, discard, reserve, cards out
 G_DISCARD_KINDS = G_PILES + 4
 G_DISCARD_TOP = G_DISCARD_KINDS + NUM_KINDS
 G_CHALLENGE = G_DISCARD_TOP + NUM_KINDS  # icon x3, difficulty, cards still to pay, seat x6

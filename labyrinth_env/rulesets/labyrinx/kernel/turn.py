@@ -16,6 +16,9 @@ from .ending import end_game
 from .movement import monster_options, trap_options
 from .tables import (
     ACTIONS,
+    CUT_MAX_TURNS,
+    CUT_RACE,
+    CUT_TURN,
     D_DISCARD,
     D_EXPAND,
     D_MAIN,
@@ -34,7 +37,30 @@ from .tables import (
     NUM_CELLS,
     PH_ACTION,
     PH_EXPAND,
+    RACE_TURN_LIMIT,
+    TURN_DECISION_LIMIT,
 )
+
+
+@njit(cache=True)
+def truncate(s, why: int) -> None:
+    """The game stops undecided (PettingZoo truncation, rewards 0); ``why``: CUT_*."""
+    s.outcome = TRUNCATED
+    emit(s, EV_TRUNCATED, NO_SEAT, why)
+
+
+@njit(cache=True)
+def count_decision(s) -> None:
+    """One more decision in this turn (``K.step``, before the action)."""
+    s.turn_steps += 1
+
+
+@njit(cache=True)
+def check_turn_length(s) -> None:
+    """The guaranteed end within a turn (``K.step``, after ``resume``): a turn that has asked
+    TURN_DECISION_LIMIT decisions (only a chain of failed challenges can) truncates the game."""
+    if s.outcome == RUNNING and s.turn_steps >= TURN_DECISION_LIMIT:
+        truncate(s, CUT_TURN)
 
 
 @njit(cache=True)
@@ -44,13 +70,18 @@ def start_turn(s) -> None:
         while not s.racer[s.seat]:
             s.seat = (s.seat + 1) % n
     s.turn += 1
+    s.turn_steps = 0
     if s.max_turns > 0 and s.turn > s.max_turns:
-        s.outcome = TRUNCATED
-        emit(s, EV_TRUNCATED, NO_SEAT)
+        truncate(s, CUT_MAX_TURNS)
         return
+    if s.race:
+        s.race_turns += 1
+        if s.race_turns > RACE_TURN_LIMIT:  # the guaranteed end, even with max_turns=None
+            truncate(s, CUT_RACE)
+            return
     s.actions_left = ACTIONS
     s.regular_done = 0
-    s.runner_used = 0
+    s.unlocked = 0
     s.thief_used = 0
     emit(s, EV_TURN, s.seat, s.turn)
     if not s.race and not s.cards_out and s.deck_len > 0 and s.num_empty > 0:
