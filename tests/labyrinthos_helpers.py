@@ -31,7 +31,7 @@ from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.labyrinthos.env import raw_env
 
-B = get_spec("labyrinthos_v0").loops
+B = get_spec("labyrinthos_v1").loops
 Event = tuple[int, ...]
 DOOR = int(K.DOOR_CELL)
 N, E, S, W = 0, 1, 2, 3
@@ -223,8 +223,12 @@ class Scenario:
         return self
 
     def give_key(self, seat: int, colour: int, action: int, slot: int) -> int:
-        k = colour * C.KEY_TOKENS_PER_COLOUR + action
-        assert self.s["key_pile"][k] and C.KEY_TOKEN_ACTION[k] == action
+        """The token with key ``action``; if that token is of another colour than ``colour``,
+        the token of ``colour`` in the same place of its pile (any key of that colour)."""
+        k = int(action)  # token k carries key action k
+        if C.KEY_TOKEN_COLOUR[k] != colour:
+            k = colour * C.KEY_TOKENS_PER_COLOUR + k % C.KEY_TOKENS_PER_COLOUR
+        assert self.s["key_pile"][k]
         self.s["key_pile"][k] = 0
         self.s["slot_key"][seat, slot] = k
         return k
@@ -297,3 +301,42 @@ class Scenario:
         for a in actions:
             out += self.step(a)
         return out
+
+
+def issue19_figures(games: int = 100, monster: str = "minotaur") -> dict[int, dict[str, int]]:
+    """The figures docs/rules/labyrinthos.md quotes for issue 19, per player count, from
+    heuristic-only games (seeds ``1000 n + g``): steps, player turns, games won, Door-tile
+    placements, last movement points spent on the starting tile (with a move off open, and
+    of those the ones that kept the monster there), reaction prompts and those to a holder.
+    ``python -c "import sys; sys.path.insert(0, 'tests'); import labyrinthos_helpers as h; print(h.issue19_figures())"``
+    """
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    out: dict[int, dict[str, int]] = {}
+    for n in (2, 3, 4):
+        f = dict.fromkeys(("games", "won", "steps", "turns", "door", "last", "last_open", "kept", "asked", "held"), 0)
+        for g in range(games):
+            states = new_states(K, 1)
+            B.init_one(states, np.uint64(1000 * n + g), options_vector(num_players=n, monster=monster))
+            s = states[0]
+            while int(s["outcome"]) == K.RUNNING:
+                dec = int(s["decision"])
+                a = int(B.heuristic_one(states, mask))
+                at_start = int(s["monster_cell"]) == int(s["m_start"]) and int(s["m_hunt"]) < 0
+                if dec == K.D_MONSTER and int(s["m_points"]) == 1 and at_start:
+                    f["last"] += 1
+                    if mask[K.A_CELL : K.A_CELL + K.NUM_CELLS].any():
+                        f["last_open"] += 1
+                        f["kept"] += a >= K.A_EXPLORE
+                if dec in (K.D_CANCEL, K.D_DODGE):
+                    f["asked"] += 1
+                    f["held"] += bool(mask[K.A_YES] or mask[K.A_CARD : K.A_CARD + C.NUM_CARD_TYPES].any())
+                s["num_events"] = 0
+                assert K.step(s, a)
+                f["steps"] += 1
+                for e in events(s):
+                    f["door"] += e[0] == K.EV_MONSTER_MOVE and e[4] == K.MONSTER_HOW_DOOR
+                    f["turns"] += e[0] == K.EV_TURN
+            f["games"] += 1
+            f["won"] += int(s["outcome"]) == K.WON
+        out[n] = f
+    return out

@@ -15,7 +15,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
-ENV = "labyrinthos_v0"
+ENV = "labyrinthos_v1"
 
 
 @njit(cache=True)
@@ -127,7 +127,7 @@ def _act(sc: Scenario) -> int:
 
 def test_heuristic_discovers_a_missing_key_and_stores_it_on_the_empty_key_slot():
     sc = Scenario()
-    sc.reveal(cell(2, 3), "NES", tile=int(C.KEY_TILE_OF_COLOUR[1]))
+    sc.reveal(cell(2, 3), "NES", tile=int(C.KEY_TILE_OF_COLOUR[0]))
     sc.put(0, cell(2, 3)).tokens(0, 4, 3)
     assert _act(sc) == K.A_DISCOVER
     sc.step(K.A_DISCOVER)
@@ -153,6 +153,20 @@ def test_heuristic_heals_a_wounded_move_first():
     sc = Scenario()
     sc.tokens(0, 4, 3).wound(0, C.S_MOVE)
     assert _act(sc) == K.A_HEAL
+
+
+def test_heuristic_without_a_reaction_card_answers_no():
+    """Every player who could react is asked (issue 19): without the card the heuristic passes."""
+    sc = Scenario(num_players=3).clear_hands()
+    sc.give_card(0, 1).give_card(1, 3).give_card(2, 0)
+    sc.put(0, DOOR).tokens(0, 7, 7).tokens(1, 4, 3).tokens(2, 4, 3)
+    sc.wound(0, C.S_HEAL)
+    sc.step(K.A_CARD + 1)
+    assert sc.decision == K.D_CANCEL and sc.decider == 1
+    assert _act(sc) == K.A_NO
+    sc.step(K.A_NO)
+    assert sc.decision == K.D_CANCEL and sc.decider == 2
+    assert _act(sc) == K.A_YES
 
 
 def test_heuristic_sends_the_monster_onto_a_rival():

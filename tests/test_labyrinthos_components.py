@@ -43,8 +43,18 @@ def test_dice_and_reconstructions_are_documented():
     assert len(C.MINOTAUR_FACE_KIND) == 6 and set(C.MINOTAUR_FACE_KIND) == {C.F_HOOVES, C.F_PASSAGE, C.F_CHARGE}
     assert len(C.BLOOD_FACES) == 6
     assert C.SPECIAL_NAMES[:2] == ("shield maiden", "wild intuition")
-    assert C.KEY_ACTION_NAMES == ("secret lever", "build", "visions", "bandages")
+    assert C.KEY_ACTION_NAMES[:4] == ("secret lever", "build", "visions", "bandages")
     for what in ("tiles", "costs", "heroes", "key tokens", "dice", "cards"):
         assert C.RECONSTRUCTION_REASONS[what]
     for source in (C.TILES_SOURCE, C.COSTS_SOURCE, C.HEROES_SOURCE, C.KEY_TOKENS_SOURCE, C.DICE_SOURCE, C.CARDS_SOURCE):
         assert source == C.RECONSTRUCTED
+
+
+def test_key_tokens_are_unique():
+    """l.274: "each one will grant you a unique action": 16 tokens, 16 key actions, 4 per
+    colour; the four the rulebook names are one colour's (Bronze)."""
+    assert C.NUM_KEY_TOKENS == 16
+    assert sorted(C.KEY_TOKEN_ACTION.tolist()) == list(range(16)) and len(set(C.KEY_ACTION_NAMES)) == 16
+    assert np.bincount(C.KEY_TOKEN_COLOUR).tolist() == [4, 4, 4, 4]
+    assert [int(C.KEY_TOKEN_COLOUR[k]) for k in (C.K_SECRET_LEVER, C.K_BUILD, C.K_VISIONS, C.K_BANDAGES)] == [0] * 4
+    assert len(C.KEY_ACTION_TEXT) == 16 and C.KEY_ACTION_COST.shape == (16, 2)

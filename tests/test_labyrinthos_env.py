@@ -28,7 +28,7 @@ from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.labyrinthos.env import cell_name
 
-ENV_ID = "labyrinthos_v0"
+ENV_ID = "labyrinthos_v1"
 PLAYERS = [2, 3, 4]
 MONSTERS = list(C.MONSTER_NAMES)
 
@@ -51,7 +51,7 @@ def test_api_test_raw_env():
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import labyrinthos_v0 as mod
+    from labyrinth_env import labyrinthos_v1 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 4)
@@ -363,6 +363,139 @@ def test_hidden_tiles_hands_deck_and_rng_never_reach_the_observation():
         s["rng"][0] ^= np.uint64(0xDEADBEEF)
         assert env.observe(name)["observation"].tobytes() == before.tobytes()
         env._states[:] = saved
+
+
+# --- who is asked never tells a hand (issue 19, item 2) ---------------------------------------------------
+HERMES, SIDESTEP, MIRROR, HONEY = 0, 8, 9, 12
+DODGE_CARD = {"minotaur": SIDESTEP, "medusa": MIRROR, "cerberus": HONEY}
+
+
+def _seat_masks(s, n: int) -> list[bytes]:
+    """Each seat's action mask as the AEC env gives it: the decider's legal mask, zeros for the others."""
+    out = []
+    for p in range(n):
+        m = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+        if int(s["outcome"]) == K.RUNNING and int(s["decider"]) == p:
+            K.legal_mask(s, m)
+        out.append(m)
+    return out
+
+
+def _seat_obs(states, n: int) -> list[bytes]:
+    out = []
+    for p in range(n):
+        o = np.zeros(K.OBS_SIZE, dtype=np.float32)
+        B.observe_one(states, p, o)
+        out.append(o.tobytes())
+    return out
+
+
+def _hand_from_deck(s, seat: int, cards: list[int]) -> None:
+    """Seat ``seat`` holds ``cards``: its old cards go back into the deck where they came from."""
+    n = int(s["deck_len"])
+    deck = [int(x) for x in s["deck"][:n]]
+    old = [t for t in range(C.NUM_CARD_TYPES) for _ in range(int(s["hand"][seat, t]))]
+    for t in cards:
+        deck.remove(t)
+    s["hand"][seat] = 0
+    for t in cards:
+        s["hand"][seat, t] += 1
+    s["deck"][:n] = old + deck  # the old cards to the bottom: drawn last
+
+
+def _to_the_bottom(s, cards: list[int]) -> None:
+    """``cards`` from the deck to its bottom (drawn last), the rest in their order."""
+    n = int(s["deck_len"])
+    deck = [int(x) for x in s["deck"][:n]]
+    for t in cards:
+        deck.remove(t)
+    s["deck"][:n] = cards + deck
+
+
+def _lockstep(a, b, n: int, hidden: set[int], seed: int, deck_floor: int, counts: dict) -> None:
+    """Play games ``a`` and ``b`` (the same game but for hidden cards) side by side with the
+    same choices; before each step, every seat outside ``hidden`` must see the same
+    observation and mask in both, and the same seat must be asked. Seats in ``hidden``
+    choose among the actions legal in both (a seat without the card answers no); the
+    others choose at random, card plays often. Stops when the hidden cards could come
+    into view: a forced discard with no card in common, or the deck down to ``deck_floor``."""
+    rng = np.random.default_rng(seed)
+    sa, sb = a[0], b[0]
+    while int(sa["outcome"]) == K.RUNNING:
+        assert int(sa["decider"]) == int(sb["decider"]), "the agent order differs"
+        assert int(sa["decision"]) == int(sb["decision"]), K.DECISIONS[int(sa["decision"])]
+        if int(sa["deck_len"]) < deck_floor:
+            counts["stopped"] += 1
+            return
+        oa, ob = _seat_obs(a, n), _seat_obs(b, n)
+        ma, mb = _seat_masks(sa, n), _seat_masks(sb, n)
+        for p in range(n):
+            if p not in hidden:
+                assert oa[p] == ob[p], f"seat {p} sees a difference ({K.DECISIONS[int(sa['decision'])]})"
+                assert ma[p].tobytes() == mb[p].tobytes(), f"seat {p}'s mask differs"
+        who = int(sa["decider"])
+        dec = int(sa["decision"])
+        if dec in (K.D_CANCEL, K.D_DODGE):
+            counts["asked"] += 1
+            counts["asked hidden"] += who in hidden
+        legal = np.flatnonzero(ma[who] & mb[who])
+        if len(legal) == 0:  # a forced discard of cards only one version holds: they would be seen
+            assert dec == K.D_DISCARD
+            counts["stopped"] += 1
+            return
+        cards = [x for x in legal if K.A_CARD <= x < K.A_CARD + C.NUM_CARD_TYPES]
+        if dec == K.D_MAIN and cards and rng.random() < 0.5:
+            action = int(rng.choice(cards))
+        elif dec in (K.D_CANCEL, K.D_DODGE) and len(legal) > 1 and rng.random() < 0.7:
+            action = int(legal[0])  # play the reaction
+        else:
+            action = int(rng.choice(legal))
+        counts["played"] += dec in (K.D_CANCEL, K.D_DODGE) and action != K.A_NO
+        assert K.step(sa, action) and K.step(sb, action)
+    counts["games"] += 1
+
+
+@pytest.mark.parametrize("monster", MONSTERS)
+@pytest.mark.parametrize("num_players", [3, 4])
+def test_reaction_prompts_do_not_depend_on_hidden_hands_swapped_between_two_players(num_players, monster):
+    """Over whole games: seat 1 holds Hermes' Mischief twice and the monster's attack
+    reaction, seat 2 none; swapping the two hands changes nothing any other seat sees (its
+    observation, its mask) and not who is asked, at any step."""
+    counts = dict.fromkeys(("games", "stopped", "asked", "asked hidden", "played"), 0)
+    for g in range(6):
+        a = new_states(K, 1)
+        B.init_one(
+            a, np.uint64(100 * num_players + g), options_vector(num_players=num_players, monster=monster, max_turns=40)
+        )
+        s = a[0]
+        _hand_from_deck(s, 1, [HERMES, HERMES, DODGE_CARD[monster], 3])
+        _hand_from_deck(s, 2, [1, 2, 4, 5])
+        b = a.copy()
+        b[0]["hand"][1], b[0]["hand"][2] = a[0]["hand"][2].copy(), a[0]["hand"][1].copy()
+        _lockstep(a, b, num_players, {1, 2}, g, 0, counts)
+    assert counts["asked hidden"] > 20 and counts["played"] > 0, counts
+
+
+@pytest.mark.parametrize("num_players", [2, 3])
+def test_reaction_prompts_do_not_depend_on_a_hidden_hand_swapped_with_the_deck(num_players):
+    """Over whole games: seat 1's hand (Hermes' Mischief twice, Sidestep) against four cards
+    without a reaction from the bottom of the deck; nothing the other seats see differs
+    while the deck has not reached those cards."""
+    counts = dict.fromkeys(("games", "stopped", "asked", "asked hidden", "played"), 0)
+    for g in range(6):
+        a = new_states(K, 1)
+        B.init_one(a, np.uint64(7 * num_players + g), options_vector(num_players=num_players, max_turns=40))
+        _hand_from_deck(a[0], 1, [HERMES, HERMES, SIDESTEP, 3])
+        _to_the_bottom(a[0], [1, 2, 4, 5])
+        b = a.copy()  # seat 1's hand and the deck's bottom four cards swapped
+        sb = b[0]
+        hand = [t for t in range(C.NUM_CARD_TYPES) for _ in range(int(sb["hand"][1, t]))]
+        sb["hand"][1] = 0
+        for t in sb["deck"][:4]:
+            sb["hand"][1, int(t)] += 1
+        sb["deck"][:4] = hand
+        _lockstep(a, b, num_players, {1}, g, 8, counts)
+    assert counts["asked hidden"] > 10, counts
 
 
 @njit(cache=True)

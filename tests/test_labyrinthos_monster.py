@@ -20,6 +20,7 @@ HOOVES2 = face_of(C.F_HOOVES, 2)
 PASSAGE, CHARGE = face_of(C.F_PASSAGE), face_of(C.F_CHARGE)
 HERMES, AMBROSIA, SANDALS, TOOLS, THREAD, QUAKE, BULL, MASON, SIDESTEP = range(9)
 MIRROR, GAZE, SERPENT, HONEY, LYRE, THREE = range(9, 15)
+HIDING, SWAP = 15, 16
 
 
 def maze(**options) -> Scenario:
@@ -138,6 +139,58 @@ def test_monster_never_ends_on_its_starting_tile_it_goes_to_the_door():
     assert events_of(evs, K.EV_MONSTER_MOVE) == [(K.EV_MONSTER_MOVE, 0, cell(0, 0), DOOR, 3, 0)]
 
 
+def test_minotaur_must_leave_its_starting_tile_when_it_can():
+    """l.227: the Door tile only when it cannot move off: the last point must move it off."""
+    sc = maze()
+    e = sc.wall(DOOR, E)
+    roll(sc, HOOVES1)
+    legal = set(sc.legal_actions())
+    assert legal == {K.A_CELL + UP, K.A_CELL + cell(4, 3), K.A_CELL + cell(3, 2)}, "no rotation, no wall"
+    assert K.A_EDGE + e not in legal and K.A_ROTATE + 2 * DOOR not in legal
+    evs = sc.step(K.A_CELL + UP)
+    assert int(sc.s["monster_cell"]) == UP and not [x for x in events_of(evs, K.EV_MONSTER_MOVE) if x[4] == 3]
+
+
+def test_minotaur_must_leave_its_starting_tile_points_before_the_last_keep_a_way_off():
+    sc = maze()
+    corner = cell(0, 0)  # "NE": the maze's edge to the north, a face-down tile to the east
+    sc.reveal(cell(1, 0), "NS")
+    sc.monster(corner)
+    roll(sc, HOOVES2)
+    # only turning its own tile clockwise opens a way off (south) for the second point
+    assert sc.legal_actions() == [K.A_ROTATE + 2 * corner + K.CLOCKWISE]
+    sc.step(K.A_ROTATE + 2 * corner + K.CLOCKWISE)
+    assert sc.legal_actions() == [K.A_CELL + cell(1, 0)]
+    sc.step(K.A_CELL + cell(1, 0))
+    assert int(sc.s["monster_cell"]) == cell(1, 0)
+
+
+def test_minotaur_must_leave_its_starting_tile_never_back_onto_it_with_the_last_point():
+    sc = maze()
+    roll(sc, HOOVES2)
+    sc.step(K.A_CELL + UP)
+    legal = set(sc.legal_actions())
+    assert K.A_CELL + DOOR not in legal and K.A_CELL + UP2 in legal and K.A_ROTATE + 2 * UP in legal
+    sc.step(K.A_ROTATE + 2 * UP)
+    assert int(sc.s["monster_cell"]) == UP
+
+
+def test_minotaur_must_leave_its_starting_tile_the_door_when_it_cannot():
+    sc = maze()
+    sc.monster(cell(0, 0))  # no way off, and one point cannot open one
+    roll(sc, HOOVES1)
+    assert K.A_ROTATE + 2 * cell(0, 0) in sc.legal_actions()
+    evs = sc.step(K.A_ROTATE + 2 * cell(0, 0))
+    assert int(sc.s["monster_cell"]) == DOOR and events_of(evs, K.EV_MONSTER_MOVE)[-1][4] == K.MONSTER_HOW_DOOR
+
+
+def test_minotaur_must_leave_its_starting_tile_a_charge_goes_a_way_it_can():
+    sc = maze()
+    sc.monster(UP2)  # face-down tiles north, east and west: only south is open
+    roll(sc, CHARGE)
+    assert sc.legal_actions() == [K.A_CHARGE + 2]
+
+
 def test_attack_blood_die_wounds_then_displacement_and_points_are_lost():
     sc = maze()
     s = sc.s
@@ -190,9 +243,9 @@ def test_monster_does_not_trigger_tile_symbols():
 def test_sharing_the_monsters_tile_at_the_start_is_no_attack():
     sc = maze()
     sc.put(1, DOOR)
-    roll(sc, HOOVES1)
-    evs = sc.step(K.A_ROTATE + 2 * DOOR)  # it stays, then goes to the Door tile it is on
-    assert not events_of(evs, K.EV_ATTACK)
+    evs = roll(sc, HOOVES1)
+    evs += sc.step(K.A_CELL + UP)  # it leaves the tile it shares with seat 1's hero
+    assert not events_of(evs, K.EV_ATTACK) and int(sc.s["position"][1]) == DOOR
 
 
 # --- special actions ---------------------------------------------------------------------------------
@@ -330,6 +383,53 @@ def test_reactions_need_the_desperate_action_free_and_paid():
     assert sc2.decision == K.D_MAIN
 
 
+def test_hermes_mischief_is_asked_of_every_other_player_holding_it_or_not():
+    """l.253: cards surprise: who is asked must not tell who holds Hermes' Mischief."""
+    sc = maze(num_players=3)
+    sc.put(2, cell(0, 0)).tokens(2, 4, 3)
+    sc.give_card(0, AMBROSIA).give_card(1, TOOLS).give_card(2, HERMES)
+    sc.wound(0, C.S_HEAL)
+    sc.step(K.A_CARD + AMBROSIA)
+    assert sc.decision == K.D_CANCEL and sc.decider == 1
+    assert sc.legal_actions() == [K.A_NO], "without the card it can only pass"
+    sc.step(K.A_NO)
+    assert sc.decision == K.D_CANCEL and sc.decider == 2
+    assert sc.legal_actions() == [K.A_YES, K.A_NO]
+    sc.step(K.A_NO)
+    assert sc.decision == K.D_MAIN and sc.s["slot_wound"][0].sum() == 0
+
+
+def test_attack_reaction_is_asked_of_an_attacked_hero_without_one():
+    sc = maze()
+    sc.give_card(1, TOOLS)
+    sc.put(1, UP)
+    roll(sc, HOOVES1, blood_face(2))
+    sc.step(K.A_CELL + UP)
+    assert sc.decision == K.D_DODGE and sc.decider == 1
+    assert sc.legal_actions() == [K.A_NO]
+    sc.step(K.A_NO)
+    assert sc.decision == K.D_WOUND and sc.decider == 1
+
+
+def test_reaction_prompts_skip_only_who_publicly_cannot_react():
+    """Not asked: an empty hand, a wounded or unpaid Desperate action, or every copy of the
+    card in the face-up discard pile; all of it public."""
+    sc = maze()
+    s = sc.s
+    sc.give_card(0, AMBROSIA).give_card(0, SANDALS).give_card(1, TOOLS)
+    for _ in range(int(C.CARD_COPIES[HERMES])):  # every Hermes' Mischief face up in the discard pile
+        sc.give_card(1, HERMES)
+        s["hand"][1, HERMES] -= 1
+        s["discard"][HERMES] += 1
+    sc.wound(0, C.S_HEAL)
+    sc.step(K.A_CARD + AMBROSIA)
+    assert sc.decision == K.D_MAIN
+    s["discard"][HERMES] -= 1
+    s["hand"][1, TOOLS] = 0
+    sc.step(K.A_CARD + SANDALS)  # seat 1's hand is empty
+    assert sc.decision == K.D_MAIN
+
+
 def test_sidestep_reaction_takes_no_wounds_from_the_attack():
     sc = maze()
     s = sc.s
@@ -341,6 +441,8 @@ def test_sidestep_reaction_takes_no_wounds_from_the_attack():
     assert sc.legal_actions() == [K.A_CARD + SIDESTEP, K.A_NO]
     sc.step(K.A_CARD + SIDESTEP)
     assert s["slot_wound"][1].sum() == 0 and int(s["hands"][1]) == 2
+    assert sc.decision == K.D_CANCEL and sc.decider == 0  # Sidestep may be cancelled: seat 0 is asked
+    sc.step(K.A_NO)
     assert sc.decision == K.D_DISPLACE
 
 
@@ -350,6 +452,8 @@ def test_mirror_shield_lets_the_hero_place_medusas_wounds():
     sc.put(1, UP)
     roll(sc, HOOVES1, blood_face(1))
     sc.steps(K.A_CELL + UP, K.A_CARD + MIRROR)
+    assert sc.decision == K.D_CANCEL and sc.decider == 0
+    sc.step(K.A_NO)
     assert sc.decision == K.D_WOUND and sc.decider == 1
     sc.step(K.A_SLOT + C.S_HEAL)
     assert sc.s["slot_wound"][1, C.S_HEAL] == 1 and sc.s["slot_wound"][1, C.S_MOVE] == 0
@@ -372,6 +476,65 @@ def test_card_ariadnes_thread_is_a_free_move():
     assert int(sc.s["position"][0]) == UP and int(sc.s["feet"][0]) == 7
 
 
+def test_entering_the_minotaurs_tile_ariadnes_thread_allows_it():
+    """l.121: never share the Minotaur's tile "unless a ... Desperation card allows it"."""
+    sc = maze()
+    sc.give_card(0, THREAD)
+    sc.monster(UP)
+    assert not sc.legal(K.A_CELL + UP)
+    sc.step(K.A_CARD + THREAD)
+    assert sc.decision == K.D_FREE_MOVE and sc.legal(K.A_CELL + UP)
+    evs = sc.step(K.A_CELL + UP)
+    assert int(sc.s["position"][0]) == UP and not events_of(evs, K.EV_ATTACK)
+
+
+def test_entering_the_minotaurs_tile_the_tamers_special_action_allows_it():
+    """l.121: "unless a ... Special action ... allows it": Beast Caller, while not covered."""
+    sc = maze(heroes=[C.H_BEAST_CALLER, C.H_SHIELD_MAIDEN])
+    sc.monster(UP)
+    assert sc.legal(K.A_CELL + UP)
+    sc.wound(0, C.S_SPECIAL)
+    assert not sc.legal(K.A_CELL + UP)
+    other = maze(heroes=[C.H_SWIFT_STRIDE, C.H_SHIELD_MAIDEN])
+    other.monster(UP)
+    assert not other.legal(K.A_CELL + UP)
+
+
+def test_card_hiding_place_targets_a_hide_symbol_never_a_key_tile():
+    """l.295: keys are not a symbol, so a card that targets a tile symbol never reaches a key tile."""
+    sc = maze()
+    s = sc.s
+    far = cell(6, 0)
+    sc.reveal(far, "NE", C.SYM_HIDE)
+    key_tile = cell(6, 6)
+    sc.reveal(key_tile, "NW", tile=int(C.KEY_TILE_OF_COLOUR[0]))
+    sc.give_card(0, HIDING)
+    sc.step(K.A_CARD + HIDING)
+    assert sc.decision == K.D_FREE_MOVE and sc.legal(K.A_CELL + far) and not sc.legal(K.A_CELL + key_tile)
+    for a in sc.legal_actions():
+        assert C.TILE_SYMBOL[int(s["cell_tile"][a - K.A_CELL])] == C.SYM_HIDE
+    evs = sc.step(K.A_CELL + far)
+    assert int(s["position"][0]) == far and events_of(evs, K.EV_MOVE)[0][4] == K.HOW_HIDING
+
+
+def test_card_tricksters_swap_exchanges_key_tokens_of_one_colour():
+    """l.261: a card effect "swapping player's key tokens around"; one key per colour stays true."""
+    sc = maze()
+    s = sc.s
+    mine = sc.give_key(0, 0, C.K_SECRET_LEVER, C.S_KEY)
+    sc.give_key(0, 1, C.K_ORACLE, C.S_HEAL)
+    theirs = sc.give_key(1, 0, C.K_BUILD, C.S_DESPERATE)
+    sc.give_card(0, SWAP)
+    sc.step(K.A_CARD + SWAP)
+    assert sc.decision == K.D_SWAP_PLAYER and sc.legal_actions() == [K.A_TARGET]
+    sc.step(K.A_TARGET)
+    assert sc.decision == K.D_SWAP_KEY and sc.legal_actions() == [K.A_SLOT + C.S_KEY], "only a colour both hold"
+    evs = sc.step(K.A_SLOT + C.S_KEY)
+    assert int(s["slot_key"][0, C.S_KEY]) == theirs and int(s["slot_key"][1, C.S_DESPERATE]) == mine
+    assert events_of(evs, K.EV_KEY_SWAP) == [(K.EV_KEY_SWAP, 0, 1, mine, theirs, 0)]
+    assert sc.decision == K.D_MAIN
+
+
 def test_card_earthquake_rotates_any_explored_tile():
     sc = maze()
     sc.give_card(0, QUAKE)
@@ -386,7 +549,7 @@ def test_card_monster_points_and_lyre():
     sc.give_card(0, BULL).give_card(0, LYRE)
     sc.step(K.A_CARD + BULL)
     assert sc.decision == K.D_MONSTER and int(sc.s["m_points"]) == 2
-    sc.steps(K.A_ROTATE + 2 * UP, K.A_ROTATE + 2 * UP)
+    sc.steps(K.A_ROTATE + 2 * UP, K.A_CELL + RIGHT)  # the last point must take it off its tile
     assert sc.decision == K.D_MAIN
     sc.monster(UP2)
     sc.step(K.A_CARD + LYRE)

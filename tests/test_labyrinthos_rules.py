@@ -246,22 +246,38 @@ def test_discover_key_choose_a_token_of_that_colour_and_place_it_on_a_slot():
     key_tile = int(C.KEY_TILE_OF_COLOUR[2])
     sc.reveal(UP, "NES", tile=key_tile)
     sc.put(0, UP)
-    sc.give_key(1, 2, C.K_VISIONS, C.S_KEY)  # another hero took Gold visions already
+    sc.give_key(1, 2, C.K_HOMEWARD, C.S_KEY)  # another hero took Gold's Homeward already
     evs = sc.step(K.A_DISCOVER)
     assert int(s["hands"][0]) == 6 and not events_of(evs, K.EV_KEY)
     assert sc.decision == K.D_KEY_PICK
-    assert sorted(a - K.A_KEY_PICK for a in sc.legal_actions()) == [C.K_SECRET_LEVER, C.K_BUILD, C.K_BANDAGES]
-    sc.step(K.A_KEY_PICK + C.K_BUILD)
+    gold = [C.K_GOLDEN_THREAD, C.K_HORN_OF_MINOS, C.K_LABRYS]
+    assert sorted(a - K.A_KEY_PICK for a in sc.legal_actions()) == gold
+    sc.step(K.A_KEY_PICK + C.K_LABRYS)
     assert sc.decision == K.D_KEY_SLOT and len(sc.legal_actions()) == 9
     evs = sc.step(K.A_SLOT + C.S_ROTATE_WALL)
-    k = 2 * C.KEY_TOKENS_PER_COLOUR + C.K_BUILD
+    k = C.K_LABRYS  # token k carries key action k
+    assert C.KEY_TOKEN_COLOUR[k] == 2
     assert int(s["slot_key"][0, C.S_ROTATE_WALL]) == k and s["key_pile"][k] == 0
     assert events_of(evs, K.EV_KEY) == [(K.EV_KEY, 0, k, C.S_ROTATE_WALL, 0, 0)]
-    # the token covers Rotate Wall and gives Build instead
+    # the token covers Rotate Wall and gives Labrys instead
     assert not sc.legal(K.A_DISCOVER), "never two keys of one colour"
     sc.wall(UP, N)
     assert not any(sc.legal(K.A_ROT_WALL + k2) for k2 in range(16))
-    assert sc.legal(K.A_KEY_ACT + C.K_BUILD)
+    assert sc.legal(K.A_KEY_ACT + C.K_LABRYS)
+
+
+def test_key_tokens_are_unique_each_pile_holds_its_own_four_actions():
+    """l.274: each key "will grant you a unique action": the four piles offer 16 different ones."""
+    seen = []
+    for colour in range(C.NUM_KEY_COLOURS):
+        sc = open_scenario()
+        sc.reveal(UP, "NES", tile=int(C.KEY_TILE_OF_COLOUR[colour]))
+        sc.put(0, UP)
+        sc.step(K.A_DISCOVER)
+        picks = sorted(a - K.A_KEY_PICK for a in sc.legal_actions())
+        assert len(picks) == 4 and all(C.KEY_TOKEN_COLOUR[k] == colour for k in picks)
+        seen += picks
+    assert sorted(seen) == list(range(16))
 
 
 def test_discover_key_only_on_a_key_tile():
@@ -280,7 +296,7 @@ def test_empty_key_slot_is_optional_for_a_harder_game():
 def test_key_on_a_wounded_action_the_wound_goes_on_top():
     sc = open_scenario()
     sc.wound(0, C.S_HEAL)
-    sc.reveal(UP, "NES", tile=int(C.KEY_TILE_OF_COLOUR[1]))
+    sc.reveal(UP, "NES", tile=int(C.KEY_TILE_OF_COLOUR[0]))
     sc.put(0, UP)
     sc.steps(K.A_DISCOVER, K.A_KEY_PICK + C.K_BANDAGES)
     assert sc.legal(K.A_SLOT + C.S_HEAL)
@@ -361,7 +377,7 @@ def test_recover_pays_five_tokens_of_any_type_and_removes_all_wounds():
 def test_rearrange_pays_three_and_moves_a_key_the_wound_stays():
     sc = open_scenario()
     s = sc.s
-    k = sc.give_key(0, 3, C.K_SECRET_LEVER, C.S_DESPERATE)
+    k = sc.give_key(0, 0, C.K_SECRET_LEVER, C.S_DESPERATE)
     sc.wound(0, C.S_DESPERATE)
     sc.step(K.A_REARRANGE + 0)
     assert int(s["hands"][0]) == 4
@@ -573,3 +589,136 @@ def test_win_with_four_keys_moving_onto_the_door_tile():
     out = np.zeros(K.NUM_SEATS)
     K.returns(s, out)
     assert list(out[:2]) == [1.0, -1.0] and K.to_act(s) == -1
+
+
+# --- the reconstructed key actions (one per token) ------------------------------------------------------------
+def key(sc: Scenario, action: int, slot: int = C.S_KEY) -> int:
+    return sc.give_key(0, int(C.KEY_TOKEN_COLOUR[action]), action, slot)
+
+
+def test_key_action_winged_key_takes_two_feet():
+    sc = open_scenario()
+    key(sc, C.K_WINGED_KEY)
+    sc.step(K.A_KEY_ACT + C.K_WINGED_KEY)
+    assert (int(sc.s["feet"][0]), int(sc.s["hands"][0])) == (9, 6)
+
+
+def test_key_action_bull_leaper_moves_even_onto_the_minotaurs_tile():
+    """l.121: never share the Minotaur's tile "unless a ... Key token ... allows it"."""
+    sc = open_scenario()
+    key(sc, C.K_BULL_LEAPER)
+    sc.monster(UP)
+    assert not sc.legal(K.A_CELL + UP)
+    sc.step(K.A_KEY_ACT + C.K_BULL_LEAPER)
+    assert sc.decision == K.D_FREE_MOVE and sc.legal(K.A_CELL + UP)
+    evs = sc.step(K.A_CELL + UP)
+    assert int(sc.s["position"][0]) == UP and not events_of(evs, K.EV_ATTACK)
+    assert events_of(evs, K.EV_MOVE)[0][2:5] == (DOOR, UP, K.HOW_KEY) and int(sc.s["feet"][0]) == 6
+
+
+def test_key_action_oracle_draws_a_card_below_the_hand_limit():
+    sc = open_scenario().clear_hands()
+    key(sc, C.K_ORACLE)  # one key: the hand limit is 3
+    sc.give_card(0, 1).give_card(0, 2)
+    evs = sc.step(K.A_KEY_ACT + C.K_ORACLE)
+    assert int(sc.s["hand"][0].sum()) == 3 and events_of(evs, K.EV_DRAW)[0][2] == 1
+    assert not sc.legal(K.A_KEY_ACT + C.K_ORACLE)
+
+
+def test_key_action_gorgons_eye_drains_another_player():
+    sc = open_scenario()
+    key(sc, C.K_GORGONS_EYE)
+    sc.tokens(1, 4, 3)
+    sc.steps(K.A_KEY_ACT + C.K_GORGONS_EYE, K.A_TARGET)
+    assert (int(sc.s["feet"][1]), int(sc.s["hands"][1])) == (2, 3)
+
+
+def test_key_action_golden_thread_moves_with_move_wounded():
+    sc = open_scenario()
+    key(sc, C.K_GOLDEN_THREAD)
+    sc.wound(0, C.S_MOVE)
+    assert not sc.legal(K.A_CELL + UP)
+    sc.steps(K.A_KEY_ACT + C.K_GOLDEN_THREAD, K.A_CELL + UP)
+    assert int(sc.s["position"][0]) == UP and (int(sc.s["feet"][0]), int(sc.s["hands"][0])) == (7, 6)
+
+
+def test_key_action_horn_of_minos_charges_where_its_holder_chooses():
+    sc = open_scenario()
+    key(sc, C.K_HORN_OF_MINOS)
+    sc.reveal(cell(2, 4), "EW")
+    sc.monster(UP)
+    sc.step(K.A_KEY_ACT + C.K_HORN_OF_MINOS)
+    assert sc.decision == K.D_CHARGE and sc.decider == 0
+    sc.step(K.A_CHARGE + E)
+    assert int(sc.s["monster_cell"]) == cell(2, 4) and sc.decision == K.D_MAIN
+
+
+def test_key_action_homeward_returns_to_the_heros_starting_tile():
+    sc = open_scenario()
+    key(sc, C.K_HOMEWARD)
+    home = int(np.flatnonzero(sc.s["cell_tile"] == C.HERO_START_TILE[int(sc.s["hero"][0])])[0])
+    assert home != DOOR
+    sc.step(K.A_KEY_ACT + C.K_HOMEWARD)
+    assert int(sc.s["position"][0]) == home and int(sc.s["feet"][0]) == 6
+
+
+def test_key_action_labrys_gives_two_monster_points():
+    sc = open_scenario()
+    key(sc, C.K_LABRYS)
+    sc.step(K.A_KEY_ACT + C.K_LABRYS)
+    assert sc.decision == K.D_MONSTER and sc.decider == 0 and int(sc.s["m_points"]) == 2
+
+
+def test_key_action_passage_key_reaches_any_secret_passage_tile():
+    sc = open_scenario()
+    key(sc, C.K_PASSAGE_KEY)
+    far = cell(6, 0)
+    sc.reveal(far, "NE", C.SYM_PASSAGE)
+    sc.step(K.A_KEY_ACT + C.K_PASSAGE_KEY)
+    assert sc.decision == K.D_FREE_MOVE and sc.legal(K.A_CELL + far) and not sc.legal(K.A_CELL + UP)
+    sc.step(K.A_CELL + far)
+    assert int(sc.s["position"][0]) == far
+
+
+def test_key_action_banishment_places_the_monster_on_the_door():
+    sc = open_scenario()
+    key(sc, C.K_BANISHMENT)
+    evs = sc.step(K.A_KEY_ACT + C.K_BANISHMENT)
+    assert int(sc.s["monster_cell"]) == DOOR and not events_of(evs, K.EV_ATTACK)
+    assert events_of(evs, K.EV_MONSTER_MOVE)[0][4] == K.MONSTER_HOW_BANISHED
+    assert not sc.legal(K.A_KEY_ACT + C.K_BANISHMENT), "already on the Door tile"
+
+
+def test_key_action_keystone_places_a_wall():
+    sc = open_scenario()
+    key(sc, C.K_KEYSTONE)
+    sc.step(K.A_KEY_ACT + C.K_KEYSTONE)
+    assert sc.decision == K.D_WALL
+    e = edge(cell(5, 5), N)
+    sc.step(K.A_EDGE + e)
+    assert sc.s["wall"][e] == 1 and sc.decision == K.D_MAIN
+
+
+def test_key_action_locksmith_rearranges_without_the_cost():
+    sc = open_scenario()
+    k = key(sc, C.K_LOCKSMITH)
+    sc.steps(K.A_KEY_ACT + C.K_LOCKSMITH, K.A_SLOT + C.S_KEY, K.A_SLOT + C.S_HEAL)
+    assert int(sc.s["slot_key"][0, C.S_HEAL]) == k and int(sc.s["slot_key"][0, C.S_KEY]) == -1
+    assert (int(sc.s["feet"][0]), int(sc.s["hands"][0])) == (7, 6)
+
+
+def test_minotaur_symbols_give_no_points_after_six_in_a_turn():
+    """Reconstructed for an end to every game: attacks can displace heroes onto Minotaur
+    symbols (FAQ) in a loop now that the monster must leave its tile (l.227)."""
+    sc = open_scenario()
+    sc.reveal(UP, "NS", C.SYM_MINOTAUR)
+    sc.monster(cell(6, 6)).reveal(cell(6, 6), "NW")
+    sc.s["minotaur_symbols"] = C.MAX_MINOTAUR_SYMBOLS_PER_TURN - 1
+    sc.step(K.A_CELL + UP)
+    assert sc.decision == K.D_MONSTER and int(sc.s["minotaur_symbols"]) == C.MAX_MINOTAUR_SYMBOLS_PER_TURN
+    while sc.decision == K.D_MONSTER:
+        sc.step(sc.legal_actions()[0])
+    sc.monster(cell(6, 6))  # wherever the Door rule put it
+    sc.step(K.A_CELL + DOOR)
+    sc.step(K.A_CELL + UP)
+    assert sc.decision == K.D_MAIN, "the seventh gives no points"

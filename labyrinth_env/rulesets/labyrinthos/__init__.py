@@ -1,12 +1,12 @@
-"""Labyrinthos (``labyrinthos_v0``): the ruleset's spec.
+"""Labyrinthos (``labyrinthos_v1``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("labyrinthos_v0")`` or, PettingZoo style,
-``from labyrinth_env import labyrinthos_v0``."""
+The env is ``labyrinth_env.make("labyrinthos_v1")`` or, PettingZoo style,
+``from labyrinth_env import labyrinthos_v1``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="labyrinthos_v0",
+    env_id="labyrinthos_v1",
     title="Labyrinthos",
     players=(2, 4),
     utility=ZERO_SUM,

@@ -37,6 +37,11 @@ HAND_LIMIT = 4  # RULEBOOK: "4, minus 1 card for every Key token"
 RECOVER_COST = 5  # RULEBOOK: "Pay 5 Action tokens of any type"
 REARRANGE_COST = 3  # RULEBOOK: "Pay 3 Action tokens of any type"
 MINOTAUR_SYMBOL_POINTS = 2  # RULEBOOK: "You gain two Minotaur Movement Points"
+# RECONSTRUCTED (an end to every game): a hero displaced by an attack onto a Minotaur symbol
+# resolves it (FAQ, l.235), which can move the monster into another attack: with the monster
+# bound to leave its tile (l.227) such a chain can repeat for ever. A turn's Minotaur symbols
+# after the sixth give no points.
+MAX_MINOTAUR_SYMBOLS_PER_TURN = 6
 NUM_KEY_COLOURS = 4  # RULEBOOK: 4 key tiles, "4 different types of keys"
 KEY_TOKENS_PER_COLOUR = 4  # RULEBOOK: 16 key tokens in 4 colours
 NUM_KEY_TOKENS = NUM_KEY_COLOURS * KEY_TOKENS_PER_COLOUR
@@ -129,7 +134,8 @@ COSTS_SOURCE = RECONSTRUCTED
 
 # --- heroes -------------------------------------------------------------------------------
 # Special actions. RULEBOOK: Shield Maiden and Wild Intuition (both passive). RECONSTRUCTED:
-# Swift Stride and Beast Caller (the other two boards are pictures).
+# Swift Stride and Beast Caller (the other two boards are pictures). Beast Caller also lets the
+# Tamer move onto the monster's tile (l.121: "unless a ... Special action ... allows it").
 H_SHIELD_MAIDEN, H_WILD_INTUITION, H_SWIFT_STRIDE, H_BEAST_CALLER = 0, 1, 2, 3
 NUM_HEROES = 4
 HERO_NAMES = ("the Amazon", "the Seer", "the Runner", "the Tamer")  # RECONSTRUCTED
@@ -140,17 +146,94 @@ SWIFT_STRIDE_FEET = 2  # RECONSTRUCTED: Swift Stride gains 2 Feet tokens from th
 HEROES_SOURCE = RECONSTRUCTED
 
 # --- key tokens ------------------------------------------------------------------------------
-# RULEBOOK: the four key actions shown. RECONSTRUCTED: each colour's four tokens carry one of
-# each (the tokens' faces are pictures).
-K_SECRET_LEVER, K_BUILD, K_VISIONS, K_BANDAGES = 0, 1, 2, 3
-NUM_KEY_ACTIONS = 4
-KEY_ACTION_NAMES = ("secret lever", "build", "visions", "bandages")
-KEY_ACTION_COST = np.array([[0, 2], [0, 1], [0, 1], [1, 0]], dtype=np.int64)  # RECONSTRUCTED (Feet, Hand)
+# RULEBOOK: 16 key tokens, 4 colours, "each one will grant you a unique action" (l.274); the
+# four key actions the text names are "the four examples here ... as shown in the rulebook's
+# illustration" (l.289). RECONSTRUCTED: the four examples are the Bronze tokens (the colour
+# the text names); the other twelve actions (the tokens' faces are pictures) are built from
+# the rulebook's own actions and effects. Token k carries key action k, of colour k // 4.
+(
+    K_SECRET_LEVER,
+    K_BUILD,
+    K_VISIONS,
+    K_BANDAGES,
+    K_WINGED_KEY,
+    K_BULL_LEAPER,
+    K_ORACLE,
+    K_GORGONS_EYE,
+    K_GOLDEN_THREAD,
+    K_HORN_OF_MINOS,
+    K_HOMEWARD,
+    K_LABRYS,
+    K_PASSAGE_KEY,
+    K_BANISHMENT,
+    K_KEYSTONE,
+    K_LOCKSMITH,
+) = range(16)
+NUM_KEY_ACTIONS = 16
+KEY_ACTION_NAMES = (
+    "secret lever",
+    "build",
+    "visions",
+    "bandages",
+    "winged key",
+    "bull leaper",
+    "oracle",
+    "gorgon's eye",
+    "golden thread",
+    "horn of minos",
+    "homeward",
+    "labrys",
+    "passage key",
+    "banishment",
+    "keystone",
+    "locksmith",
+)
+KEY_ACTION_TEXT = (
+    "Rotate up to 4 tiles of your choice 90 degrees.",  # RULEBOOK
+    "Place or remove up to 2 Wall tokens.",  # RULEBOOK
+    "Rotate up to 4 Wall tokens.",  # RULEBOOK
+    "Heal a Wound.",  # RULEBOOK
+    "Take 2 Feet tokens from the supply.",
+    "Move to an adjacent Explored tile along a pathway, even onto the Minotaur's tile (no Attack).",
+    "Draw a Desperation card, if your hand is below its limit.",
+    "Choose another player: they discard 2 of their Action tokens (Feet first).",
+    "Move to an adjacent Explored tile as the Move action, even if Move is covered or wounded.",
+    "The monster Charges in the direction you choose (you control it).",
+    "Move to the starting tile of your Hero's colour.",
+    "Gain 2 monster Movement Points and use them now.",
+    "Move to any Explored tile with a Secret Passage symbol.",
+    "Place the monster on the Door tile (a placement: no Attack).",
+    "Place a Wall token anywhere in the Labyrinth (as the Wall symbol).",
+    "Move one of your Key tokens to a new slot (as Rearrange, without its cost).",
+)
+KEY_ACTION_COST = np.array(  # RECONSTRUCTED (Feet, Hand)
+    [
+        [0, 2],
+        [0, 1],
+        [0, 1],
+        [1, 0],
+        [0, 1],
+        [1, 0],
+        [0, 1],
+        [0, 2],
+        [0, 1],
+        [0, 2],
+        [1, 0],
+        [0, 1],
+        [1, 0],
+        [0, 2],
+        [0, 1],
+        [0, 1],
+    ],
+    dtype=np.int64,
+)
 LEVER_ROTATIONS = 4  # RULEBOOK: "Rotate up to 4 tiles"
 BUILD_WALLS = 2  # RULEBOOK: "Place or remove up to 2 Wall tokens"
 VISIONS_WALLS = 4  # RULEBOOK: "Rotate up to 4 Wall tokens"
+WINGED_KEY_FEET = 2  # RECONSTRUCTED
+KEY_MONSTER_POINTS = 2  # RECONSTRUCTED: Labrys
 KEY_TOKEN_COLOUR = np.repeat(np.arange(NUM_KEY_COLOURS), KEY_TOKENS_PER_COLOUR).astype(np.int8)
-KEY_TOKEN_ACTION = np.tile(np.arange(NUM_KEY_ACTIONS), NUM_KEY_COLOURS).astype(np.int8)
+KEY_TOKEN_ACTION = np.arange(NUM_KEY_TOKENS).astype(np.int8)  # every token its own action
 KEY_TOKENS_SOURCE = RECONSTRUCTED
 
 # --- the dice ---------------------------------------------------------------------------------
@@ -172,18 +255,19 @@ MONSTER_NAMES = ("minotaur", "medusa", "cerberus")
 # RECONSTRUCTED: the rest of the list (the cards are pictures).
 E_CANCEL, E_HEAL_ALL, E_FEET, E_HANDS, E_FREE_MOVE, E_ROTATE, E_MONSTER, E_WALL = range(8)
 E_DODGE, E_MIRROR, E_DRAIN, E_LYRE = 8, 9, 10, 11
+E_HIDE, E_SWAP = 12, 13
 # reaction windows: 0 own turn only, 1 another player plays a card, 2 the monster attacks you
 R_NONE, R_CARD, R_ATTACK = 0, 1, 2
 _CARDS = (
     # name, effect, reaction, copies, deck (0 base, 1 Medusa, 2 Cerberus)
     ("Hermes' Mischief", E_CANCEL, R_CARD, 6, MINOTAUR),  # RULEBOOK
     ("Ambrosia", E_HEAL_ALL, R_NONE, 6, MINOTAUR),
-    ("Winged Sandals", E_FEET, R_NONE, 8, MINOTAUR),
-    ("Daedalus' Tools", E_HANDS, R_NONE, 8, MINOTAUR),
-    ("Ariadne's Thread", E_FREE_MOVE, R_NONE, 8, MINOTAUR),
+    ("Winged Sandals", E_FEET, R_NONE, 6, MINOTAUR),
+    ("Daedalus' Tools", E_HANDS, R_NONE, 6, MINOTAUR),
+    ("Ariadne's Thread", E_FREE_MOVE, R_NONE, 6, MINOTAUR),
     ("Earthquake", E_ROTATE, R_NONE, 6, MINOTAUR),
     ("The Bull's Call", E_MONSTER, R_NONE, 6, MINOTAUR),
-    ("Stonemason", E_WALL, R_NONE, 6, MINOTAUR),
+    ("Stonemason", E_WALL, R_NONE, 4, MINOTAUR),
     ("Sidestep", E_DODGE, R_ATTACK, 6, MINOTAUR),
     ("Mirror Shield", E_MIRROR, R_ATTACK, 5, MEDUSA),
     ("Stone Gaze", E_DRAIN, R_NONE, 5, MEDUSA),
@@ -191,6 +275,8 @@ _CARDS = (
     ("Honey Cake", E_DODGE, R_ATTACK, 5, CERBERUS),
     ("Lyre of Orpheus", E_LYRE, R_NONE, 5, CERBERUS),
     ("Three Heads", E_MONSTER, R_NONE, 5, CERBERUS),
+    ("Hiding Place", E_HIDE, R_NONE, 4, MINOTAUR),  # targets a tile symbol (l.295)
+    ("Trickster's Swap", E_SWAP, R_NONE, 4, MINOTAUR),  # "swapping player's key tokens around" (l.261)
 )
 NUM_CARD_TYPES = len(_CARDS)
 CARD_NAMES = tuple(c[0] for c in _CARDS)
@@ -210,7 +296,8 @@ CARD_TEXT = (
     "Remove all Wound tokens from your Hero board.",
     "Take 2 Feet tokens from the supply.",
     "Take 2 Hand tokens from the supply.",
-    "Move to an adjacent Explored tile as the Move action, without paying and even if Move is covered.",
+    "Move to an adjacent Explored tile along a pathway, without paying and even if Move is covered, "
+    "even onto the Minotaur's tile (no Attack).",
     "Rotate any Explored tile 90 degrees.",
     "Gain 2 monster Movement Points and use them now.",
     "Place a Wall token anywhere in the Labyrinth (as the Wall symbol).",
@@ -221,6 +308,9 @@ CARD_TEXT = (
     "Reaction: play when Cerberus attacks you. You take no Wounds from the Blood die.",
     "Move Cerberus to the Door tile (this is not a move: no Attack).",
     "Gain 2 monster Movement Points and use them now.",
+    "Move to any Explored tile with a Hide symbol (as the Move action would move you onto it).",
+    "Choose another player and a colour you both hold: exchange those two Key tokens "
+    "(each goes on the slot the other was on; Wounds stay where they are).",
 )
 
 RECONSTRUCTION_REASONS = {
@@ -235,7 +325,13 @@ RECONSTRUCTION_REASONS = {
         "Rearrange (3) are in the text"
     ),
     "heroes": "two special actions are named (Shield Maiden, Wild Intuition); Swift Stride and Beast Caller are ours",
-    "key tokens": "the four named key actions; each colour carries one token of each",
+    "key tokens": (
+        "16 unique key actions (l.274): the four named ones are the Bronze tokens, the other twelve are "
+        "built from the rulebook's actions and effects (moves, tokens, cards, walls, the monster)"
+    ),
     "dice": "Minotaur die faces 1, 2, 2, 3 hooves, secret passage, charge; Blood die 0, 1, 1, 1, 2, 2 wounds",
-    "cards": "only Hermes' Mischief is quoted; 9 base card kinds (60 cards) and 3 per monster deck (15 each)",
+    "cards": (
+        "only Hermes' Mischief is quoted; 11 base card kinds (60 cards: with a card that targets a tile "
+        "symbol, l.295, and the key-swap card of l.261) and 3 per monster deck (15 each)"
+    ),
 }

@@ -1,4 +1,4 @@
-"""Labyrinthos (``labyrinthos_v0``), 2-4 players.
+"""Labyrinthos (``labyrinthos_v1``), 2-4 players.
 
 Explore a 7x7 maze of face-down tiles, spend Feet and Hand action tokens on your hero
 board, take wounds that block actions, find the four keys (each replaces an action) and
@@ -6,7 +6,7 @@ be the first to move onto the Door tile with all four, while the Minotaur (or Me
 Cerberus) is moved by a die at the end of every turn.
 Rules: ``docs/rules/labyrinthos.md``.
 
-| Import | ``labyrinth_env.make("labyrinthos_v0", num_players=4, monster="medusa")`` |
+| Import | ``labyrinth_env.make("labyrinthos_v1", num_players=4, monster="medusa")`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..4 |
@@ -19,18 +19,20 @@ column 0-6, the Door tile is r3c3; seat offsets count clockwise from the decidin
 |---|---|
 | action (active player) | move to a cell, explore N/E/S/W, discover key, desperate action (a card), |
 | | rotate wall (from side, to side), rotate tile (cell, clockwise / counter-clockwise), heal, |
-| | special action, key action (4), recover / rearrange (Feet paid), pass |
+| | special action, key action (16, one per key token), recover / rearrange (Feet paid), pass |
 | choose a hero board | hero 0-3 |
 | place the explored tile | rotation 0-3 |
-| choose a key token / place it on a slot / rearrange / heal / place a wound | key action 0-3 / action slot 0-8 |
+| choose a key token / place it on a slot / rearrange / heal / place a wound | key token 0-15 / action slot 0-8 |
 | place a wall; build; visions | inner edge 0-83 (build also removes; visions: the wall, then its new side); done |
 | spend a monster movement point | move to a cell, rotate a tile, remove a wall (edge) |
 | secret passage / charge / displace the attacked hero | cell / direction / cell |
-| wild intuition; Hermes' Mischief | yes / no |
-| reaction to an attack | play a card / no |
+| wild intuition; Hermes' Mischief | yes / no (yes only holding the card) |
+| reaction to an attack | play a card / no (every attacked hero who could react is asked) |
 | refresh the action pool | take f Feet and 7 - f Hand tokens |
 | discard before drawing / down to the limit | a card type (/ done) |
-| secret lever, Earthquake | rotate tile (/ done); Stone Gaze: player +1..+3; Ariadne's Thread: move to a cell |
+| secret lever, Earthquake | rotate tile (/ done); Stone Gaze, Gorgon's Eye: player +1..+3 |
+| Ariadne's Thread, Hiding Place, a moving key action | move to a cell |
+| Trickster's Swap | player +1..+3, then the action slot of the key token given |
 
 Observation (egocentric: relative seat 0 is the observer): per cell whether it is explored
 and then its pathways, symbol, Door / key colour / hero colour, the walls on its sides,
@@ -43,7 +45,17 @@ discard pile, the key tokens the observer has looked at, what the decision is ab
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
-Version history: v0 (first release).
+Version history: v0 (first release). v1 (issue 19): reaction prompts never tell a hand:
+every player who could play Hermes' Mischief (every attacked hero who could play a reaction)
+by public facts is asked, holding the card or not, and answers no without it; the monster
+must leave its starting tile when some way of spending its points does so (the Door tile
+only when none does), and a charge goes a way that moves it; the 16 key tokens carry 16
+different key actions (12 reconstructed); Ariadne's Thread, the Bull Leaper key and the
+Tamer's Beast Caller allow moving onto the monster's tile; new cards Hiding Place (targets
+the Hide symbol) and Trickster's Swap (swaps key tokens); the base deck's counts changed to
+make room (still 60 cards); a turn's Minotaur symbols after the sixth give no points (so
+attacks cannot pass the monster between heroes for ever); observation and action space
+grew (16 key actions, 2 decisions, 2 cards, the symbol count).
 """
 
 from __future__ import annotations
@@ -192,6 +204,13 @@ class raw_env(LabyrinthAECEnv):
             K.EV_POINTS: lambda: {"type": "movement_points", "seat": seat, "points": a},
             K.EV_SHIELD: lambda: {"type": "shield_maiden", "seat": seat},
             K.EV_INTUITION: lambda: {"type": "wild_intuition", "seat": seat, "rolls": bool(a)},
+            K.EV_KEY_SWAP: lambda: {
+                "type": "key_swap",
+                "seat": seat,
+                "with": a,
+                "gave": C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[b]],
+                "got": C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[c]],
+            },
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")

@@ -27,7 +27,8 @@ Controlling the monster, it goes for the other heroes and keeps away from the se
 hero; attacked rivals are pushed onto traps. Wounds go on the least needed actions. Walls
 (the symbol, Stonemason) go between two explored tiles far from its hero: walling off
 face-down tiles can shut the last key tile in for everyone.
-Reactions are always played. Cards it never plays are discarded before drawing.
+Reactions are always played when held (every player who could react is asked, holding a
+reaction card or not: without one it answers no). Cards it never plays are discarded before drawing.
 
 Hidden information is never read: face-down tiles count by their place only, other hands,
 the deck and the RNG are never looked at.
@@ -96,7 +97,29 @@ KEY_SLOT_ORDER = np.array(
     ],
     dtype=np.int64,
 )
-KEY_PICK_ORDER = np.array([C.K_BANDAGES, C.K_SECRET_LEVER, C.K_BUILD, C.K_VISIONS], dtype=np.int64)
+# the key token chosen from a pile: the ones that heal, move or pay for moves first
+KEY_PICK_ORDER = np.array(
+    [
+        C.K_BANDAGES,
+        C.K_GOLDEN_THREAD,
+        C.K_WINGED_KEY,
+        C.K_BULL_LEAPER,
+        C.K_PASSAGE_KEY,
+        C.K_SECRET_LEVER,
+        C.K_BUILD,
+        C.K_VISIONS,
+        C.K_HOMEWARD,
+        C.K_BANISHMENT,
+        C.K_LABRYS,
+        C.K_HORN_OF_MINOS,
+        C.K_ORACLE,
+        C.K_KEYSTONE,
+        C.K_GORGONS_EYE,
+        C.K_LOCKSMITH,
+    ],
+    dtype=np.int64,
+)
+assert sorted(KEY_PICK_ORDER) == list(range(C.NUM_KEY_ACTIONS))
 HERO_ORDER = np.array([C.H_SWIFT_STRIDE, C.H_SHIELD_MAIDEN, C.H_WILD_INTUITION, C.H_BEAST_CALLER], dtype=np.int64)
 KEEP_CARD = np.zeros(C.NUM_CARD_TYPES, dtype=np.int64)
 for _t in range(C.NUM_CARD_TYPES):
@@ -329,6 +352,8 @@ def main_action(s, mask) -> int:
         return a
     if mask[K.A_SPECIAL] and s.hero[me] == C.H_SWIFT_STRIDE and s.feet[me] < 2 and s.hands[me] >= 1:
         return K.A_SPECIAL
+    if mask[K.A_KEY_ACT + C.K_WINGED_KEY] and s.feet[me] < 2 and s.hands[me] >= 1:
+        return K.A_KEY_ACT + C.K_WINGED_KEY
     a = path_action(s, mask, me)
     if a >= 0:
         return a
@@ -526,8 +551,8 @@ def decide(s, mask, dec: int, me: int) -> int:
         return displace_action(s, mask, me)
     if dec == K.D_INTUITION:
         return K.A_NO
-    if dec == K.D_CANCEL:
-        return K.A_YES
+    if dec == K.D_CANCEL:  # asked whatever it holds: without Hermes' Mischief it can only pass
+        return K.A_YES if mask[K.A_YES] else K.A_NO
     if dec == K.D_DODGE:
         for t in range(C.NUM_CARD_TYPES):
             if mask[K.A_CARD + t]:

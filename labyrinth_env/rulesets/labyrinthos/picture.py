@@ -47,7 +47,8 @@ MONSTERS = {  # colour, letter
     C.CERBERUS: ("#1f1f26", "C"),
 }
 SLOT_ABBR = ("Mv", "Ex", "DK", "DA", "RW", "RT", "He", "Sp", "Ky")
-KEY_ACTION_ABBR = ("Lv", "Bu", "Vi", "Ba")
+KEY_ACTION_ABBR = ("Lv", "Bu", "Vi", "Ba", "Wi", "Le", "Or", "Go", "Th", "Ho", "Hw", "La", "Pa", "Bn", "Ks", "Lo")
+assert len(KEY_ACTION_ABBR) == C.NUM_KEY_ACTIONS
 _DIRS = tuple((float(dcol), float(drow)) for drow, dcol in SQUARE_DELTAS)  # N E S W on screen (x, y)
 
 

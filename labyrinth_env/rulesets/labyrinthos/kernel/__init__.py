@@ -22,7 +22,7 @@ One module per decision family, each with its decisions' masks and effects side 
 | ``maze`` | pathways, walls, rotations: ``D_WALL`` |
 | ``monster`` | the die, movement points, charge, the hunt: ``D_MONSTER``, ``D_PASSAGE``, ``D_CHARGE`` |
 | ``attack`` | the attacked heroes: ``D_DODGE``, ``D_DISPLACE`` |
-| ``cards`` | Desperation cards: ``D_CANCEL``, ``D_TARGET``, ``D_FREE_MOVE``, ``D_ROTATE_CARD`` |
+| ``cards`` | Desperation cards: ``D_CANCEL``, ``D_TARGET``, ``D_FREE_MOVE``, ``D_ROTATE_CARD``, ``D_SWAP_*`` |
 
 ``board`` holds the hero-board queries and the task stack, ``observe`` the observation.
 The square grid, tile rotation, RNG and the common record come from ``labyrinth_env.core``.
@@ -61,6 +61,10 @@ from .cards import (
     hermes_mischief,
     init_cards,
     stone_gaze,
+    swap_key,
+    swap_key_mask,
+    swap_player,
+    swap_player_mask,
     target_mask,
 )
 from .heroes import heal_chosen_wound, heal_mask, intuition_mask, place_chosen_wound, wild_intuition, wound_mask
@@ -120,6 +124,8 @@ from .tables import (
     D_REARRANGE,
     D_REFRESH,
     D_ROTATE_CARD,
+    D_SWAP_KEY,
+    D_SWAP_PLAYER,
     D_TARGET,
     D_VISION_FROM,
     D_VISION_TO,
@@ -127,7 +133,9 @@ from .tables import (
     D_WOUND,
     DOOR_CELL,
     EV_FIRST_PLAYER,
+    HOW_THREAD,
     MAX_DECK,
+    MOVE_AS_MOVE,
     NUM_ACTIONS,
     NUM_CARD_TYPES,
     NUM_COLOURS,
@@ -192,6 +200,9 @@ def init(s, seed, options) -> None:
     s.pending_edge = -1
     s.pending_seat = -1
     s.count_left = 0
+    s.minotaur_symbols = 0
+    s.move_mode = MOVE_AS_MOVE
+    s.move_how = HOW_THREAD
     s.first_player = randint(s.rng, n)
     emit(s, EV_FIRST_PLAYER, s.first_player)
     s.seat = s.first_player
@@ -262,6 +273,10 @@ def legal_mask(s, out) -> None:
         free_move_mask(s, who, out)
     elif dec == D_ROTATE_CARD:
         earthquake_mask(s, who, out)
+    elif dec == D_SWAP_PLAYER:
+        swap_player_mask(s, who, out)
+    elif dec == D_SWAP_KEY:
+        swap_key_mask(s, who, out)
 
 
 @njit(cache=True)
@@ -319,6 +334,10 @@ def make_decision(s, dec: int, who: int, action: int) -> None:
         ariadnes_thread(s, who, action)
     elif dec == D_ROTATE_CARD:
         earthquake(s, who, action)
+    elif dec == D_SWAP_PLAYER:
+        swap_player(s, who, action)
+    elif dec == D_SWAP_KEY:
+        swap_key(s, who, action)
 
 
 @njit(cache=True)

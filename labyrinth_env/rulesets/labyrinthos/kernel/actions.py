@@ -15,7 +15,7 @@ from labyrinth_env.core.grid import rotate_mask
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
-from .board import can_pay, gain_tokens, pay, push, slot_action_ok, slot_usable, wounds
+from .board import can_pay, gain_tokens, pay, push, slot_action_ok, slot_usable, special_usable, wounds
 from .cards import own_turn_card_ok, play_card
 from .heroes import heal_all, put_hero
 from .key_actions import key_action, key_action_ok
@@ -93,7 +93,8 @@ def special_ok(s, p: int) -> bool:
 def action_mask(s, out) -> None:
     p = s.seat
     if slot_action_ok(s, p, C.S_MOVE):
-        fill_moves(s, s.position[p], True, out)
+        # Beast Caller: the Tamer may share the monster's tile (l.121 "unless a ... Special action ... allows it")
+        fill_moves(s, s.position[p], not special_usable(s, p, C.H_BEAST_CALLER), out)
     for d in range(4):
         if explore_ok(s, p, d):
             out[A_EXPLORE + d] = 1

@@ -2,6 +2,9 @@
 ``D_DODGE``), then each one's displacement by the monster's controller (``T_DISPLACE``,
 ``D_DISPLACE``). ``monster.attack`` leaves these tasks, in turn order from the active
 player.
+
+Every attacked hero that could answer by public facts (``cards.may_react``) is asked,
+holding a reaction card or not: the question never tells the table what it holds.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 
 from .board import push, special_usable
-from .cards import can_react, play_card
+from .cards import may_react, play_card
 from .heroes import put_hero
 from .maze import step_to
 from .tables import (
@@ -36,22 +39,24 @@ from .tables import (
 # --- D_DODGE: a reaction card against the attack's wounds --------------------------------------------
 @njit(cache=True)
 def dodge_card_ok(s, p: int, t: int, medusa: int) -> bool:
-    if s.hand[p, t] <= 0 or CARD_REACTION[t] != C.R_ATTACK:
-        return False
-    e = CARD_EFFECT[t]
-    if e == C.E_MIRROR:
-        return medusa == 1
-    if CARD_DECK[t] == C.CERBERUS:
-        return s.monster == C.CERBERUS
-    return True
+    return s.hand[p, t] > 0 and dodge_type(t, medusa, s.monster)
 
 
 @njit(cache=True)
-def any_dodge(s, p: int, medusa: int) -> bool:
-    if not can_react(s, p):
+def dodge_type(t: int, medusa: int, monster: int) -> bool:
+    """Card ``t`` answers this attack (whoever holds it)."""
+    if CARD_REACTION[t] != C.R_ATTACK:
         return False
+    if CARD_EFFECT[t] == C.E_MIRROR:
+        return medusa == 1
+    return CARD_DECK[t] != C.CERBERUS or monster == C.CERBERUS
+
+
+@njit(cache=True)
+def may_dodge(s, p: int, medusa: int) -> bool:
+    """The attacked hero could answer, by public facts only (never its hand)."""
     for t in range(NUM_CARD_TYPES):
-        if dodge_card_ok(s, p, t, medusa):
+        if dodge_type(t, medusa, s.monster) and may_react(s, p, t):
             return True
     return False
 
@@ -60,7 +65,7 @@ def any_dodge(s, p: int, medusa: int) -> bool:
 def offer_dodge(s, p: int, blood: int, medusa: int) -> None:
     """The ``T_DODGE`` task: the Blood die's wounds wait under the chance to answer them."""
     push(s, T_WOUND, p, blood, medusa)
-    if any_dodge(s, p, medusa):
+    if may_dodge(s, p, medusa):
         s.pending_seat = medusa  # the Medusa flag, for the mask
         set_decision(s, D_DODGE, p)
 

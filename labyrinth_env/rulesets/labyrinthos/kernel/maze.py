@@ -192,11 +192,6 @@ def hero_may_enter(s, cell: int) -> bool:
 
 
 @njit(cache=True)
-def hero_move_ok(s, p: int, cell: int) -> bool:
-    return linked(s, s.position[p], cell) and hero_may_enter(s, cell)
-
-
-@njit(cache=True)
 def fill_moves(s, cell: int, hero: bool, out) -> None:
     """Mark ``A_CELL + c`` for every tile one move (or monster point) away from ``cell``."""
     for d in range(4):

@@ -15,6 +15,7 @@ import numpy as np
 
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.grid import rotate_mask
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.labyrinthos import components as C
@@ -229,11 +230,137 @@ def hunting_stuck(s) -> bool:
     return True
 
 
+# --- the Door rule: leave the starting tile whenever it can ------------------------------------
+# RULEBOOK l.227: "can never end its movement on the same tile that it started on. If the
+# Minotaur is ever in a situation where it cannot move off the tile it started on, it is
+# placed on the Door tile instead." So while some way of spending the points ends off the
+# starting tile, only the points that keep such a way are legal; the Door is the fallback
+# when none is left. The search below runs on copies of the pathways and walls.
+@njit(cache=True)
+def opening(s, masks, walls, cell: int, d: int) -> bool:
+    """A move leads from ``cell`` towards ``d`` with the pathways ``masks`` and walls ``walls``."""
+    nb = NEIGHBORS[cell, d]
+    if nb < 0 or not s.cell_up[nb] or not (masks[cell] >> d) & 1:
+        return False
+    return (masks[nb] >> ((d + 2) % 4)) & 1 == 1 and walls[EDGE_OF[cell, d]] == 0
+
+
+@njit(cache=True)
+def can_move_off(s, masks, walls, cell: int) -> bool:
+    for d in range(4):
+        if opening(s, masks, walls, cell, d):
+            return True
+    if is_passage(s, cell):
+        for c in range(NUM_CELLS):
+            if c != cell and is_passage(s, c):
+                return True
+    return False
+
+
+@njit(cache=True)
+def maze_changes(s, cell: int) -> np.ndarray:
+    """What a point can change around the monster on ``cell``: (tile, quarter turns) for
+    its tile and the explored ones next to it, (-1, edge) for the walls on its sides."""
+    out = np.empty((14, 2), dtype=np.int64)
+    m = 0
+    for i in range(5):
+        c = cell if i == 4 else NEIGHBORS[cell, i]
+        if c >= 0 and s.cell_up[c]:
+            out[m, 0], out[m, 1] = c, 1
+            out[m + 1, 0], out[m + 1, 1] = c, 3
+            m += 2
+    for d in range(4):
+        e = EDGE_OF[cell, d]
+        if e >= 0 and s.wall[e]:
+            out[m, 0], out[m, 1] = -1, e
+            m += 1
+    return out[:m]
+
+
+@njit(cache=True)
+def change(masks, walls, c: int, x: int) -> int:
+    """Apply one maze change (``maze_changes``' row); returns what ``unchange`` restores."""
+    if c >= 0:
+        old = masks[c]
+        masks[c] = rotate_mask(old, x, 4)
+        return old
+    old = walls[x]
+    walls[x] = 0
+    return old
+
+
+@njit(cache=True)
+def unchange(masks, walls, c: int, x: int, old: int) -> None:
+    if c >= 0:
+        masks[c] = old
+    else:
+        walls[x] = old
+
+
+@njit(cache=True)
+def can_leave(s, masks, walls, cell: int, points: int) -> bool:
+    """With ``points`` left on ``cell``, some way of spending them moves the monster off it:
+    a move now, or up to two tile rotations or wall removals first (three points at most)."""
+    if points <= 0:
+        return False
+    if can_move_off(s, masks, walls, cell):
+        return True
+    if points == 1:
+        return False
+    ch = maze_changes(s, cell)
+    for i in range(ch.shape[0]):
+        o1 = change(masks, walls, ch[i, 0], ch[i, 1])
+        ok = can_move_off(s, masks, walls, cell)
+        if not ok and points >= 3:
+            for j in range(ch.shape[0]):
+                o2 = change(masks, walls, ch[j, 0], ch[j, 1])
+                ok = can_move_off(s, masks, walls, cell)
+                unchange(masks, walls, ch[j, 0], ch[j, 1], o2)
+                if ok:
+                    break
+        unchange(masks, walls, ch[i, 0], ch[i, 1], o1)
+        if ok:
+            return True
+    return False
+
+
+@njit(cache=True)
+def attacks_on(s, cell: int) -> bool:
+    """Moving onto ``cell`` would attack (and so end the movement there)."""
+    return occupied_mask(s, cell) != 0 and TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE
+
+
+@njit(cache=True)
+def keep_leaving(s, out) -> None:
+    """Strike from ``out`` the points after which the monster could no longer end off its
+    starting tile, when it still can (``can_leave``)."""
+    m = s.monster_cell
+    k = s.m_points
+    masks = s.cell_mask.copy()
+    walls = s.wall.copy()
+    if m == s.m_start and not can_leave(s, masks, walls, m, k):
+        return  # it cannot move off: any point, then the Door tile
+    start = s.m_start
+    if m != start:  # off it already: a rotation keeps it there; back onto it only to leave again
+        if out[A_CELL + start] and (attacks_on(s, start) or not can_leave(s, masks, walls, start, k - 1)):
+            out[A_CELL + start] = 0
+        return
+    ch = maze_changes(s, m)
+    for i in range(ch.shape[0]):
+        c, x = ch[i, 0], ch[i, 1]
+        a = A_ROTATE + 2 * c + (0 if x == 1 else 1) if c >= 0 else A_EDGE + x
+        o = change(masks, walls, c, x)
+        if not can_leave(s, masks, walls, m, k - 1):
+            out[a] = 0
+        unchange(masks, walls, c, x, o)
+
+
 # --- D_MONSTER: spend a movement point ----------------------------------------------------------
 @njit(cache=True)
 def monster_point_mask(s, out) -> None:
     """A point moves the monster (as a player's move), rotates its tile or an adjacent
-    explored one, or removes a wall on its tile's sides."""
+    explored one, or removes a wall on its tile's sides; never so that it must end on
+    its starting tile while it could leave it (``keep_leaving``)."""
     if s.m_hunt >= 0:  # Cerberus hunting: every point goes into getting closer
         dist = hunt_distances(s)
         for c in range(NUM_CELLS):
@@ -252,6 +379,7 @@ def monster_point_mask(s, out) -> None:
         e = EDGE_OF[m, d]
         if e >= 0 and s.wall[e]:
             out[A_EDGE + e] = 1
+    keep_leaving(s, out)
 
 
 @njit(cache=True)
@@ -290,9 +418,24 @@ def take_passage(s, who: int, action: int) -> None:
 
 # --- D_CHARGE: the die's charge face --------------------------------------------------------------
 @njit(cache=True)
+def charge_moves(s, d: int) -> bool:
+    """A charge towards ``d`` gets off the tile (walls are smashed, pathways are not)."""
+    c = s.monster_cell
+    nb = NEIGHBORS[c, d]
+    return nb >= 0 and s.cell_up[nb] == 1 and open_towards(s, c, d) and open_towards(s, nb, (d + 2) % 4)
+
+
+@njit(cache=True)
 def charge_mask(s, who: int, out) -> None:
+    """The directions that move the monster; all four (then the Door tile) when none does."""
+    n = 0
     for d in range(4):
-        out[A_CHARGE + d] = 1
+        if charge_moves(s, d):
+            out[A_CHARGE + d] = 1
+            n += 1
+    if n == 0:
+        for d in range(4):
+            out[A_CHARGE + d] = 1
 
 
 @njit(cache=True)

@@ -21,6 +21,7 @@ from .tables import (
     CF_WALL,
     D_CANCEL,
     D_DISPLACE,
+    D_SWAP_KEY,
     EDGE_OF,
     G_DECIDER,
     G_DECISION,
@@ -151,7 +152,7 @@ def observe_global(s, seat: int, out) -> None:
         out[q + GP_CELL + s.pending_cell] = 1.0
     if s.pending_edge >= 0:
         out[q + GP_EDGE + s.pending_edge] = 1.0
-    if s.pending_seat >= 0 and (s.decision == D_DISPLACE):
+    if s.pending_seat >= 0 and (s.decision == D_DISPLACE or s.decision == D_SWAP_KEY):
         out[q + GP_SEAT + (s.pending_seat - seat) % n] = 1.0
     if s.decision == D_CANCEL and s.num_tasks > 0:
         out[q + GP_CARD + s.task_a[s.num_tasks - 1]] = 1.0
@@ -161,6 +162,7 @@ def observe_global(s, seat: int, out) -> None:
     out[g + G_ROUND] = 1.0 if first_round(s) else 0.0
     out[g + G_ROUND + 1] = min(s.turn / 400.0, 1.0)
     out[g + G_ROUND + 2] = s.use_key_slot
+    out[g + G_ROUND + 3] = s.minotaur_symbols / C.MAX_MINOTAUR_SYMBOLS_PER_TURN
 
 
 @njit(cache=True)

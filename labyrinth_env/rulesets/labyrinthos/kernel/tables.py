@@ -92,12 +92,12 @@ A_ROT_WALL = A_CARD + NUM_CARD_TYPES  # + from side * 4 + to side (16)
 A_ROTATE = A_ROT_WALL + 16  # + cell * 2 + way (CLOCKWISE, COUNTER_CLOCKWISE) (98)
 A_HEAL = A_ROTATE + 2 * NUM_CELLS
 A_SPECIAL = A_HEAL + 1
-A_KEY_ACT = A_SPECIAL + 1  # + key action (4)
+A_KEY_ACT = A_SPECIAL + 1  # + key action (16)
 A_RECOVER = A_KEY_ACT + NUM_KEY_ACTIONS  # + Feet tokens paid (0..5, the rest Hand)
 A_REARRANGE = A_RECOVER + C.RECOVER_COST + 1  # + Feet tokens paid (0..3)
 A_PASS = A_REARRANGE + C.REARRANGE_COST + 1
 A_ORIENT = A_PASS + 1  # + rotation (4)
-A_KEY_PICK = A_ORIENT + 4  # + key action of the token chosen (4)
+A_KEY_PICK = A_ORIENT + 4  # + the key token chosen (its key action) (16)
 A_SLOT = A_KEY_PICK + NUM_KEY_ACTIONS  # + action slot (9)
 A_EDGE = A_SLOT + NUM_SLOTS  # + inner edge (84)
 A_CHARGE = A_EDGE + NUM_EDGES  # + direction (4)
@@ -137,9 +137,11 @@ NUM_ACTIONS = A_DONE + 1
     D_TARGET,
     D_FREE_MOVE,
     D_ROTATE_CARD,
+    D_SWAP_PLAYER,
+    D_SWAP_KEY,
     D_NONE,
-) = range(27)
-NUM_DECISIONS = 27
+) = range(29)
+NUM_DECISIONS = 29
 DECISIONS = (
     "choose a hero board",
     "action",
@@ -165,8 +167,10 @@ DECISIONS = (
     "visions: choose a wall to rotate",
     "visions: choose the wall's new side",
     "choose a player",
-    "move (Ariadne's Thread)",
+    "move (Ariadne's Thread or a key action)",
     "rotate a tile (Earthquake)",
+    "trickster's swap: choose a player",
+    "trickster's swap: choose your key token",
     "none",
 )
 
@@ -190,13 +194,16 @@ MAX_TASKS = 48
 
 # --- events: (type, seat, a, b, c, d) ------------------------------------------------------------
 # how a hero was moved onto a tile (EV_MOVE)
-HOW_MOVE, HOW_PASSAGE, HOW_THREAD, HOW_DISPLACED = 0, 1, 2, 3
-HOW_NAMES = ("move", "secret passage", "ariadne's thread", "displaced")
+HOW_MOVE, HOW_PASSAGE, HOW_THREAD, HOW_DISPLACED, HOW_KEY, HOW_HIDING = 0, 1, 2, 3, 4, 5
+HOW_NAMES = ("move", "secret passage", "ariadne's thread", "displaced", "key action", "hiding place")
+# what a free move (D_FREE_MOVE) may reach: a tile as the Move action goes; the same, even
+# the monster's tile; any explored secret passage tile; any explored Hide tile
+MOVE_AS_MOVE, MOVE_LEAP, MOVE_PASSAGE, MOVE_HIDE = 0, 1, 2, 3
 # how the monster came onto a tile (EV_MONSTER_MOVE): a movement point, the die's secret
 # passage face, a charge, the Door rule, its entry after the first round, the Lyre of Orpheus
 MONSTER_HOW_POINT, MONSTER_HOW_PASSAGE, MONSTER_HOW_CHARGE = 0, 1, 2
-MONSTER_HOW_DOOR, MONSTER_HOW_ENTERS, MONSTER_HOW_LYRE = 3, 4, 5
-MONSTER_HOW_NAMES = ("point", "secret passage", "charge", "door", "enters", "lyre")
+MONSTER_HOW_DOOR, MONSTER_HOW_ENTERS, MONSTER_HOW_LYRE, MONSTER_HOW_BANISHED = 3, 4, 5, 6
+MONSTER_HOW_NAMES = ("point", "secret passage", "charge", "door", "enters", "lyre", "banishment")
 
 EV_FIRST_PLAYER = 1  # seat
 EV_HERO = 2  # seat, hero
@@ -233,6 +240,7 @@ EV_TRUNCATED = 32
 EV_POINTS = 33  # controller, movement points
 EV_SHIELD = 34  # seat (not displaced)
 EV_INTUITION = 35  # seat, rolls (1) or not (0)
+EV_KEY_SWAP = 36  # seat, other seat, the seat's token given, the token received
 MAX_EVENTS = 96
 
 # --- the state record ------------------------------------------------------------------------------
@@ -278,6 +286,9 @@ STATE_DTYPE = state_dtype(
         ("pending_edge", np.int16),
         ("pending_seat", np.int8),
         ("count_left", np.int8),
+        ("minotaur_symbols", np.int8),  # Minotaur symbols resolved this turn
+        ("move_mode", np.int8),
+        ("move_how", np.int8),
         # the monster's movement in progress
         ("m_active", np.int8),
         ("m_ctrl", np.int8),
@@ -336,5 +347,5 @@ G_DISCARD = G_SUPPLY + 5
 G_KEYS = G_DISCARD + NUM_CARD_TYPES  # per key token: in the pile and seen by me
 G_PENDING = G_KEYS + 2 * NUM_KEY_TOKENS
 G_ROUND = G_PENDING + PENDING_FEATURES
-GLOBAL_FEATURES = G_ROUND + 3  # first round, turn, use of the empty key slot
+GLOBAL_FEATURES = G_ROUND + 4  # first round, turn, use of the empty key slot, Minotaur symbols this turn
 OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES

@@ -115,6 +115,7 @@ def run_task(s) -> None:
 @njit(cache=True)
 def start_turn(s) -> None:
     s.phase = PH_MAIN
+    s.minotaur_symbols = 0
     emit(s, EV_TURN, s.seat, s.turn)
 
 
