@@ -135,7 +135,7 @@ def observe_global(s, seat: int, out) -> None:
     out[g + G_TURN + 3] = s.thief_used
     out[g + G_TURN + 4] = s.powers
     out[g + G_TURN + 5] = s.race
-    out[g + G_TURN + 6] = s.race_turns / RACE_TURN_LIMIT
+    out[g + G_TURN + 6] = min(s.race_turns, RACE_TURN_LIMIT) / RACE_TURN_LIMIT  # the count passes the cap at truncation
     out[g + G_PILES] = s.deck_len / NUM_CARDS
     out[g + G_PILES + 1] = s.discard_len / NUM_CARDS
     out[g + G_PILES + 2] = s.reserve / C.NUM_TREASURES
