@@ -1,11 +1,11 @@
 """Play many games with one agent in every seat and report how the team does, or seat
 different agents against each other (``--agents``, competitive rulesets).
 
-    python -m labyrinth_env.agents.evaluate --env team_edition_v0 --agent heuristic --games 300 \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v1 --agent heuristic --games 300 \\
         --players 2 --variant introductory --seed 0 [--json out.json]
-    python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v0 --agents heuristic,random \\
+    python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v1 --agents heuristic,random \\
         --games 300 --players 2
-    python -m labyrinth_env.agents.evaluate --env team_edition_v0 --agent ppo:model.zip \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v1 --agent ppo:model.zip \\
         --option lookahead=true --games 500   # any env option: --option NAME=VALUE
 
 Game ``i`` uses env seed ``seed + i`` (and reseeds the agent with it), so a run is
@@ -238,7 +238,7 @@ def format_result(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="labyrinth evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="team_edition_v0", choices=labyrinth_env.list_envs())
+    parser.add_argument("--env", default="team_edition_v1", choices=labyrinth_env.list_envs())
     parser.add_argument(
         "--agent", default="heuristic", help=f"agent spec ({', '.join(list_agents())}; e.g. mcts:simulations=100)"
     )
@@ -248,8 +248,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--players", type=int, default=None, help="num_players (default: the env's)")
     parser.add_argument("--variant", default=None, help="rules variant (default: the env's)")
-    parser.add_argument("--public-memory", action="store_true", help="public_memory=True")
-    parser.add_argument("--two-player-variant", action="store_true", help="two_player_variant=True")
     parser.add_argument("--max-turns", type=int, default=None)
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="any env option (repeatable)"
@@ -263,10 +261,6 @@ def main(argv: list[str] | None = None) -> int:
         options["num_players"] = args.players
     if args.variant is not None:
         options["variant"] = args.variant
-    if args.public_memory:
-        options["public_memory"] = True
-    if args.two_player_variant:
-        options["two_player_variant"] = True
     if args.max_turns is not None:
         options["max_turns"] = args.max_turns
     try:

@@ -2,7 +2,7 @@
 statistics report (win rates with Wilson intervals, per seat, lengths, OpenSkill and Elo
 ratings, head-to-head).
 
-    labyrinth tournament --env paths_of_destiny_3e_v0 --players 4 --agents random,heuristic \\
+    labyrinth tournament --env paths_of_destiny_3e_v1 --players 4 --agents random,heuristic \\
         --games 2000 --workers 2 --seed 0 --out results/tournament/pod3e_4p
     labyrinth tournament --config configs/tournament/pod3e_4p.yaml [--games 100 ...]
     labyrinth tournament --config ... --backend ray [--address auto]
@@ -10,7 +10,7 @@ ratings, head-to-head).
 Seatings: game ``i`` plays arrangement ``i mod cycle`` of ``Schedule`` (every agent sits
 in every seat equally often over a cycle; with more agents than seats every subset plays,
 with fewer some agents take two seats, each in turn). In a cooperative ruleset
-(team_edition_v0) a game is one agent in all seats, the agents taking turns.
+(team_edition_v1) a game is one agent in all seats, the agents taking turns.
 
 Seeds: game ``i``'s env seed and its agents' seeds come from (tournament seed, i) alone
 (``game_seeds``), and every agent is reseeded with its seed before the game, so a result

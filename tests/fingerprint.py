@@ -33,11 +33,12 @@ VARIANTS: dict[str, list[dict[str, Any]]] = {
     "labyrinthos": [{}, {"monster": "medusa"}, {"monster": "cerberus", "use_empty_key_slot": False}],
     "labyrinx": [{}, {"character_powers": True, "table_size": 7}],
     "paths_of_destiny_2011": [{}, {"ask_crystal": False}],
-    "paths_of_destiny_3e": [{}, {"two_player_variant": True}, {"ask_crystal": False}],
+    # v1: two players play the page-15 setup by default; the standard board is the variant
+    "paths_of_destiny_3e": [{}, {"two_player_variant": False}, {"ask_crystal": False}],
     "team_edition": [
         {},
         {"variant": "standard"},
-        {"variant": "expert", "public_memory": True},
+        {"variant": "expert", "public_memory": False},
         {"lookahead": True, "max_turns": 30},
     ],
 }
@@ -52,7 +53,7 @@ def _player_counts(env_id: str, options: dict[str, Any]) -> list[int]:
 
     lo, hi = player_range(env_id)
     counts = list(range(lo, hi + 1))
-    if options.get("two_player_variant"):
+    if "two_player_variant" in options:
         counts = [2]
     return counts
 

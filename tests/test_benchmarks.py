@@ -12,9 +12,10 @@ from typing import Any
 
 import pytest
 
+import labyrinth_env
 from labyrinth_env.benchmarks import throughput
 
-ENV_ID = "team_edition_v0"
+ENV_ID = "team_edition_v1"
 
 
 @pytest.fixture(scope="module")
@@ -381,7 +382,7 @@ def test_ppo_timing_builds_the_policy_the_config_names() -> None:
     from labyrinth_env.benchmarks import ppo_throughput
 
     cfg = TrainConfig(
-        env_id="team_edition_v0",
+        env_id="team_edition_v1",
         options={"num_players": 2, "lookahead": True},
         vector={"num_envs": 4, "learner_seats": "all", "opponents": "random"},
         ppo={"policy": "lookahead", "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16]},
@@ -406,21 +407,21 @@ def test_ppo_benchmark_bad_input() -> None:
 def test_decisions_per_learner_step() -> None:
     from labyrinth_env.benchmarks import vector_throughput as vt
 
-    assert vt.decisions_per_learner_step("team_edition_v0") == 1.0  # the learner plays every seat
-    two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1)
+    assert vt.decisions_per_learner_step("team_edition_v1") == 1.0  # the learner plays every seat
+    two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v1", games=3, seed=1)
     # two seats taking turns: about one opponent decision per learner decision
     assert 1.5 < two_players < 2.5
-    assert vt.decisions_per_learner_step("paths_of_destiny_3e_v0", games=3, seed=1) == two_players
+    assert vt.decisions_per_learner_step("paths_of_destiny_3e_v1", games=3, seed=1) == two_players
 
 
 def test_step_breakdown_parts_add_up(tmp_path) -> None:
     from labyrinth_env.benchmarks import step_breakdown
 
     row = step_breakdown.breakdown(ENV_ID, batch=8, seconds=0.1)
-    assert row["observation_bytes"] == 2464 * 4
+    assert row["observation_bytes"] == labyrinth_env.raw_env(ENV_ID).obs_size * 4
     parts = ("sampler_us", "observe_us", "zero_fill_us", "legal_mask_us")
     assert all(row[k] > 0 for k in parts) and row["step_us"] >= row["game_and_rest_us"] >= 0
-    assert "| team_edition_v0 | 9.6 KB |" in step_breakdown.table([row])
+    assert "| team_edition_v1 | 9.6 KB |" in step_breakdown.table([row])
     with pytest.raises(ValueError, match="batch must be >= 1"):
         step_breakdown.breakdown(ENV_ID, batch=0)
     out = tmp_path / "b.json"

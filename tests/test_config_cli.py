@@ -30,10 +30,10 @@ def test_config_overrides():
     [
         ("env_id: [", "not YAML"),
         ("- 1", "expected a mapping"),
-        ("env_id: team_edition_v0\nextra: 1", "unknown key"),
+        ("env_id: team_edition_v1\nextra: 1", "unknown key"),
         ("env_id: chess_v1", "env_id 'chess_v1'"),
-        ("env_id: team_edition_v0\noptions: 3", "'options' must be a mapping"),
-        ("env_id: team_edition_v0\noptions: {num_players: 7}", "num_players=7"),
+        ("env_id: team_edition_v1\noptions: 3", "'options' must be a mapping"),
+        ("env_id: team_edition_v1\noptions: {num_players: 7}", "num_players=7"),
     ],
 )
 def test_malformed_config(tmp_path, text, message):
@@ -50,12 +50,12 @@ def test_missing_config():
 
 def test_cli_envs_and_replay(tmp_path, capsys):
     assert cli.main(["envs"]) == 0
-    assert "team_edition_v0" in capsys.readouterr().out
-    end, steps, _ = cli.play_random_game("team_edition_v0", seed=1, num_players=2)
+    assert "team_edition_v1" in capsys.readouterr().out
+    end, steps, _ = cli.play_random_game("team_edition_v1", seed=1, num_players=2)
     assert end["type"] == "game_end" and steps > 0
     import labyrinth_env
 
-    env = labyrinth_env.raw_env("team_edition_v0")
+    env = labyrinth_env.raw_env("team_edition_v1")
     env.reset(seed=2)
     env.step(env.legal_actions()[0])
     env.save_replay(tmp_path / "g.json")
@@ -72,7 +72,7 @@ def test_cli_bad_input_exit_code(tmp_path, capsys):
 def test_cli_subcommands_pass_every_option_to_their_module(capsys):
     """``labyrinth evaluate --games 2 ...`` reaches agents.evaluate with its options (an
     argparse remainder would refuse a first argument that looks like an option)."""
-    args = ["evaluate", "--env", "team_edition_v0", "--agent", "random", "--games", "2", "--no-progress"]
+    args = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "2", "--no-progress"]
     assert cli.main(args) == 0
     assert "2 games" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -100,11 +100,11 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     """A person in seat 0 against the heuristic: a bad answer is refused with the reason,
     a number or an action name is played, and 'q' stops the game."""
     answers = iter(["nonsense", "999", "0", "end turn", "q"])
-    args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v0", "--players", "2", "--seed", "3"])
+    args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v1", "--players", "2", "--seed", "3"])
     assert cli.cmd_play(args, read=lambda prompt: next(answers)) == 0
     out = capsys.readouterr().out
     assert "no action is named 'nonsense'" in out and "999 is not on the list: choose 0-" in out
     assert "player_1:" in out or "your action" in out
     assert out.rstrip().endswith("stopped")
     with pytest.raises(ValueError, match="--seat 5"):
-        cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v0", "--seat", "5"]))
+        cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v1", "--seat", "5"]))

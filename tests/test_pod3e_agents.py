@@ -324,5 +324,5 @@ def test_evaluate_cli_match(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "heuristic    win rate" in out and "random       win rate" in out
-    assert main(["--env", ENV, "--agent", "heuristic", "--games", "1", "--two-player-variant", "--no-progress"]) == 0
+    assert main(["--env", ENV, "--agent", "heuristic", "--games", "1", "--option", "two_player_variant=false", "--no-progress"]) == 0
     assert "win rate" in capsys.readouterr().out

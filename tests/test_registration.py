@@ -18,7 +18,8 @@ from labyrinth_env.vector import VectorEnv
 @pytest.mark.parametrize("env_id", labyrinth_env.list_envs())
 def test_every_env_is_registered_under_its_namespaced_id(env_id):
     rid = registered_id(env_id)
-    assert rid.startswith("labyrinth_env/") and rid.endswith("-v0") and "_v0" not in rid
+    game, version = env_id.rsplit("_v", 1)
+    assert rid == f"labyrinth_env/{game}-v{version}"
     spec = gymnasium.spec(rid)
     assert spec.kwargs == {"env_id": env_id}
     assert spec.entry_point == "labyrinth_env.single:SingleAgentEnv"
@@ -27,7 +28,7 @@ def test_every_env_is_registered_under_its_namespaced_id(env_id):
 
 
 def test_registered_id_of_an_unknown_env():
-    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v0"):
+    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v1"):
         registered_id("chess_v0")
 
 
@@ -42,16 +43,16 @@ def test_another_version_of_a_game_names_the_version_this_release_plays(env_id):
 
 
 def test_registering_again_changes_nothing_and_does_not_warn():
-    before = gymnasium.spec(registered_id("team_edition_v0"))
+    before = gymnasium.spec(registered_id("team_edition_v1"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         register_envs()
-    assert gymnasium.spec(registered_id("team_edition_v0")) is before
+    assert gymnasium.spec(registered_id("team_edition_v1")) is before
 
 
 def test_gymnasium_make_is_the_single_agent_env():
-    made = gymnasium.make("labyrinth_env/paths_of_destiny_3e-v0", num_players=2, opponents="heuristic")
-    direct = SingleAgentEnv("paths_of_destiny_3e_v0", num_players=2, opponents="heuristic")
+    made = gymnasium.make("labyrinth_env/paths_of_destiny_3e-v1", num_players=2, opponents="heuristic")
+    direct = SingleAgentEnv("paths_of_destiny_3e_v1", num_players=2, opponents="heuristic")
     assert isinstance(made.unwrapped, SingleAgentEnv)
     assert made.observation_space == direct.observation_space and made.action_space == direct.action_space
     obs_m, _ = made.reset(seed=3)
@@ -72,14 +73,14 @@ def test_gymnasium_make_is_the_single_agent_env():
 
 def test_gymnasium_make_passes_options_and_names_bad_ones():
     with pytest.raises(ValueError, match="unknown option"):
-        gymnasium.make("labyrinth_env/team_edition-v0", players=2)
+        gymnasium.make("labyrinth_env/team_edition-v1", players=2)
     with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'penalty'"):
-        gymnasium.make("labyrinth_env/team_edition-v0", illegal_action="ignore")
+        gymnasium.make("labyrinth_env/team_edition-v1", illegal_action="ignore")
 
 
 def test_gymnasium_make_vec_is_the_vector_env():
-    vec = gymnasium.make_vec("labyrinth_env/team_edition-v0", num_envs=3, num_players=2, seed=5)
-    direct = VectorEnv("team_edition_v0", 3, num_players=2, seed=5)
+    vec = gymnasium.make_vec("labyrinth_env/team_edition-v1", num_envs=3, num_players=2, seed=5)
+    direct = VectorEnv("team_edition_v1", 3, num_players=2, seed=5)
     assert isinstance(vec, VectorEnv) and vec.num_envs == 3
     obs_v, _ = vec.reset(seed=5)
     obs_d, _ = direct.reset(seed=5)
@@ -89,8 +90,8 @@ def test_gymnasium_make_vec_is_the_vector_env():
 
 
 def test_pettingzoo_make_is_labyrinth_env_make():
-    made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v0", num_players=3)
-    direct = labyrinth_env.make("labyrinthos_v0", num_players=3)
+    made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v1", num_players=3)
+    direct = labyrinth_env.make("labyrinthos_v1", num_players=3)
     assert type(made) is type(direct)
     actions = play_random(made, seed=11, max_steps=300)
     assert actions == play_random(direct, seed=11, max_steps=300) and len(actions) > 50

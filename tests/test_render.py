@@ -134,7 +134,7 @@ def test_human_mode_without_a_gui_backend_prints_the_text_board(monkeypatch, cap
 
     monkeypatch.setenv("DISPLAY", ":99")  # a display is announced, but matplotlib has no GUI backend
     matplotlib.use("Agg")
-    env = labyrinth_env.make("paths_of_destiny_3e_v0", render_mode="human")
+    env = labyrinth_env.make("paths_of_destiny_3e_v1", render_mode="human")
     env.reset(seed=0)
     assert env.render() is None
     assert capsys.readouterr().out.strip() == env.unwrapped.render_text().strip()
@@ -142,13 +142,13 @@ def test_human_mode_without_a_gui_backend_prints_the_text_board(monkeypatch, cap
 
 
 def test_render_before_reset_and_unknown_mode_are_refused():
-    env = labyrinth_env.make("team_edition_v0", render_mode="rgb_array")
+    env = labyrinth_env.make("team_edition_v1", render_mode="rgb_array")
     with pytest.raises(RuntimeError, match="reset"):
         env.render()
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.to_svg()
     with pytest.raises(ValueError, match="rgb_array"):
-        labyrinth_env.make("team_edition_v0", render_mode="video")
+        labyrinth_env.make("team_edition_v1", render_mode="video")
 
 
 def test_every_built_in_ruleset_has_pictures():
@@ -178,7 +178,9 @@ def test_a_ruleset_without_pictures_says_so():
 def test_team_edition_face_down_treasure_only_in_omniscient_view():
     from labyrinth_env.rulesets.team_edition import components as C
 
-    env = labyrinth_env.raw_env("team_edition_v0", num_players=2)
+    # without memory of public history (with it, every face-down treasure was once seen by
+    # the whole table: the Book turns face-up tiles down, so nothing on the board is hidden)
+    env = labyrinth_env.raw_env("team_edition_v1", num_players=2, public_memory=False)
     env.reset(seed=1)
     s = env.state
     cell = next(c for c in C.LOOSE_CELLS if C.TILE_TREASURE[s["cell_tile"][c]] >= 0)
@@ -194,7 +196,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
     assert "next page" not in env.to_svg() and "next page" in env.to_svg(omniscient=True)
 
 
-@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v0", "paths_of_destiny_2011_v0"])
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v1", "paths_of_destiny_2011_v1"])
 def test_paths_of_destiny_face_down_trap_only_in_omniscient_view(env_id):
     env = labyrinth_env.raw_env(env_id, num_players=2)
     env.reset(seed=1)

@@ -41,7 +41,7 @@ CHROMIUM_ARGS = (
 )
 
 
-def saved_game(tmp_path: Path, env_id: str = "paths_of_destiny_3e_v0", steps: int = 80) -> Path:
+def saved_game(tmp_path: Path, env_id: str = "paths_of_destiny_3e_v1", steps: int = 80) -> Path:
     env = labyrinth_env.make(env_id, num_players=3)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
@@ -83,7 +83,7 @@ def test_replay_html_is_self_contained_and_has_every_step(tmp_path, capsys):
 
 
 def test_replay_of_a_tournament_game_and_bad_input(tmp_path, capsys):
-    game = json.loads(saved_game(tmp_path, "team_edition_v0", 25).read_text())
+    game = json.loads(saved_game(tmp_path, "team_edition_v1", 25).read_text())
     results = tmp_path / "games.jsonl"
     results.write_text("".join(json.dumps({**game, "index": i, "agents": ["random"] * 3}) + "\n" for i in (0, 1)))
     assert replay_record(results, 1)["index"] == 1
@@ -199,7 +199,7 @@ def test_tournament_report_links_each_game_to_its_replay_command(tmp_path, capsy
 
     out = tmp_path / "t"
     run_tournament(
-        "paths_of_destiny_3e_v0",
+        "paths_of_destiny_3e_v1",
         ["random", "heuristic"],
         3,
         seed=1,

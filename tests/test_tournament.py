@@ -17,7 +17,7 @@ from labyrinth_env.agents.evaluate import wilson_interval
 from labyrinth_env.agents.ratings import agent_ranks, elo_ratings, openskill_ratings, report_markdown, tournament_report
 from labyrinth_env.agents.tournament import Schedule, game_seeds, read_results, run_tournament
 
-ENV = "paths_of_destiny_3e_v0"
+ENV = "paths_of_destiny_3e_v1"
 FAST = {"num_players": 2, "max_turns": 30}
 CONFIGS = sorted(Path(__file__).resolve().parents[1].joinpath("configs", "tournament").glob("*.yaml"))
 
@@ -291,7 +291,7 @@ def test_ray_backend_gives_the_same_results(reference, tmp_path):
 
 def test_cooperative_tournament_plays_one_agent_in_all_seats():
     report = run_tournament(
-        "team_edition_v0", ["random", "heuristic"], 4, seed=1, options={"num_players": 2, "variant": "introductory"}
+        "team_edition_v1", ["random", "heuristic"], 4, seed=1, options={"num_players": 2, "variant": "introductory"}
     )
     assert report["cooperative"] and report["per_agent"]["heuristic"]["games"] == 2
     assert report["per_agent"]["heuristic"]["mean_treasures"] > report["per_agent"]["random"]["mean_treasures"]
@@ -338,8 +338,8 @@ def test_results_of_another_tournament_are_refused(reference, tmp_path):
 def test_bad_configs(tmp_path):
     cases = {
         "games: [1": "not YAML",
-        "env_id: team_edition_v0\nplayers: 2\n": r"unknown key\(s\) \['players'\]",
-        "env_id: team_edition_v0\ngames: many\n": "games must be int",
+        "env_id: team_edition_v1\nplayers: 2\n": r"unknown key\(s\) \['players'\]",
+        "env_id: team_edition_v1\ngames: many\n": "games must be int",
         "games: 3\n": "'env_id' is required",
     }
     for text, message in cases.items():

@@ -16,8 +16,8 @@ from labyrinth_env.vector import VectorEnv
 # every ruleset at its default options is checked by tests/test_rulesets.py; these are the
 # option variants that change the observation
 CASES = [
-    ("team_edition_v0", {"num_players": 2}),
-    ("team_edition_v0", {"num_players": 3, "variant": "standard", "lookahead": True}),
+    ("team_edition_v1", {"num_players": 2}),
+    ("team_edition_v1", {"num_players": 3, "variant": "standard", "lookahead": True}),
 ]
 
 
@@ -75,7 +75,7 @@ def check_vector_equals_aec(env_id: str, options: dict) -> None:
 
 
 def test_auto_reset_truncation_and_masks_at_episode_end():
-    vec = VectorEnv("team_edition_v0", 3, seed=3, num_players=1, max_turns=2)
+    vec = VectorEnv("team_edition_v1", 3, seed=3, num_players=1, max_turns=2)
     obs, info = vec.reset()
     assert info == {} and obs.shape == (3, vec.kernel.OBS_SIZE)
     end = vec.kernel.A_END
@@ -90,7 +90,7 @@ def test_auto_reset_truncation_and_masks_at_episode_end():
 
 
 def test_cooperative_loss_reward_reaches_the_learner():
-    vec = VectorEnv("team_edition_v0", 2, seed=5, num_players=2, daedalus_deck={"push": 1})
+    vec = VectorEnv("team_edition_v1", 2, seed=5, num_players=2, daedalus_deck={"push": 1})
     vec.reset()
     end = vec.kernel.A_END
     _, rewards, term, _, _ = vec.step(np.full(2, end))
@@ -98,7 +98,7 @@ def test_cooperative_loss_reward_reaches_the_learner():
 
 
 def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
-    vec_k = VectorEnv("paths_of_destiny_3e_v0", 3, learner_seats=0, opponents="heuristic", seed=2, num_players=2)
+    vec_k = VectorEnv("paths_of_destiny_3e_v1", 3, learner_seats=0, opponents="heuristic", seed=2, num_players=2)
     calls = []
 
     def policy(observations, masks):
@@ -112,7 +112,7 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
             out.append(vec_p.loops.heuristic_one(vec_p.states[i : i + 1], m))
         return np.array(out)
 
-    vec_p = VectorEnv("paths_of_destiny_3e_v0", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)
+    vec_p = VectorEnv("paths_of_destiny_3e_v1", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)
     ok, op = vec_k.reset(), vec_p.reset()
     assert np.array_equal(ok[0], op[0])
     rng = np.random.default_rng(1)
@@ -130,7 +130,7 @@ def test_returned_observations_never_change_while_held_and_final_obs_rows_are_cl
     # copy=True reuses the arrays of earlier steps once nobody holds them: an array still
     # held (even through a view) must never change, and final_obs rows of games that did
     # not end must be zeros although the pooled array held other rows before
-    vec = VectorEnv("team_edition_v0", 6, seed=3, num_players=1, max_turns=2)
+    vec = VectorEnv("team_edition_v1", 6, seed=3, num_players=1, max_turns=2)
     obs, _ = vec.reset()
     held = [(obs, obs.copy())]
     view = None
@@ -155,8 +155,8 @@ def test_returned_observations_never_change_while_held_and_final_obs_rows_are_cl
 
 
 def test_copy_false_returns_the_buffer_and_the_same_observations():
-    copied = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=True)
-    shared = VectorEnv("paths_of_destiny_3e_v0", 3, seed=5, copy=False)
+    copied = VectorEnv("paths_of_destiny_3e_v1", 3, seed=5, copy=True)
+    shared = VectorEnv("paths_of_destiny_3e_v1", 3, seed=5, copy=False)
     obs_c, _ = copied.reset()
     obs_s, _ = shared.reset()
     assert obs_s is shared.obs
@@ -177,23 +177,23 @@ def test_copy_false_returns_the_buffer_and_the_same_observations():
     else:
         pytest.fail("20 steps never changed an observation")
     with pytest.raises(ValueError, match="copy must be True or False"):
-        VectorEnv("team_edition_v0", 2, copy="no")
+        VectorEnv("team_edition_v1", 2, copy="no")
 
 
 def test_vector_env_bad_input():
     with pytest.raises(ValueError, match="unknown env id"):
         VectorEnv("nope_v0", 2)
     with pytest.raises(ValueError, match="num_envs"):
-        VectorEnv("team_edition_v0", 0)
+        VectorEnv("team_edition_v1", 0)
     with pytest.raises(ValueError, match="unknown opponents 'strong'"):
-        VectorEnv("team_edition_v0", 2, opponents="strong")
+        VectorEnv("team_edition_v1", 2, opponents="strong")
     with pytest.raises(ValueError, match="cooperative ruleset"):
-        VectorEnv("paths_of_destiny_3e_v0", 2, learner_seats="all")
+        VectorEnv("paths_of_destiny_3e_v1", 2, learner_seats="all")
     with pytest.raises(ValueError, match="not a seat"):
-        VectorEnv("paths_of_destiny_3e_v0", 2, learner_seats=3, num_players=2)
+        VectorEnv("paths_of_destiny_3e_v1", 2, learner_seats=3, num_players=2)
     with pytest.raises(ValueError, match="unknown option"):
-        VectorEnv("team_edition_v0", 2, players=2)
-    vec = VectorEnv("team_edition_v0", 2, seed=0)
+        VectorEnv("team_edition_v1", 2, players=2)
+    vec = VectorEnv("team_edition_v1", 2, seed=0)
     with pytest.raises(RuntimeError, match="reset"):
         vec.step([0, 0])
     vec.reset()
@@ -208,22 +208,22 @@ def test_vector_env_bad_input():
 
 
 def test_single_agent_env_passes_gymnasium_checker_and_handles_illegal_actions():
-    env = SingleAgentEnv("team_edition_v0", num_players=2, illegal_action="penalty")
+    env = SingleAgentEnv("team_edition_v1", num_players=2, illegal_action="penalty")
     check_env(env, skip_render_check=True)
     env.reset(seed=4)
     illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     _, reward, term, _, info = env.step(illegal)
     assert term and reward == -1.0 and info["illegal_action"]
-    strict = SingleAgentEnv("paths_of_destiny_3e_v0", opponents="heuristic", num_players=2)
+    strict = SingleAgentEnv("paths_of_destiny_3e_v1", opponents="heuristic", num_players=2)
     strict.reset(seed=1)
     with pytest.raises(ValueError, match="illegal action"):
         strict.step(int(np.flatnonzero(strict.action_masks() == 0)[0]))
     with pytest.raises(ValueError, match="illegal_action"):
-        SingleAgentEnv("team_edition_v0", illegal_action="ignore")
+        SingleAgentEnv("team_edition_v1", illegal_action="ignore")
 
 
 def test_single_agent_env_episode_and_render():
-    env = SingleAgentEnv("team_edition_v0", num_players=1, max_turns=3, render_mode="ansi")
+    env = SingleAgentEnv("team_edition_v1", num_players=1, max_turns=3, render_mode="ansi")
     env.reset(seed=0)
     assert "to act: yellow" in env.render()
     done, steps = False, 0
@@ -237,8 +237,8 @@ def test_single_agent_env_episode_and_render():
 def _shaped_and_plain_totals(max_turns: int | None) -> tuple[VectorEnv, np.ndarray, np.ndarray, list[list[int]]]:
     """Two 1-player Team Edition games played with the same random actions through a
     plain and a shaped (scale 2) vector env; each game's reward totals and actions."""
-    plain = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=max_turns)
-    shaped = VectorEnv("team_edition_v0", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
+    plain = VectorEnv("team_edition_v1", 2, seed=7, num_players=1, max_turns=max_turns)
+    shaped = VectorEnv("team_edition_v1", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
     plain.reset()
     shaped.reset()
     shaped.start_phi = shaped._phi.copy()
@@ -266,7 +266,7 @@ def test_shaping_is_opt_in_and_a_decided_game_sums_to_minus_the_start_potential(
     assert set(total_plain) <= {-1.0, 1.0}  # decided games
     assert np.allclose(total_shaped, total_plain - 2.0 * shaped.start_phi, atol=1e-5)
     with pytest.raises(ValueError, match="shaping"):
-        VectorEnv("team_edition_v0", 2, shaping=-1)
+        VectorEnv("team_edition_v1", 2, shaping=-1)
 
 
 def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
@@ -278,7 +278,7 @@ def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
     shaped, total_plain, total_shaped, actions = _shaped_and_plain_totals(6)
     assert not total_plain.any()  # truncated: no result
     for i in range(2):
-        env = labyrinth_env.raw_env("team_edition_v0", num_players=1, max_turns=6)
+        env = labyrinth_env.raw_env("team_edition_v1", num_players=1, max_turns=6)
         env.reset(seed=int(shaped.game_seeds[i]))
         for a in actions[i]:
             env.step(a)
@@ -290,7 +290,7 @@ def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
 def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():
     from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-    env = labyrinth_env.raw_env("paths_of_destiny_3e_v0", num_players=2)
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v1", num_players=2)
     env.reset(seed=0)
     s = env._states[0]
     far = K.shaping_potential(s, 0)
