@@ -324,5 +324,6 @@ def test_evaluate_cli_match(capsys):
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "heuristic    win rate" in out and "random       win rate" in out
-    assert main(["--env", ENV, "--agent", "heuristic", "--games", "1", "--option", "two_player_variant=false", "--no-progress"]) == 0
+    standard_board = ["--option", "two_player_variant=false"]
+    assert main(["--env", ENV, "--agent", "heuristic", "--games", "1", *standard_board, "--no-progress"]) == 0
     assert "win rate" in capsys.readouterr().out
