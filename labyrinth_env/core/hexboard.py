@@ -18,7 +18,6 @@ import numpy as np
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.corridors import (
     TREE_ROWS,
-    corridor_across,
     critical_empty_cells,
     cut_labels,
     open_tree,
@@ -284,28 +283,6 @@ def occupants(s, node: int, exclude: int) -> int:
 
 
 @njit(cache=True)
-def move_target(s, seat: int, d: int) -> int:
-    """The corridor ``seat`` reaches by leaving its corridor in direction ``d`` (-1: none);
-    nobody enters another player's start field, nor an empty one."""
-    node = s.position[seat]
-    if not (s.node_mask[node] >> d) & 1:
-        return -1
-    other = corridor_across(s.node_mask, FRAME_NEIGHBORS, node // MAX_CORRIDORS, d, MAX_CORRIDORS)
-    if other < 0:
-        return -1
-    if other >= START_CELL * MAX_CORRIDORS and other != start_node(s, seat):
-        return -1
-    return other
-
-
-@njit(cache=True)
-def move_mask(s, seat: int, out, base: int) -> None:
-    """``out[base + d]``: whether ``seat`` may move out of its corridor in direction ``d``."""
-    for d in range(6):
-        out[base + d] = 1 if move_target(s, seat, d) >= 0 else 0
-
-
-@njit(cache=True)
 def settable_corridor(s, node: int, center_cell: int) -> bool:
     """The active player may set a trap token in an empty, untrapped corridor of a board
     tile other than the central one."""
@@ -330,29 +307,6 @@ def settable_mask(s, out, base: int, center_cell: int) -> None:
     for q in range(s.num_players):
         if q != s.seat and 0 <= s.position[q] < NUM_BOARD_NODES:
             out[base + s.position[q]] = 0
-
-
-@njit(cache=True)
-def wander_options(s, node: int, came_from: int, came_turn: int) -> int:
-    """Directions the wandering figure in ``node`` (the 2011 Guard, the 3rd edition's
-    Golem) may step in: along corridors, never over a bridge nor onto a start field, never
-    back into ``came_from`` when it left it in the previous player's turn or in this one,
-    unless that is the only way (it bounces back from a dead end)."""
-    cell = node // MAX_CORRIDORS
-    forbidden = came_from if came_turn >= s.turn - 1 else -1
-    m = 0
-    back = 0
-    for d in range(6):
-        if not (s.node_mask[node] >> d) & 1:
-            continue
-        other = corridor_across(s.node_mask, FRAME_NEIGHBORS, cell, d, MAX_CORRIDORS)
-        if other < 0 or other >= NUM_BOARD_NODES:
-            continue
-        if other == forbidden:
-            back |= 1 << d
-        else:
-            m |= 1 << d
-    return m if m != 0 else back
 
 
 @njit(cache=True)

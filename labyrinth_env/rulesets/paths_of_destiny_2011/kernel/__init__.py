@@ -46,7 +46,7 @@ from labyrinth_env.core.contract import (  # noqa: F401
     to_act,
     winner_returns,
 )
-from labyrinth_env.core.hexboard import any_buildable, at_start, clear_cell, move_target, start_node  # noqa: F401
+from labyrinth_env.core.hexboard import any_buildable, at_start, clear_cell, start_node  # noqa: F401
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
@@ -54,7 +54,7 @@ from .building import compute_placements, key_ways, lay_frame, place_field, reac
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
-from .queries import own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
+from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (

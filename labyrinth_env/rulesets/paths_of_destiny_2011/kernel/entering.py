@@ -4,11 +4,11 @@ entry that ``exploring.explore_step`` then resolves step by step (``ex_*``)."""
 from __future__ import annotations
 
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start, move_target, start_node
+from labyrinth_env.core.hexboard import at_start, start_node
 from labyrinth_env.core.jit import njit
 
 from .life import restore
-from .queries import set_position
+from .queries import move_target, set_position
 from .tables import EV_MOVE, M_ENTER, P_START
 
 

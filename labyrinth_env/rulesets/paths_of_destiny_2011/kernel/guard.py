@@ -31,6 +31,7 @@ from .tables import (
     MC,
     NEIGHBORS,
     NO_THROW,
+    NUM_BOARD_NODES,
     NUM_GUARD_CARDS,
 )
 
@@ -52,7 +53,21 @@ def guard_options(s) -> int:
     """Directions the Guard may step in: along corridors (never over a bridge), never onto a
     start field, never back into the corridor it came from in the previous player's round
     or earlier in this move, unless that is the only way (the end of a corridor)."""
-    return hexboard.wander_options(s, s.guard_node, s.guard_from, s.guard_from_turn)
+    node = s.guard_node
+    forbidden = s.guard_from if s.guard_from_turn >= s.turn - 1 else -1
+    m = 0
+    back = 0
+    for d in range(6):
+        if not (s.node_mask[node] >> d) & 1:
+            continue
+        other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+        if other < 0 or other >= NUM_BOARD_NODES:
+            continue
+        if other == forbidden:
+            back |= 1 << d
+        else:
+            m |= 1 << d
+    return m if m != 0 else back
 
 
 @njit(cache=True)

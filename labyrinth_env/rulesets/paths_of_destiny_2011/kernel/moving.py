@@ -4,7 +4,6 @@ and climbing up (two actions each)."""
 
 from __future__ import annotations
 
-from labyrinth_env.core import hexboard
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
 from labyrinth_env.core.jit import njit
@@ -13,6 +12,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move, explore, place
 from .life import add_stun, lose_life
+from .queries import move_target
 from .tables import (
     A_CLIMB_UP,
     A_COME_DOWN,
@@ -33,8 +33,9 @@ from .traps import begin_trap, reveal
 @njit(cache=True)
 def move_mask(s, seat: int, out) -> None:
     """Into the neighbouring corridor, never into another player's start field
-    (``hexboard.move_target``)."""
-    hexboard.move_mask(s, seat, out, A_MOVE)
+    (``queries.move_target``)."""
+    for d in range(6):
+        out[A_MOVE + d] = 1 if move_target(s, seat, d) >= 0 else 0
 
 
 @njit(cache=True)

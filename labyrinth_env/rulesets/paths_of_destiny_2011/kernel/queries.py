@@ -3,9 +3,27 @@ player's start field, the keys it carries and may lift, seat offsets and bit set
 
 from __future__ import annotations
 
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
 
-from .tables import KEY_NODES, NUM_KEYS
+from .tables import KEY_NODES, MC, NEIGHBORS, NUM_KEYS, START_CELL
+
+
+@njit(cache=True)
+def move_target(s, seat: int, d: int) -> int:
+    """The corridor ``seat`` reaches by leaving its corridor in direction ``d`` (-1: none);
+    nobody enters another player's start field, nor an empty one (the 3rd edition opens
+    unused starting spaces, l.177 there, so each edition has its own)."""
+    node = s.position[seat]
+    if not (s.node_mask[node] >> d) & 1:
+        return -1
+    other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+    if other < 0:
+        return -1
+    if other >= START_CELL * MC and other != start_node(s, seat):
+        return -1
+    return other
 
 
 @njit(cache=True)

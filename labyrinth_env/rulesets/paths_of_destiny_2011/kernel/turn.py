@@ -6,7 +6,7 @@ automatic until a decision is pending."""
 from __future__ import annotations
 
 from labyrinth_env.core.contract import RUNNING, declare_winner, next_turn, set_decision
-from labyrinth_env.core.hexboard import any_buildable, move_target
+from labyrinth_env.core.hexboard import any_buildable
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 
@@ -17,7 +17,7 @@ from .guard import move_guard, move_guard_legal, next_guard_meeting, walk_guard
 from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_key_mask, take_stunned_key
 from .life import rest
 from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
-from .queries import other_seat
+from .queries import move_target, other_seat
 from .seating import start_round
 from .tables import (
     A_ATTACK,
