@@ -76,7 +76,7 @@ def probe(env_id: str) -> dict[str, Any]:
     timed("step_one", loops.step_one, states, action, mask, rewards)
     timed("observe_one", loops.observe_one, states, 0, obs)
     batch = make_batch(env.ruleset, opts, 4, PROBE_SEED)
-    timed("random_steps_serial", loops.random_steps_serial, batch[0], batch[1], batch[2], 1, batch[3])
+    timed("random_steps_batch_serial", loops.random_steps_batch_serial, batch[0], batch[1], batch[2], 1, batch[3])
     timed("random_steps_batch", loops.random_steps_batch, batch[0], batch[1], batch[2], 1, batch[3])
     total = time.perf_counter() - start
 

@@ -4,7 +4,7 @@ For each env id, with uniformly random legal actions:
 
 * ``aec``            steps/s of ``labyrinth_env.make(id)`` in the standard PettingZoo loop
 * ``raw``            the same loop over ``labyrinth_env.raw_env(id)``
-* ``kernel serial``  ``random_steps_serial`` (``env.batch``) over a batch, one thread
+* ``kernel serial``  ``random_steps_batch_serial`` (``env.batch``) over a batch, one thread
 * ``kernel batch``   ``random_steps_batch`` (prange) over the same batch size
 * ``connect_four_v3`` PettingZoo's own env in the same loop, the reference for the ratio column
 
@@ -180,7 +180,7 @@ class AECRunner:
 
 
 class KernelRunner:
-    """``random_steps_serial`` / ``random_steps_batch`` called in chunks until the budget is spent."""
+    """``random_steps_batch_serial`` / ``random_steps_batch`` called in chunks until the budget is spent."""
 
     def __init__(self, fn: Callable[..., None], spec: Any, options: np.ndarray, batch_size: int, seed: int) -> None:
         self.fn = fn
@@ -443,7 +443,7 @@ def run(
                 runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e), seed)
             else:
                 raw = labyrinth_env.raw_env(env_id)
-                fn = raw.batch.random_steps_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
+                fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
                 runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
 
         warm_s = min(0.5, seconds / 2)
@@ -568,7 +568,7 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
 
     if result["compile"]:
         phases = ["import", "init_one", "refresh_one", "step_one", "observe_one"]
-        phases += ["random_steps_serial", "random_steps_batch"]
+        phases += ["random_steps_batch_serial", "random_steps_batch"]
         ct = Table(
             title="Compile time (fresh interpreter; seconds)",
             caption="cold: empty NUMBA_CACHE_DIR, everything compiles; warm: loads the on-disk cache. "

@@ -21,7 +21,7 @@ from typing import Any
 PATHS = ("aec", "vector", "heuristic", "search", "batch")
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
-    "vector": "the vector env (reset, step)",
+    "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
     "heuristic": "the heuristic agent",
     "search": "the MCTS agent",
     "batch": "the benchmark's in-kernel loops (random_steps, serial and prange)",
@@ -65,12 +65,14 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
         if "vector" in paths:
             from labyrinth_env.vector import VectorEnv
 
-            VectorEnv(env_id, 1, seed=0).reset()
+            for opponents in ("random", "heuristic") if spec.heuristic_module else ("random",):
+                for parallel in (False, True):  # VectorEnv picks by batch size
+                    VectorEnv(env_id, 1, seed=0, opponents=opponents, parallel=parallel).reset()
         if "batch" in paths:
             from labyrinth_env.benchmarks._probe import make_batch
 
             states, masks, rngs, done = make_batch(spec, env.options_vector(), 2, 0)
-            spec.loops.random_steps_serial(states, masks, rngs, 1, done)
+            spec.loops.random_steps_batch_serial(states, masks, rngs, 1, done)
             spec.loops.random_steps_batch(states, masks, rngs, 1, done)
     finally:
         event.unregister("numba:compile", listener)

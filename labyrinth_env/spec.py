@@ -131,6 +131,15 @@ class RulesetSpec:
 
         return bind(batch_template, self)
 
+    @cached_property
+    def random_loops(self) -> ModuleType:
+        """The same loops with the first legal action as ``H``: for callers whose opponents
+        never play the heuristic, which then never compiles."""
+        from labyrinth_env.core import batch_template
+        from labyrinth_env.core.templates import bind
+
+        return bind(batch_template, self, "random_loops")
+
     def new_states(self, num: int = 1) -> np.ndarray:
         """``num`` zeroed records, ready for the kernel's ``init``."""
         return np.zeros(num, dtype=self.kernel.STATE_DTYPE)

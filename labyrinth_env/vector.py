@@ -25,6 +25,12 @@ i mod players, so a batch covers every seat), or ``"all"`` for the cooperative T
 Edition, where the learner plays every seat and all seats share one reward. A
 competitive game with several learner seats in one slot would mix the seats' opposite
 rewards into one stream, so it is refused with an explanation.
+
+Threads: ``parallel=True`` steps the games on numba's threads (``numba.set_num_threads``),
+``False`` on the calling thread; the default (``None``) is parallel from
+``PARALLEL_MIN_ENVS`` games on when numba has more than one thread. Below that a batch is
+too small for threads to pay (measured: ``docs/benchmarks.md``), and a serial env never
+compiles the parallel loops, which cost as much compile time again.
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import gymnasium
+import numba
 import numpy as np
 from gymnasium import spaces
 
@@ -43,6 +50,7 @@ from labyrinth_env.core.rng import python_seed
 from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
+PARALLEL_MIN_ENVS = 32
 EXTERNAL = 2
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -96,6 +104,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         infos: bool = False,
         shaping: float = 0.0,
         copy: bool = True,
+        parallel: bool | None = None,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -173,6 +182,18 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if not isinstance(copy, bool):
             raise ValueError(f"copy must be True or False, got {copy!r}")
         self.copy = copy
+        if parallel is None:
+            parallel = num_envs >= PARALLEL_MIN_ENVS and numba.config.NUMBA_NUM_THREADS > 1
+        elif not isinstance(parallel, bool):
+            raise ValueError(f"parallel must be True, False or None (by batch size), got {parallel!r}")
+        self.parallel = parallel
+        # opponents that never play the heuristic step through loops that do not compile it
+        heuristic = self.opponent_kind == KERNEL_OPPONENTS["heuristic"]
+        loops = self.loops if heuristic else self.ruleset.random_loops
+        suffix = "" if parallel else "_serial"
+        self._vector_reset = getattr(loops, "vector_reset" + suffix)
+        self._vector_step = getattr(loops, "vector_step" + suffix)
+        self._potentials = getattr(loops, "potentials" + suffix)
         self._phi = np.zeros(num_envs, dtype=np.float64)
         self._seed = seed
         self._reset_done = False
@@ -190,7 +211,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._new_obs_buffer()
         if not self._compiled:
             self._compile_entry_points()
-        self.loops.vector_reset(
+        self._vector_reset(
             self.states,
             seeds,
             self.options_vector,
@@ -205,7 +226,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._reset_done = True
         self._play_external()
         if self.shaping:
-            self.loops.potentials(self.states, self.reward_seats, self._phi)
+            self._potentials(self.states, self.reward_seats, self._phi)
         return self._observations(), self._infos(np.zeros(self.num_envs, dtype=bool))
 
     def _compile_entry_points(self) -> None:
@@ -215,7 +236,14 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
         with first_use(("vector", self.env_id), f"the {self.ruleset.title} vector-env kernels") as first:
             if first is not None:
-                scratch = VectorEnv(self.env_id, 1, seed=0, **options_dict(self.raw.options))
+                scratch = VectorEnv(
+                    self.env_id,
+                    1,
+                    seed=0,
+                    opponents="heuristic" if self.opponent_kind == KERNEL_OPPONENTS["heuristic"] else "random",
+                    parallel=self.parallel,
+                    **options_dict(self.raw.options),
+                )
                 scratch._compiled = True
                 scratch.reset()
                 scratch.step(np.flatnonzero(scratch.masks[0])[:1])
@@ -253,7 +281,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             # policies stay the best; a truncated game keeps its final position's potential
             # (truncation is not an end of the game, and SB3 bootstraps past it).
             phi = np.zeros(self.num_envs, dtype=np.float64)
-            self.loops.potentials(self.states, self.reward_seats, phi)
+            self._potentials(self.states, self.reward_seats, phi)
             after = np.where(done, self.infos[:, 3], phi)
             rewards += self.shaping * (after - self._phi)
             self._phi = phi
@@ -289,7 +317,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _step(self, index: np.ndarray, actions: np.ndarray) -> None:
         """Step the envs ``index`` with ``actions`` (one per env, full length)."""
-        self.loops.vector_step(
+        self._vector_step(
             self.states,
             index,
             actions,

@@ -102,7 +102,7 @@ def test_warm_compile_probe_structure() -> None:
     assert probe["total_s"] > 0 and probe["subprocess_wall_s"] >= probe["total_s"]
     for name in ("import", "init_one", "refresh_one", "step_one", "observe_one"):
         assert probe["phases_s"][name] >= 0
-    assert set(probe["phases_s"]) >= {"random_steps_serial", "random_steps_batch"}
+    assert set(probe["phases_s"]) >= {"random_steps_batch_serial", "random_steps_batch"}
 
 
 # --- vector_throughput.py, peers.py, ppo_throughput.py -------------------------------------------

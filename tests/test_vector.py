@@ -180,7 +180,31 @@ def test_copy_false_returns_the_buffer_and_the_same_observations():
         VectorEnv("team_edition_v1", 2, copy="no")
 
 
+@pytest.mark.parametrize("opponents", ["random", "heuristic"])
+def test_parallel_and_serial_loops_play_the_same_games(opponents):
+    """``parallel=True`` (prange on numba's threads) and ``parallel=False`` (the serial
+    binding) step the same games to the same observations, rewards and ends; the default
+    is serial below ``PARALLEL_MIN_ENVS`` games."""
+    from labyrinth_env.vector import PARALLEL_MIN_ENVS
+
+    runs = []
+    for parallel in (True, False):
+        vec = VectorEnv("paths_of_destiny_3e_v1", 6, opponents=opponents, seed=4, num_players=3, parallel=parallel)
+        rng = np.random.default_rng(1)
+        trace = [vec.reset()[0].copy()]
+        for _ in range(120):
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+            obs, rewards, term, trunc, _ = vec.step(acts)
+            trace += [obs.copy(), rewards.copy(), term.copy(), trunc.copy()]
+        runs.append(trace)
+    assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
+    assert not VectorEnv("team_edition_v1", PARALLEL_MIN_ENVS - 1).parallel
+    assert VectorEnv("team_edition_v1", 2, parallel=True).parallel
+
+
 def test_vector_env_bad_input():
+    with pytest.raises(ValueError, match="parallel must be True, False or None"):
+        VectorEnv("team_edition_v1", 2, parallel="yes")
     with pytest.raises(ValueError, match="unknown env id"):
         VectorEnv("nope_v0", 2)
     with pytest.raises(ValueError, match="num_envs"):

@@ -4,7 +4,8 @@ Written once against two module globals, ``K`` (the ruleset's kernel) and ``H`` 
 heuristic), and bound per ruleset by ``labyrinth_env.core.templates.bind`` (the module
 ``<ruleset package>.loops``, ``spec.loops``): the same code objects, compiled and cached
 once per ruleset. The kernel is reached only through the contract
-(``labyrinth_env.core.contract``).
+(``labyrinth_env.core.contract``). Each ``parallel=True`` loop is bound serial too, as
+``<name>_serial`` (``random_steps_batch_serial``, ``vector_step_serial``).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def step_autoreset(s, action: int, rewards) -> bool:
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def random_legal_action(s, mask, rng) -> int:
     """A uniformly random legal action (``mask`` is filled here)."""
     K.legal_mask(s, mask)
@@ -120,7 +121,7 @@ def observe_one(states, seat: int, out) -> None:
     K.observe(states[0], seat, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def opponent_action(s, kind: int, mask, rng) -> int:
     if kind == OPPONENT_HEURISTIC:
         return H.heuristic_action(s, mask)
@@ -165,12 +166,6 @@ def random_steps(s, mask, rng, num_steps: int) -> int:
     return done
 
 
-@njit(cache=True)
-def random_steps_serial(states, masks, rngs, num_steps: int, games_done) -> None:
-    for i in range(states.shape[0]):
-        games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
-
-
 @njit(cache=True, parallel=True)
 def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
     for i in prange(states.shape[0]):
@@ -178,7 +173,7 @@ def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
 
 
 # --- the vector env: learner seats against kernel-side opponents -------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def play_opponents(s, learner, kind: int, mask, rng) -> None:
     """Let kernel-side opponents act until a learner seat must decide or the game ends
     (external opponents decide in Python: nothing to do here)."""
@@ -188,7 +183,7 @@ def play_opponents(s, learner, kind: int, mask, rng) -> None:
         K.step(s, opponent_action(s, kind, mask, rng))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vector_finish(s, mask, obs) -> int:
     """Mask and observation for the learner seat that must decide next; returns that seat."""
     seat = K.to_act(s)
@@ -197,7 +192,7 @@ def vector_finish(s, mask, obs) -> int:
     return seat
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def start_learner_game(s, seed, options, learner, kind: int, mask, rng) -> None:
     """A new game, played by kernel-side opponents up to a learner seat's first decision.
     A game the opponents finish before any learner seat decides is no episode for the
@@ -210,7 +205,7 @@ def start_learner_game(s, seed, options, learner, kind: int, mask, rng) -> None:
         play_opponents(s, learner, kind, mask, rng)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng) -> int:
     start_learner_game(s, seed, options, learner, kind, mask, rng)
     return vector_finish(s, mask, obs)
@@ -222,7 +217,7 @@ def vector_reset(states, seeds, options, learners, kind: int, masks, obs, seats,
         seats[i] = vector_reset_one(states[i], seeds[i], options, learners[i], kind, masks[i], obs[i], rngs[i])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def vector_step_one(
     s, action: int, learner, reward_seat: int, kind: int, mask, obs, final_obs, returns, rng, info
 ) -> int:

@@ -1,6 +1,6 @@
 """Kernel pieces that several rulesets share word for word beyond the contract
-(``core.contract``): dealing and resampling piles, the first player's throw, and the keys
-and characters of the Paths of Destiny editions.
+(``core.contract``): copying arrays (cheaply to compile), dealing and resampling piles,
+the first player's throw, and the keys and characters of the Paths of Destiny editions.
 
 The functions read the common record fields and, for Paths of Destiny, fields both
 editions name alike (``key_holder``, ``life``, ``stun``, ``crystal``, ``ask_crystal``);
@@ -15,6 +15,15 @@ import numpy as np
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, roll_2d6, seed_state, shuffle
+
+
+@njit(cache=True)
+def copy_into(dst, src, n: int) -> None:
+    """``dst[:n] = src[:n]``, written as a loop: numba compiles a slice assignment from an
+    array with its shape-mismatch error message, about half a second of first-run compile
+    per array type."""
+    for i in range(n):
+        dst[i] = src[i]
 
 
 @njit(cache=True)

@@ -12,6 +12,12 @@ compiles and caches on its own (``core.cache`` keys it on the template, the kern
 heuristic), and the module is importable by its name in any process once
 ``labyrinth_env`` is imported (``import labyrinth_env.rulesets.labyrinx.loops``).
 
+Every ``parallel=True`` loop of a template is also bound serial, as ``<name>_serial``: the
+same code with ``prange`` run as ``range``. Callers that gain nothing from threads (a small
+batch, one numba thread) use it and never pay for compiling the parallel version, which
+costs as much again as the serial one (the loop body is outlined, and everything it calls
+linked and optimised once more).
+
 A ruleset without a heuristic gets ``core/no_heuristic.py`` bound as its ``H`` (the first
 legal action), so the loops compile; the agents and the vector env refuse to use it as a
 heuristic.
@@ -33,12 +39,16 @@ from numba.core.caching import NullCache
 if TYPE_CHECKING:
     from labyrinth_env.spec import RulesetSpec
 
-# BOUND_NAME -> template module
+# bound name -> template module. ``random_loops`` are the loops with ``no_heuristic`` as
+# ``H``: a vector env whose opponents are random or external uses them and never compiles
+# the ruleset's heuristic (often a tenth of a ruleset's compile time).
 TEMPLATES = {
     "loops": "labyrinth_env.core.batch_template",
+    "random_loops": "labyrinth_env.core.batch_template",
     "search": "labyrinth_env.agents.mcts_template",
     "no_heuristic": "labyrinth_env.core.no_heuristic",
 }
+WITHOUT_HEURISTIC = {"random_loops"}
 _lock = threading.RLock()
 
 
@@ -46,10 +56,14 @@ def _is_dispatcher(value: Any) -> bool:
     return isinstance(value, numba.core.dispatcher.Dispatcher)
 
 
-def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
+def bind(template: types.ModuleType, spec: RulesetSpec, bound_name: str | None = None) -> types.ModuleType:
     """The module of ``template``'s functions compiled against ``spec``'s kernel and
-    heuristic (made once per process and template)."""
-    name = f"{spec.package}.{template.BOUND_NAME}"
+    heuristic, named ``<ruleset package>.<bound_name>`` (default: the template's
+    ``BOUND_NAME``; see ``TEMPLATES``), made once per process and name."""
+    bound_name = bound_name or template.BOUND_NAME
+    if TEMPLATES.get(bound_name) != template.__name__:
+        raise ValueError(f"{bound_name!r} is not a binding of {template.__name__} (see TEMPLATES)")
+    name = f"{spec.package}.{bound_name}"
     with _lock:
         module = sys.modules.get(name)
         if module is not None:
@@ -65,7 +79,8 @@ def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
                 namespace[key] = value
         namespace["K"] = spec.kernel
         if "H" in namespace:
-            namespace["H"] = spec.heuristic or bind(importlib.import_module(TEMPLATES["no_heuristic"]), spec)
+            heuristic = None if bound_name in WITHOUT_HEURISTIC else spec.heuristic
+            namespace["H"] = heuristic or bind(importlib.import_module(TEMPLATES["no_heuristic"]), spec)
         sys.modules[name] = module  # before the functions: numba's cache finds their globals by name
         try:
             for key, value in vars(template).items():
@@ -73,6 +88,9 @@ def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
                     continue  # imported into the template (core kernels): shared as they are
                 if _is_dispatcher(value):
                     namespace[key] = _rejit(value, _clone(value.py_func, namespace))
+                    if value.targetoptions.get("parallel"):
+                        serial = _clone(value.py_func, namespace, suffix="_serial")
+                        namespace[key + "_serial"] = _rejit(value, serial, parallel=False)
                 elif isinstance(value, types.FunctionType):
                     namespace[key] = _clone(value, namespace)
         except BaseException:
@@ -81,19 +99,24 @@ def bind(template: types.ModuleType, spec: RulesetSpec) -> types.ModuleType:
         return module
 
 
-def _rejit(dispatcher: Any, fn: types.FunctionType) -> Any:
-    """A dispatcher like ``dispatcher`` (its class and options, cached if it is) for ``fn``."""
-    clone = type(dispatcher)(py_func=fn, locals={}, targetoptions=dict(dispatcher.targetoptions))
+def _rejit(dispatcher: Any, fn: types.FunctionType, parallel: bool | None = None) -> Any:
+    """A dispatcher like ``dispatcher`` (its class and options, cached if it is) for ``fn``;
+    ``parallel=False`` drops numba's parallel option."""
+    options = dict(dispatcher.targetoptions)
+    if parallel is False:
+        options.pop("parallel", None)
+    clone = type(dispatcher)(py_func=fn, locals={}, targetoptions=options)
     if not isinstance(dispatcher._cache, NullCache):  # ``cache`` is not among targetoptions
         clone.enable_caching()
     return clone
 
 
-def _clone(fn: types.FunctionType, namespace: dict[str, Any]) -> types.FunctionType:
-    """``fn``'s code with ``namespace`` as its globals."""
-    clone = types.FunctionType(fn.__code__, namespace, fn.__name__, fn.__defaults__, fn.__closure__)
+def _clone(fn: types.FunctionType, namespace: dict[str, Any], suffix: str = "") -> types.FunctionType:
+    """``fn``'s code with ``namespace`` as its globals (named ``<name><suffix>``: numba's
+    cache files are named after the function)."""
+    clone = types.FunctionType(fn.__code__, namespace, fn.__name__ + suffix, fn.__defaults__, fn.__closure__)
     clone.__kwdefaults__ = fn.__kwdefaults__
-    clone.__qualname__ = fn.__qualname__
+    clone.__qualname__ = fn.__qualname__ + suffix
     clone.__doc__ = fn.__doc__
     clone.__annotations__ = dict(fn.__annotations__)
     return clone
@@ -116,7 +139,7 @@ class BoundTemplateFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         from labyrinth_env.registry import spec_for_package
 
         package, _, bound = module_spec.name.rpartition(".")
-        module = bind(importlib.import_module(TEMPLATES[bound]), spec_for_package(package))
+        module = bind(importlib.import_module(TEMPLATES[bound]), spec_for_package(package), bound)
         # the import machinery replaces sys.modules[name] with what create_module returns
         return module
 

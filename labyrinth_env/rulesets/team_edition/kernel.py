@@ -26,7 +26,7 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, K.OPT_* 
 from labyrinth_env.core.events import clear_events, emit
 from labyrinth_env.core.grid import ROTATE_SQUARE, square_neighbors
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.kernel_common import private_dice, reseed, shuffle_unknown
+from labyrinth_env.core.kernel_common import copy_into, private_dice, reseed, shuffle_unknown
 from labyrinth_env.core.paths import ENTER_ONLY, WALK, grid_reach, reach_from
 from labyrinth_env.core.rng import randint, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
@@ -484,12 +484,12 @@ def deal_pages(s, kind: int, count: int, at: int) -> int:
     pool = POOLS[kind, s.num_players - 1]
     size = POOL_SIZE[kind, s.num_players - 1]
     for i in range(count - count % size):
-        s.pages[at, :] = pool[i % size]
+        copy_into(s.pages[at], pool[i % size], pool.shape[1])
         at += 1
     pick = np.arange(size)
     shuffle(s.rng, pick, size)
     for i in range(count % size):
-        s.pages[at, :] = pool[pick[i]]
+        copy_into(s.pages[at], pool[pick[i]], pool.shape[1])
         at += 1
     return at
 
@@ -540,13 +540,13 @@ def resample_unread_pages(s, rng) -> None:
         for i in range(size):
             for _ in range(whole + chosen[i] - read[i]):
                 if at < s.num_pages:
-                    s.pages[at, :] = pool[i]
+                    copy_into(s.pages[at], pool[i], pool.shape[1])
                     at += 1
     order = np.arange(at - start)
     shuffle(rng, order, at - start)
     rest = s.pages[start:at].copy()
     for i in range(at - start):
-        s.pages[start + i, :] = rest[order[i]]
+        copy_into(s.pages[start + i], rest[order[i]], rest.shape[1])
 
 
 @njit(cache=True)
@@ -611,7 +611,7 @@ def init(s, seed, options) -> None:
     shuffle(s.rng, order, num)
     shuffled = s.pages[:num].copy()
     for i in range(num):
-        s.pages[i, :] = shuffled[order[i]]
+        copy_into(s.pages[i], shuffled[order[i]], shuffled.shape[1])
     s.page_pos = 0
     # the first turn: seat 0 (start_record)
     refresh_board(s)
@@ -992,7 +992,7 @@ def lookahead(s, out) -> None:
         # replayed only when the tile is public memory (else scored as leaving it)
         hidden = hidden_wanted(s, seat)
         position_features(s, seat, hidden, kind, dist, out, A_LEAVE * F)
-        out[A_FLIP * F : (A_FLIP + 1) * F] = out[A_LEAVE * F : (A_LEAVE + 1) * F]
+        copy_into(out[A_FLIP * F :], out[A_LEAVE * F :], F)
         if not s.public_memory:
             return
         best = np.zeros(F, dtype=out.dtype)
@@ -1012,7 +1012,7 @@ def lookahead(s, out) -> None:
             for f in range(LF_SIMULATED):  # lexicographic: sure, maybe, closeness, reach
                 if best[f] != out[at + f]:
                     if best[f] > out[at + f]:
-                        out[at : at + F] = best
+                        copy_into(out[at:], best, F)
                     break
         return
     hidden = hidden_wanted(s, seat)

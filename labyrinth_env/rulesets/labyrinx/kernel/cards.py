@@ -7,6 +7,7 @@ from __future__ import annotations
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
+from labyrinth_env.core.kernel_common import copy_into
 from labyrinth_env.core.rng import shuffle
 
 from .tables import A_SLOT, CARD_KIND, D_ROTATE, EV_CARDS_OUT, EV_DISCARD, EV_RESHUFFLE, NUM_SEATS
@@ -17,7 +18,7 @@ def refill(s) -> None:
     """The draw pile ran out: the discard pile is shuffled into a new one, or (none) every card is in game."""
     if s.discard_len > 0:
         n = s.discard_len
-        s.deck[:n] = s.discard[:n]
+        copy_into(s.deck, s.discard, n)
         s.discard[:n] = -1
         shuffle(s.rng, s.deck, n)
         s.deck_len = n
