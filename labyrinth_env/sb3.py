@@ -37,7 +37,7 @@ class SB3VecEnv(VecEnv):
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
-        self._actions = np.asarray(actions, dtype=np.int64)
+        self._actions = np.asarray(actions)  # checked by the vector env: integers, one per env
 
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, terminated, truncated, info = self.vec.step(self._actions)

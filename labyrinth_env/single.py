@@ -52,7 +52,10 @@ class SingleAgentEnv(gymnasium.Env):
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
         if self._needs_reset:
             raise RuntimeError("reset() must be called before step() (and after the episode ended)")
-        a = int(action)
+        arr = np.asarray(action)
+        if arr.dtype.kind not in "iu" or arr.size != 1:
+            raise ValueError(f"the action must be one integer, got {action!r}")
+        a = int(arr.reshape(-1)[0])
         if not (0 <= a < self.action_space.n and self.vec.masks[0, a]):
             if self.illegal_action == "raise":
                 self.vec.step(np.array([a]))  # raises ValueError naming the action

@@ -35,7 +35,9 @@ compiles the parallel loops, which cost as much compile time again.
 
 from __future__ import annotations
 
+import math
 import sys
+import warnings
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -45,12 +47,18 @@ import numpy as np
 from gymnasium import spaces
 
 import labyrinth_env
+from labyrinth_env.core.batch_template import MAX_EMPTY_GAMES, STALLED
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import python_seed
 from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
 PARALLEL_MIN_ENVS = 32
+# Kernel-side opponent decisions allowed between two learner decisions: far above any game's,
+# and a few seconds of heuristic play at most, so that a stalled game can never hold a step
+# (in compiled code, out of Ctrl-C's reach): it is truncated, ``infos["stalled"]`` marks
+# it and a warning says so. Not an option: it cannot be switched off.
+MAX_OPPONENT_DECISIONS = 50_000
 EXTERNAL = 2
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
@@ -173,11 +181,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._final_out = _Buffers(self.obs.shape, np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
-        self.infos = np.zeros((num_envs, 4), dtype=np.float64)
+        # per env: terminated, truncated, the learner's return, final potential, stalled games
+        self.infos = np.zeros((num_envs, 5), dtype=np.float64)
+        self.max_opponent_decisions = MAX_OPPONENT_DECISIONS
+        self._warned_stall = False
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self.all_index = np.arange(num_envs, dtype=np.int64)
-        if isinstance(shaping, bool) or not isinstance(shaping, (int, float)) or shaping < 0:
-            raise ValueError(f"shaping must be a number >= 0 (0: off), got {shaping!r}")
+        if (
+            isinstance(shaping, (bool, np.bool_))
+            or not isinstance(shaping, (int, float, np.integer, np.floating))
+            or not math.isfinite(shaping)
+            or shaping < 0
+        ):
+            raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {shaping!r}")
         self.shaping = float(shaping)
         if not isinstance(copy, bool):
             raise ValueError(f"copy must be True or False, got {copy!r}")
@@ -221,7 +237,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.obs,
             self.seats,
             self.rngs,
+            self.max_opponent_decisions,
         )
+        self._check_seats(self.all_index)
         self.infos[:] = 0.0
         self._reset_done = True
         self._play_external()
@@ -252,28 +270,22 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._reset_done:
             raise RuntimeError(f"{self.env_id}: reset() must be called before step()")
-        acts = np.asarray(actions, dtype=np.int64).reshape(-1)
-        if acts.shape[0] != self.num_envs:
-            raise ValueError(f"expected {self.num_envs} actions, got {acts.shape[0]}")
-        bad = np.flatnonzero((acts < 0) | (acts >= self.kernel.NUM_ACTIONS))
-        if bad.size == 0:
-            bad = np.flatnonzero(self.masks[self.all_index, acts] == 0)
-        if bad.size:
-            i = int(bad[0])
-            a = int(acts[i])
-            name = self.raw.action_to_str(a) if 0 <= a < self.kernel.NUM_ACTIONS else "out of range"
-            raise ValueError(
-                f"{self.env_id}: illegal action {a} ({name}) in env {i}; {int(self.masks[i].sum())} actions are "
-                "legal there (see action_masks()); no env was stepped"
-            )
+        acts = self._checked_actions(actions, self.all_index, "actions")
         self.infos[:] = 0.0
-        self._new_obs_buffer()
-        self._step(self.all_index, acts)
-        self._play_external()
+        before = self._snapshot() if self.policy is not None else None
+        try:
+            self._new_obs_buffer()
+            self._step(self.all_index, acts)
+            self._play_external()
+        except BaseException:
+            if before is not None:  # a policy failed: the batch is as it was before this step
+                self._restore(before)
+            raise
         done = self.infos[:, 0] + self.infos[:, 1] > 0
         terminated = self.infos[:, 0] > 0
         truncated = self.infos[:, 1] > 0
         outcome = self.infos[:, 2].copy()  # the game's return for the learner seat
+        stalled = self.infos[:, 4] > 0
         rewards = outcome.copy()
         if self.shaping:
             # potential-based shaping (opt-in): scale * (phi(next) - phi(now)). A decided
@@ -285,7 +297,19 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             after = np.where(done, self.infos[:, 3], phi)
             rewards += self.shaping * (after - self._phi)
             self._phi = phi
-        return self._observations(), rewards.astype(np.float32), terminated, truncated, self._infos(done, outcome)
+        info = self._infos(done, outcome)
+        if stalled.any():
+            info["stalled"], info["_stalled"] = stalled, stalled.copy()
+            if not self._warned_stall:
+                self._warned_stall = True
+                warnings.warn(
+                    f"{self.env_id}: in env {int(np.flatnonzero(stalled)[0])} the kernel-side opponents made "
+                    f"{self.max_opponent_decisions:,} decisions in a row without a learner seat deciding; that "
+                    'game was truncated (infos["stalled"] marks such games)',
+                    RuntimeWarning,
+                    stacklevel=2,
+                )
+        return self._observations(), rewards.astype(np.float32), terminated, truncated, info
 
     def action_masks(self) -> np.ndarray:
         """The legal actions of every env's pending learner decision (bool[num_envs, N])."""
@@ -331,9 +355,64 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.returns,
             self.rngs,
             self.infos,
+            self.max_opponent_decisions,
         )
-        if (self.seats[index] == -2).any():
+        self._check_seats(index)
+
+    def _check_seats(self, index: np.ndarray) -> None:
+        seats = self.seats[index]
+        if (seats == -2).any():
             raise RuntimeError(f"{self.env_id}: an opponent chose an illegal action")
+        if (seats == STALLED).any():
+            i = int(index[np.flatnonzero(seats == STALLED)[0]])
+            raise RuntimeError(
+                f"{self.env_id}: in env {i}, {MAX_EMPTY_GAMES:,} games in a row ended or stalled before any "
+                "learner seat decided: these options and learner seats give the learner no decision"
+            )
+
+    def _checked_actions(self, actions: Any, rows: np.ndarray, what: str) -> np.ndarray:
+        """``actions`` for the envs ``rows`` as int64[num_envs] (zeros elsewhere), checked
+        before anything moves: integers, one per env, in range, legal."""
+        arr = np.asarray(actions)
+        if arr.dtype.kind not in "iu":
+            raise ValueError(f"{self.env_id}: {what} must be integers, got dtype {arr.dtype}")
+        if arr.shape != (rows.size,):
+            raise ValueError(f"{self.env_id}: expected {what} of shape ({rows.size},), got shape {arr.shape}")
+        n = self.kernel.NUM_ACTIONS
+        out_of_range = np.flatnonzero((arr < 0) | (arr >= n))
+        if out_of_range.size:
+            j = int(out_of_range[0])
+            raise ValueError(
+                f"{self.env_id}: {what}: action {int(arr[j])} in env {int(rows[j])} is out of range 0..{n - 1}; "
+                "no env was stepped"
+            )
+        acts = np.zeros(self.num_envs, dtype=np.int64)
+        acts[rows] = arr
+        illegal = np.flatnonzero(self.masks[rows, acts[rows]] == 0)
+        if illegal.size:
+            i = int(rows[illegal[0]])
+            a = int(acts[i])
+            raise ValueError(
+                f"{self.env_id}: {what}: illegal action {a} ({self.raw.action_to_str(a)}) in env {i}; "
+                f"{int(self.masks[i].sum())} actions are legal there (see action_masks()); no env was stepped"
+            )
+        return acts
+
+    def _snapshot(self) -> tuple:
+        obs = self.obs if self.copy else self.obs.copy()  # with copy=True the step writes a fresh buffer
+        return (self.states.copy(), self.rngs.copy(), self.masks.copy(), self.seats.copy(), obs)
+
+    def _restore(self, before: tuple) -> None:
+        states, rngs, masks, seats, obs = before
+        self.states[:] = states
+        self.rngs[:] = rngs
+        self.masks[:] = masks
+        self.seats[:] = seats
+        if self.copy:
+            self.obs = obs
+        else:
+            self.obs[:] = obs
+        self.infos[:] = 0.0
 
     def _play_external(self) -> None:
         """Python-side opponents: one batched policy call per round over every env whose
@@ -344,12 +423,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             waiting = np.flatnonzero(self.learners[self.all_index, self.seats] == 0)
             if waiting.size == 0:
                 return
-            chosen = np.asarray(self.policy(self.obs[waiting], self.masks[waiting].astype(bool)), dtype=np.int64)
-            if chosen.shape != (waiting.size,) or not self.masks[waiting, chosen].all():
-                raise ValueError("the opponent policy returned illegal or misshapen actions")
-            actions = np.zeros(self.num_envs, dtype=np.int64)
-            actions[waiting] = chosen
-            self._step(waiting, actions)
+            chosen = self.policy(self.obs[waiting], self.masks[waiting].astype(bool))
+            self._step(waiting, self._checked_actions(chosen, waiting, "the opponent policy's actions"))
 
     def _infos(self, done: np.ndarray, outcome: np.ndarray | None = None) -> dict[str, Any]:
         if not self.want_infos and not done.any():

@@ -202,6 +202,84 @@ def test_parallel_and_serial_loops_play_the_same_games(opponents):
     assert VectorEnv("team_edition_v1", 2, parallel=True).parallel
 
 
+def test_stalled_opponents_truncate_the_game_and_say_so():
+    """A game whose kernel-side opponents would play on without a learner seat deciding is
+    truncated at the bound (here lowered to 3 decisions so that an ordinary 4-player game
+    reaches it): the step returns, the game is marked stalled and truncated, a warning says
+    so, and the slot goes on with a new game."""
+    vec = VectorEnv("paths_of_destiny_3e_v1", 4, learner_seats=0, seed=3, num_players=4)
+    vec.reset()
+    vec.max_opponent_decisions = 3
+    rng = np.random.default_rng(0)
+    stalled = np.zeros(4, dtype=bool)
+    with pytest.warns(RuntimeWarning, match="decisions in a row without a learner seat deciding"):
+        for _ in range(30):
+            acts = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+            _, rewards, _, trunc, info = vec.step(acts)
+            if "stalled" in info:
+                assert trunc[info["stalled"]].all() and (rewards[info["stalled"]] == 0).all()
+                stalled |= info["stalled"]
+    assert stalled.any()
+    assert (vec.seats == 0).all()  # every slot waits on its learner again
+
+
+def test_no_learner_decision_at_all_raises_instead_of_hanging():
+    """When no new game ever reaches a learner decision (here: no learner seat at all, and
+    every game stalls after 50 opponent decisions), reset ends in a RuntimeError after
+    the bounded number of games instead of hanging."""
+    vec = VectorEnv("paths_of_destiny_3e_v1", 2, learner_seats=0, seed=3, num_players=4)
+    vec.learners[:] = 0
+    vec.max_opponent_decisions = 50
+    with pytest.raises(RuntimeError, match="games in a row ended or stalled before any learner seat decided"):
+        vec.reset()
+
+
+def test_bad_actions_and_policies_never_move_a_game():
+    """Floats, wrong shapes, out-of-range and illegal actions are refused before any env
+    moves; an external policy that returns -1, floats or raises leaves the batch exactly as
+    it was before the step."""
+    vec = VectorEnv("team_edition_v1", 3, seed=0)
+    vec.reset()
+    before = vec.states.tobytes()
+    legal = np.array([int(np.flatnonzero(m)[0]) for m in vec.action_masks()])
+    for bad, match in [
+        (legal.astype(float) + 0.7, "must be integers, got dtype float64"),
+        (legal.astype(str), "must be integers"),
+        (legal.reshape(3, 1), r"shape \(3,\), got shape \(3, 1\)"),
+        (np.array([legal[0], legal[1], -1]), "action -1 in env 2 is out of range"),
+    ]:
+        with pytest.raises(ValueError, match=match):
+            vec.step(bad)
+        assert vec.states.tobytes() == before
+    with pytest.raises(ValueError, match="finite number"):
+        VectorEnv("team_edition_v1", 2, shaping=float("nan"))
+
+    def good(obs, masks):
+        return np.array([int(np.flatnonzero(m)[0]) for m in masks])
+
+    for reply, error in [(None, StopIteration), ("neg", ValueError), ("float", ValueError)]:
+        pvec = VectorEnv("paths_of_destiny_3e_v1", 3, learner_seats=0, opponents=good, seed=2, num_players=2)
+        pvec.reset()
+        rng = np.random.default_rng(5)
+
+        def misbehave(obs, masks, reply=reply):
+            if reply is None:
+                raise StopIteration("the policy failed")
+            first = np.array([int(np.flatnonzero(m)[0]) for m in masks])
+            return -np.ones_like(first) if reply == "neg" else first.astype(float)
+
+        pvec.policy = misbehave
+        snapshot = (pvec.states.tobytes(), pvec.masks.copy(), pvec.seats.copy(), pvec.obs.copy())
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in pvec.action_masks()])
+        with pytest.raises(error):
+            pvec.step(acts)
+        assert pvec.states.tobytes() == snapshot[0]
+        assert np.array_equal(pvec.masks, snapshot[1]) and np.array_equal(pvec.seats, snapshot[2])
+        assert np.array_equal(pvec.obs, snapshot[3])
+        pvec.policy = good
+        pvec.step(acts)  # the same step, now with a policy that works
+
+
 def test_vector_env_bad_input():
     with pytest.raises(ValueError, match="parallel must be True, False or None"):
         VectorEnv("team_edition_v1", 2, parallel="yes")
@@ -222,7 +300,7 @@ def test_vector_env_bad_input():
         vec.step([0, 0])
     vec.reset()
     before = vec.states.copy()
-    with pytest.raises(ValueError, match="expected 2 actions"):
+    with pytest.raises(ValueError, match=r"expected actions of shape \(2,\), got shape \(1,\)"):
         vec.step([0])
     illegal = int(np.flatnonzero(vec.action_masks()[1] == 0)[0])
     legal = int(np.flatnonzero(vec.action_masks()[0])[0])

@@ -25,6 +25,15 @@ H: ModuleType | None = None  # the ruleset's heuristic (core.no_heuristic for a 
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
 
+# Bounds no option switches off, so that no kernel call can loop for ever (a stalled game
+# would otherwise hold the caller in compiled code, where Ctrl-C cannot reach it). The vector
+# env passes its bound on opponent decisions between two learner decisions (far above any
+# real game's, a few seconds of heuristic play at most); a game that reaches it is truncated
+# and reported (``info[4]``).
+MAX_EMPTY_GAMES = 1_000  # games in a row that end before a learner seat decides
+MAX_GAME_DECISIONS = 10_000_000  # decisions of one game in ``play_games``
+STALLED = -3  # seat returned when MAX_EMPTY_GAMES was reached
+
 
 # --- one game, built from the kernel contract (init, step, legal_mask, returns) -----------
 @njit(cache=True)
@@ -79,7 +88,7 @@ def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out)
     for g in range(seeds.shape[0]):
         K.init(s, seeds[g], options)
         steps = 0
-        while s.outcome == RUNNING:
+        while s.outcome == RUNNING and steps < MAX_GAME_DECISIONS:
             if (heuristic_seats >> s.decider) & 1:
                 a = H.heuristic_action(s, mask)
             else:
@@ -89,7 +98,7 @@ def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out)
         out[g, 0] = s.winner if s.outcome == WON else -1
         out[g, 1] = s.turn
         out[g, 2] = steps
-        out[g, 3] = s.outcome
+        out[g, 3] = s.outcome if s.outcome != RUNNING else TRUNCATED
 
 
 # --- single-game entry points for Python (one call per AEC env step) ----------------------
@@ -174,13 +183,20 @@ def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
 
 # --- the vector env: learner seats against kernel-side opponents -------------------------
 @njit(cache=True, inline="always")
-def play_opponents(s, learner, kind: int, mask, rng) -> None:
+def play_opponents(s, learner, kind: int, mask, rng, max_decisions: int) -> bool:
     """Let kernel-side opponents act until a learner seat must decide or the game ends
-    (external opponents decide in Python: nothing to do here)."""
+    (external opponents decide in Python: nothing to do here). After ``max_decisions``
+    opponent decisions in a row the game is truncated: returns False (stalled)."""
     if kind == OPPONENT_EXTERNAL:
-        return
-    while s.outcome == RUNNING and not learner[K.to_act(s)]:
+        return True
+    for _ in range(max_decisions):
+        if s.outcome != RUNNING or learner[K.to_act(s)]:
+            return True
         K.step(s, opponent_action(s, kind, mask, rng))
+    if s.outcome != RUNNING or learner[K.to_act(s)]:
+        return True
+    s.outcome = TRUNCATED
+    return False
 
 
 @njit(cache=True, inline="always")
@@ -193,44 +209,53 @@ def vector_finish(s, mask, obs) -> int:
 
 
 @njit(cache=True, inline="always")
-def start_learner_game(s, seed, options, learner, kind: int, mask, rng) -> None:
+def start_learner_game(s, seed, options, learner, kind: int, mask, rng, max_decisions: int) -> bool:
     """A new game, played by kernel-side opponents up to a learner seat's first decision.
-    A game the opponents finish before any learner seat decides is no episode for the
-    learner (no rulebook game can end that early; a toy race can): the next game starts,
-    seeded from that one."""
+    A game the opponents finish (or stall) before any learner seat decides is no episode
+    for the learner (no rulebook game can end that early; a toy race can): the next game
+    starts, seeded from that one. False after ``MAX_EMPTY_GAMES`` such games in a row."""
     K.init(s, seed, options)
-    play_opponents(s, learner, kind, mask, rng)
-    while s.outcome != RUNNING:
+    play_opponents(s, learner, kind, mask, rng, max_decisions)
+    for _ in range(MAX_EMPTY_GAMES):
+        if s.outcome == RUNNING:
+            return True
         K.init(s, derive_seed(s.rng), s.options)
-        play_opponents(s, learner, kind, mask, rng)
+        play_opponents(s, learner, kind, mask, rng, max_decisions)
+    return s.outcome == RUNNING
 
 
 @njit(cache=True, inline="always")
-def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng) -> int:
-    start_learner_game(s, seed, options, learner, kind, mask, rng)
+def vector_reset_one(s, seed, options, learner, kind: int, mask, obs, rng, max_decisions: int) -> int:
+    if not start_learner_game(s, seed, options, learner, kind, mask, rng, max_decisions):
+        return STALLED
     return vector_finish(s, mask, obs)
 
 
 @njit(cache=True, parallel=True)
-def vector_reset(states, seeds, options, learners, kind: int, masks, obs, seats, rngs) -> None:
+def vector_reset(states, seeds, options, learners, kind: int, masks, obs, seats, rngs, max_decisions: int) -> None:
     for i in prange(states.shape[0]):
-        seats[i] = vector_reset_one(states[i], seeds[i], options, learners[i], kind, masks[i], obs[i], rngs[i])
+        seats[i] = vector_reset_one(
+            states[i], seeds[i], options, learners[i], kind, masks[i], obs[i], rngs[i], max_decisions
+        )
 
 
 @njit(cache=True, inline="always")
 def vector_step_one(
-    s, action: int, learner, reward_seat: int, kind: int, mask, obs, final_obs, returns, rng, info
+    s, action: int, learner, reward_seat: int, kind: int, mask, obs, final_obs, returns, rng, info, max_decisions: int
 ) -> int:
     """One decision by the seat to act (a learner, or an external opponent): apply it, let
     kernel-side opponents play, and if the game ended record it in ``info``
     (terminated, truncated, ``reward_seat``'s return, its shaping potential in the final
     position: 0 after a decided game, the position's value after a truncation, which
     ends the episode but not the game), write that seat's last observation to
-    ``final_obs`` and start the next game (seeded from this one's RNG). Returns the next
-    seat to decide; -2 if the action was illegal (nothing changed)."""
+    ``final_obs`` and start the next game (seeded from this one's RNG); ``info[4]`` counts
+    games truncated because the opponents stalled. Returns the next seat to decide; -2 if
+    the action was illegal (nothing changed); ``STALLED`` if no new game reached a learner
+    decision."""
     if not K.step(s, action):
         return -2
-    play_opponents(s, learner, kind, mask, rng)
+    if not play_opponents(s, learner, kind, mask, rng, max_decisions):
+        info[4] += 1.0
     if s.outcome != RUNNING:
         K.returns(s, returns)
         if s.outcome == TRUNCATED:
@@ -240,13 +265,27 @@ def vector_step_one(
         info[2] += returns[reward_seat]
         info[3] = K.shaping_potential(s, reward_seat)
         K.observe(s, reward_seat, final_obs)
-        start_learner_game(s, derive_seed(s.rng), s.options, learner, kind, mask, rng)
+        if not start_learner_game(s, derive_seed(s.rng), s.options, learner, kind, mask, rng, max_decisions):
+            return STALLED
     return vector_finish(s, mask, obs)
 
 
 @njit(cache=True, parallel=True)
 def vector_step(
-    states, index, actions, learners, reward_seats, kind: int, masks, obs, final_obs, seats, returns, rngs, infos
+    states,
+    index,
+    actions,
+    learners,
+    reward_seats,
+    kind: int,
+    masks,
+    obs,
+    final_obs,
+    seats,
+    returns,
+    rngs,
+    infos,
+    max_decisions: int,
 ) -> None:
     """``vector_step_one`` for the games ``index`` (all of them, or those waiting on an
     external opponent); ``infos`` rows accumulate until the caller clears them."""
@@ -264,6 +303,7 @@ def vector_step(
             returns[i],
             rngs[i],
             infos[i],
+            max_decisions,
         )
 
 
