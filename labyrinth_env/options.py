@@ -14,6 +14,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+import numpy as np
+
 T = TypeVar("T")
 
 
@@ -40,9 +42,22 @@ def option(default: Any, help: str, **kwargs: Any) -> Any:
 
 def check_bool(value: Any) -> bool:
     """An ``Option.check`` for flags: only True or False (not 0, 1 or "yes")."""
-    if not isinstance(value, bool) and type(value).__name__ != "bool_":
+    if not isinstance(value, bool):
         raise ValueError("expected True or False")
-    return bool(value)
+    return value
+
+
+def plain(value: Any) -> Any:
+    """``value`` with numpy scalars turned into the Python values they stand for (also
+    inside lists, tuples and dicts), so that an option given as ``np.int64(2)`` or
+    ``np.str_("x")`` is checked and stored as ``2`` or ``"x"``."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple)):
+        return type(value)(plain(v) for v in value)
+    if isinstance(value, dict):
+        return {plain(k): plain(v) for k, v in value.items()}
+    return value
 
 
 def _allowed(spec: Option) -> str:
@@ -57,6 +72,7 @@ def _allowed(spec: Option) -> str:
 
 
 def _check_value(name: str, value: Any, spec: Option) -> Any:
+    value = plain(value)
     if value is None and spec.optional:
         return None
     if spec.int_range is not None:

@@ -71,7 +71,11 @@ def test_shuffle_prefix_only():
 def test_python_seed_rejects_bad_seed():
     with pytest.raises(ValueError, match="seed"):
         rng.python_seed("abc")  # type: ignore[arg-type]
-    assert rng.python_seed(-1) == 2**64 - 1
+    for out_of_range in (-1, 2**64, -(2**64)):
+        with pytest.raises(ValueError, match=r"seed must be an int in \[0, 2\*\*64\)"):
+            rng.python_seed(out_of_range)
+    assert rng.python_seed(np.uint64(2**64 - 1)) == 2**64 - 1
+    assert type(rng.python_seed(np.int64(7))) is int
 
 
 def test_square_neighbors():

@@ -121,9 +121,13 @@ def derive_seed(rng: np.ndarray) -> np.uint64:
 
 
 def python_seed(seed: int | None) -> int:
-    """Normalise a user seed (None, negative or big ints) to a uint64-compatible int."""
+    """A user seed as a plain int in [0, 2**64) (None: a fresh one from the OS). Seeds
+    outside that range are refused rather than reduced modulo 2**64, which would make two
+    different seeds play the same game."""
     if seed is None:
         return int(np.random.SeedSequence().generate_state(1, dtype=np.uint64)[0])
-    if not isinstance(seed, (int, np.integer)) or isinstance(seed, bool):
-        raise ValueError(f"seed must be an int or None, got {seed!r}")
-    return int(seed) & 0xFFFFFFFFFFFFFFFF
+    if not isinstance(seed, (int, np.integer)) or isinstance(seed, (bool, np.bool_)):
+        raise ValueError(f"seed must be an int in [0, 2**64) or None, got {seed!r}")
+    if not 0 <= int(seed) < 2**64:
+        raise ValueError(f"seed must be an int in [0, 2**64) or None, got {seed}")
+    return int(seed)
