@@ -87,7 +87,7 @@ def test_numpy_scalar_options_are_accepted_and_stored_as_python_values():
     assert type(env.options.variant) is str
     env = labyrinth_env.raw_env("team_edition_v1", lookahead=np.bool_(True))
     assert env.options.lookahead is True
-    with pytest.raises(ValueError, match="option num_players=2.0 is not allowed"):
+    with pytest.raises(ValueError, match=r"option num_players=2\.0 is not allowed"):
         labyrinth_env.raw_env("team_edition_v1", num_players=np.float64(2))
     with pytest.raises(ValueError, match="option num_players=True is not allowed"):
         labyrinth_env.raw_env("team_edition_v1", num_players=np.bool_(True))
