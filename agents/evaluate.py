@@ -85,7 +85,7 @@ def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None
         steps += action is not None
     log = env.unwrapped.game_log
     outcome, winner = _game_outcome(log)
-    if any(e.get("illegal_move") for e in env.infos.values()):
+    if env.unwrapped.illegal_action is not None:
         outcome = "illegal"
     return {
         "outcome": outcome,

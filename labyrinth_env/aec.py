@@ -8,7 +8,13 @@ here.
 
 ``env()`` of a ruleset returns the same class in *checked* mode, which behaves like
 PettingZoo's standard wrapper stack (order enforcing, bounds, terminate-illegal) in one
-thin layer instead of three forwarding wrappers.
+thin layer instead of three forwarding wrappers. An illegal action there ends the game as
+``TerminateIllegalWrapper(illegal_reward=-1)`` does (every agent terminated and truncated,
+-1 for the offender and 0 for the others, the first agent selected to take its dead step,
+infos untouched), with one difference: the warning names the action, the decision and the
+legal actions instead of PettingZoo's generic line. ``illegal_action`` records it (agent,
+action), and so do replays. ``step`` after every agent is gone warns and does nothing, as
+PettingZoo's order enforcing does; ``observe`` answers for any agent at any time.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ import gymnasium
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.env_logger import EnvLogger
 
 from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
 from labyrinth_env.core.rng import python_seed
@@ -169,6 +176,7 @@ class LabyrinthAECEnv(AECEnv):
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
         self.actions_taken = []
+        self.illegal_action: tuple[str, int] | None = None  # (agent, action) that ended the game (checked mode)
         self._decoded_log = []
         self._pending_events = []
         self._has_reset = True
@@ -196,6 +204,9 @@ class LabyrinthAECEnv(AECEnv):
     def step(self, action: Any) -> None:
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before step()")
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -255,14 +266,17 @@ class LabyrinthAECEnv(AECEnv):
         )
 
     def _terminate_illegal(self, agent: str, index: int) -> None:
-        """PettingZoo's terminate-illegal behaviour: the offender gets -1, the game ends."""
+        """PettingZoo's ``TerminateIllegalWrapper(illegal_reward=-1)``, step for step (see
+        the module docstring)."""
         warnings.warn(f"[WARNING]: {self._illegal_message(agent, index)}; game terminating", stacklevel=3)
         self._cumulative_rewards[agent] = 0.0
         self.terminations = dict.fromkeys(self.agents, True)
+        self.truncations = dict.fromkeys(self.agents, True)
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.rewards[agent] = -1.0
-        self.infos[agent] = {"illegal_move": True}
         self._accumulate_rewards()
+        self._deads_step_first()
+        self.illegal_action = (agent, index)
 
     # observation ----------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -273,9 +287,25 @@ class LabyrinthAECEnv(AECEnv):
         seat = self.agent_name_mapping[agent]
         obs = np.empty(self.obs_size, dtype=np.float32)
         self._loops.observe_one(self._states, seat, obs)
-        acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+        acting = (
+            agent == self.agent_selection
+            and agent in self.terminations
+            and not (self.terminations[agent] or self.truncations[agent])
+        )
         mask = self._mask.copy() if acting else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """PettingZoo's ``last``; once the selected agent has left the game (every agent
+        took its dead step) it still answers, with reward 0, the game's end (terminated,
+        or truncated after ``max_turns``) and empty infos, where PettingZoo's base class
+        raises ``KeyError`` (wrappers such as SuperSuit's call it after every step)."""
+        agent = self.agent_selection
+        if agent in self._cumulative_rewards:
+            return super().last(observe)
+        observation = self.observe(agent) if observe else None
+        truncated = self.kernel_truncated()
+        return observation, 0.0, not truncated, truncated, {}
 
     # log, names, render -----------------------------------------------------------------------
     def _log_events(self) -> None:
@@ -433,9 +463,15 @@ class LabyrinthAECEnv(AECEnv):
             "seed": self.seed_used,
             "actions": list(self.actions_taken),
             "log_sha256": self.log_digest(),
+            **(
+                {"illegal_action": {"agent": self.illegal_action[0], "action": self.illegal_action[1]}}
+                if self.illegal_action is not None
+                else {}
+            ),
         }
 
     def save_replay(self, path: str | Path) -> None:
         """Write the game so far as JSON: env id, options, seed, actions (and a digest of the
-        log, so a replay made by other rules is caught when it is loaded)."""
+        log, so a replay made by other rules is caught when it is loaded; and the illegal
+        action that ended it, if one did)."""
         Path(path).write_text(json.dumps(self.replay_dict(), indent=1))

@@ -15,6 +15,7 @@ import json
 import pkgutil
 import re
 import threading
+import warnings
 from pathlib import Path
 from typing import Any
 
@@ -208,6 +209,15 @@ def read_replay(path: str | Path) -> dict[str, Any]:
     for i, a in enumerate(data["actions"]):
         if not isinstance(a, int) or isinstance(a, bool):
             raise _replay_error(p, f"action #{i} is {a!r}, not an int")
+    illegal = data.get("illegal_action")
+    if illegal is not None and (
+        not isinstance(illegal, dict)
+        or set(illegal) != {"agent", "action"}
+        or not isinstance(illegal["agent"], str)
+        or not isinstance(illegal["action"], int)
+        or isinstance(illegal["action"], bool)
+    ):
+        raise _replay_error(p, f"'illegal_action' must be {{'agent': str, 'action': int}}, got {illegal!r}")
     if data["env_id"] not in list_envs():
         raise _replay_error(p, f"unknown env id {data['env_id']!r}; available: {', '.join(list_envs())}")
     return data
@@ -234,4 +244,16 @@ def load_replay(path: str | Path) -> LabyrinthAECEnv:
     if digest is not None and digest != env.log_digest():
         raise _replay_error(p, "the replayed game log differs from the recorded one (other rules or version?)")
     env.checked = True
+    illegal = data.get("illegal_action")
+    if illegal is not None:  # the move that ended the game: it must still be that agent's, and illegal
+        if not env.agents or env.agent_selection != illegal["agent"]:
+            raise _replay_error(p, f"illegal_action: {illegal['agent']} is not the agent to act after the actions")
+        if illegal["action"] in env.legal_actions():
+            raise _replay_error(p, f"illegal_action: action {illegal['action']} is legal there")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            try:
+                env.step(illegal["action"])
+            except ValueError as exc:
+                raise _replay_error(p, f"illegal_action: {exc}") from None
     return env

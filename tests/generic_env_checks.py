@@ -150,9 +150,9 @@ def check_illegal_wrapped(env_id: str, illegal: int, **options: Any) -> None:
     agent = env.agent_selection
     with pytest.warns(UserWarning, match="illegal action"):
         env.step(illegal)
-    assert all(env.terminations.values())
+    assert all(env.terminations.values()) and all(env.truncations.values())
     assert env._cumulative_rewards[agent] == -1.0
-    assert env.infos[agent]["illegal_move"] is True
+    assert env.illegal_action == (agent, illegal)
 
 
 def check_bad_action_types(env, num_actions: int, word: str) -> None:

@@ -50,7 +50,7 @@ def _play_checked(env, agent, seed: int) -> list[int]:
         action = agent.act(obs, env)
         assert obs["action_mask"][action] == 1
         env.step(action)
-    assert not any(info.get("illegal_move") for info in env.infos.values())
+    assert env.unwrapped.illegal_action is None
     return list(env.unwrapped.actions_taken)
 
 

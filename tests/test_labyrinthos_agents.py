@@ -261,5 +261,5 @@ def test_search_plays_only_legal_actions():
         action = agent.act(obs, env)
         assert obs["action_mask"][action] == 1
         env.step(action)
-    assert not any(info.get("illegal_move") for info in env.infos.values())
+    assert env.unwrapped.illegal_action is None
     assert env.unwrapped.game_log[-1]["type"] in ("win", "truncated")

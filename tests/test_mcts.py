@@ -121,7 +121,7 @@ def test_search_plays_only_legal_actions_and_replays_for_a_seed(env_id):
             action = agent.act(obs, env)
             assert obs["action_mask"][action] == 1
             env.step(action)
-        assert not any(info.get("illegal_move") for info in env.infos.values())
+        assert env.unwrapped.illegal_action is None
         seen.append(list(env.unwrapped.actions_taken))
         assert env.unwrapped.game_log[-1]["type"] in ("game_end", "win", "truncated")
     # the same agent seed and game seed replay the game move for move

@@ -146,6 +146,73 @@ def test_random_games_end_and_their_replays_reproduce_them(env_id, tmp_path):
     assert loops.random_steps(states[0], mask, rngs, 3000) > 0
 
 
+def _pettingzoo_stack(env_id: str, **options):
+    """The raw env under PettingZoo's own standard wrappers, as its classic envs build them."""
+    from pettingzoo.utils import wrappers
+
+    env = labyrinth_env.raw_env(env_id, **options)
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+def _bookkeeping(env) -> tuple:
+    return (
+        env.agents[:],
+        env.agent_selection,
+        dict(env.terminations),
+        dict(env.truncations),
+        dict(env.rewards),
+        dict(env._cumulative_rewards),
+        {a: dict(i) for a, i in env.infos.items()},
+    )
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_an_illegal_move_ends_the_game_as_terminate_illegal_wrapper_does(env_id, tmp_path):
+    """``make()`` and PettingZoo's wrapper stack agree after an illegal move at a random
+    point of 20 games, and through every dead step to the end (agents, selection,
+    terminations, truncations, rewards, infos); a step after the last agent is gone and
+    ``observe``/``last`` then raise nothing; the replay records the illegal move and
+    loads into the same ended game."""
+    rng = np.random.default_rng(7)
+    options = _options(env_id)
+    for game in range(20):
+        ours, theirs = labyrinth_env.make(env_id, **options), _pettingzoo_stack(env_id, **options)
+        ours.reset(seed=game)
+        theirs.reset(seed=game)
+        for _ in range(int(rng.integers(0, 30))):
+            if not ours.agents or any(ours.terminations.values()) or any(ours.truncations.values()):
+                break
+            action = int(rng.choice(ours.legal_actions()))
+            ours.step(action)
+            theirs.step(action)
+        if not ours.agents or any(ours.terminations.values()) or any(ours.truncations.values()):
+            continue
+        illegal = int(np.flatnonzero(ours.observe(ours.agent_selection)["action_mask"] == 0)[0])
+        offender = ours.agent_selection
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours.step(illegal)
+            theirs.step(illegal)
+        assert _bookkeeping(ours) == _bookkeeping(theirs.unwrapped), f"game {game}"
+        assert ours.illegal_action == (offender, illegal)
+        ours.save_replay(tmp_path / "illegal.json")
+        again = labyrinth_env.load_replay(tmp_path / "illegal.json")
+        assert _bookkeeping(again) == _bookkeeping(ours) and again.illegal_action == ours.illegal_action
+        while ours.agents:
+            assert ours.last()[2] or ours.last()[3]
+            ours.step(None)
+            theirs.step(None)
+            assert _bookkeeping(ours) == _bookkeeping(theirs.unwrapped)
+        ours.observe(offender)  # no KeyError once the agents are gone
+        ours.last()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            ours.step(None)  # PettingZoo's order enforcing: a warning, nothing else
+        assert ours.agents == []
+
+
 @pytest.mark.parametrize("env_id", ENV_IDS)
 def test_vector_env_equals_the_aec_env(env_id):
     from tests.test_vector import check_vector_equals_aec

@@ -34,7 +34,7 @@ def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, in
         assert obs["action_mask"][action] == 1
         seen.append((obs["observation"].copy(), obs["action_mask"].astype(bool), action))
         env.step(action)
-    assert not any(e.get("illegal_move") for e in env.infos.values())
+    assert env.unwrapped.illegal_action is None
     return seen
 
 
