@@ -40,7 +40,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 import labyrinth_env
 from labyrinth_env.agents import describe_agents, make_agent, split_agent_specs
@@ -588,13 +587,10 @@ def load_tournament_config(path: str | Path) -> dict[str, Any]:
     """A tournament config (YAML with keys of ``run_tournament``: env_id, options, agents,
     games, seed, workers, backend, address, batch_size, out); ``ValueError`` names an
     unknown key or a wrong type."""
+    from labyrinth_env.registry import parse_yaml_file
+
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"tournament config {str(p)!r} does not exist") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"tournament config {str(p)!r} is not YAML: {exc}") from None
+    data = parse_yaml_file(p, "tournament config")
     if not isinstance(data, dict):
         raise ValueError(f"tournament config {str(p)!r}: expected a mapping with keys {sorted(_CONFIG_KEYS)}")
     unknown = sorted(set(data) - set(_CONFIG_KEYS))
@@ -607,6 +603,9 @@ def load_tournament_config(path: str | Path) -> dict[str, Any]:
             raise ValueError(f"tournament config {str(p)!r}: {key} must be {names}, got {value!r}")
     if "env_id" not in data:
         raise ValueError(f"tournament config {str(p)!r}: 'env_id' is required")
+    bad = [k for k in data.get("options") or {} if not isinstance(k, str)]
+    if bad:
+        raise ValueError(f"tournament config {str(p)!r}: option names must be words, got {bad[0]!r}")
     return data
 
 
@@ -686,7 +685,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             report = run_tournament(**settings, progress=not args.no_progress, plot=not args.no_plot)
     except ValueError as exc:
-        parser.error(str(exc))
+        print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # --out not writable, a file where a folder must be, a full disk
+        where = exc.filename or "the --out folder"
+        print(f"{parser.prog}: error: cannot write {str(where)!r}: {exc.strerror}", file=sys.stderr)
+        return 2
     print_report(report)
     out = Path(settings["out"])
     names = (RESULTS, "report.json", "report.md", "report.png", "replays.md")

@@ -291,15 +291,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.omniscient:
         raise ValueError("--omniscient applies to the --html page only")
     if args.game is not None:
-        import json
-        import tempfile
-        from pathlib import Path
+        from labyrinth_env.registry import replay_data
 
-        data = replay_record(args.path, args.game)
-        with tempfile.TemporaryDirectory() as tmp:
-            one = Path(tmp) / "game.json"
-            one.write_text(json.dumps(data))
-            env = labyrinth_env.load_replay(one)
+        env = replay_data(replay_record(args.path, args.game), f"{args.path}, game {args.game}")
     else:
         env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
@@ -350,14 +344,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         try:
             return run(argv[1:])
         except ValueError as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            return 2
+            return _user_error(exc)
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except ValueError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        return 2
+        return _user_error(exc)
+
+
+def _user_error(exc: Exception) -> int:
+    """One line on stderr (never wrapped, no traceback) and exit code 2."""
+    print(f"labyrinth: error: {' '.join(str(exc).split())}", file=sys.stderr)
+    return 2
 
 
 if __name__ == "__main__":

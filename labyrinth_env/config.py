@@ -13,10 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from labyrinth_env.aec import LabyrinthAECEnv
-from labyrinth_env.registry import list_envs, make
+from labyrinth_env.registry import list_envs, make, parse_yaml_file
 
 _KEYS = {"env_id", "options"}
 
@@ -24,12 +22,7 @@ _KEYS = {"env_id", "options"}
 def load_config(path: str | Path) -> tuple[str, dict[str, Any]]:
     """Read a config file: ``(env_id, options)``; a malformed file raises ``ValueError``."""
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"config file {str(p)!r} does not exist") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"malformed config {str(p)!r}: not YAML ({exc})") from None
+    data = parse_yaml_file(p, "config file")
     if not isinstance(data, dict):
         raise ValueError(f"malformed config {str(p)!r}: expected a mapping with keys {sorted(_KEYS)}")
     unknown = sorted(set(data) - _KEYS)
@@ -41,6 +34,9 @@ def load_config(path: str | Path) -> tuple[str, dict[str, Any]]:
     options = data.get("options") or {}
     if not isinstance(options, dict):
         raise ValueError(f"malformed config {str(p)!r}: 'options' must be a mapping, got {type(options).__name__}")
+    bad = [k for k in options if not isinstance(k, str)]
+    if bad:
+        raise ValueError(f"malformed config {str(p)!r}: option names must be words, got {bad[0]!r}")
     return env_id, options
 
 

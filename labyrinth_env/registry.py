@@ -181,58 +181,120 @@ def register_envs() -> None:
     _register_with_libraries(specs())
 
 
-def _replay_error(path: Path, what: str) -> ValueError:
-    return ValueError(f"malformed replay {str(path)!r}: {what}")
+def _replay_error(source: str | Path, what: str) -> ValueError:
+    return ValueError(f"malformed replay {str(source)!r}: {what}")
 
 
-def read_replay(path: str | Path) -> dict[str, Any]:
-    """Parse and check a replay file's structure (not yet its moves)."""
+def read_text_file(path: str | Path, what: str = "file") -> str:
+    """A user's text file (replay, config), or ``ValueError`` naming it and what is wrong:
+    missing, a folder, unreadable, not text."""
     p = Path(path)
     try:
-        data = json.loads(p.read_text())
+        return p.read_text()
     except FileNotFoundError:
-        raise ValueError(f"replay file {str(p)!r} does not exist") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _replay_error(p, f"not JSON ({exc})") from None
+        raise ValueError(f"{what} {str(p)!r} does not exist") from None
+    except IsADirectoryError:
+        raise ValueError(f"{what} {str(p)!r} is a folder, not a file") from None
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {str(p)!r} is not text (a binary file?)") from None
+    except OSError as exc:
+        raise ValueError(f"{what} {str(p)!r} cannot be read: {exc.strerror}") from None
+
+
+def parse_json_file(path: str | Path, what: str = "file") -> Any:
+    """A JSON file's content, or ``ValueError`` naming the file and what is wrong (as
+    ``read_text_file``; not JSON, nested too deeply, a number too long to read)."""
+    return parse_json_text(read_text_file(path, what), f"{what} {str(path)!r}")
+
+
+def parse_yaml_file(path: str | Path, what: str = "file") -> Any:
+    """A YAML file's content, or ``ValueError`` naming the file and what is wrong."""
+    import yaml
+
+    text = read_text_file(path, what)
+    if "\x00" in text:
+        raise ValueError(f"{what} {str(path)!r} is not text (a binary file?)")
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ValueError(f"{what} {str(path)!r} is not YAML: {' '.join(str(exc).split())}") from None
+    except RecursionError:
+        raise ValueError(f"{what} {str(path)!r}: YAML nested too deeply") from None
+
+
+def parse_json_text(text: str, where: str) -> Any:
+    """``json.loads`` with its failures as one ``ValueError`` naming ``where``."""
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{where}: not JSON ({exc})") from None
+    except RecursionError:
+        raise ValueError(f"{where}: JSON nested too deeply") from None
+    except ValueError as exc:  # e.g. an integer of more digits than Python converts
+        raise ValueError(f"{where}: unreadable JSON value ({exc})") from None
+
+
+def _is_int(value: Any) -> bool:
+    return type(value) is int  # not bool (True == 1) and not float (1.0 == 1)
+
+
+def check_replay(data: Any, source: str | Path) -> dict[str, Any]:
+    """Check a parsed replay's structure (not yet its moves); ``source`` names it in errors
+    (a file, or a line of a tournament's results)."""
     if not isinstance(data, dict):
-        raise _replay_error(p, "expected a JSON object")
+        raise _replay_error(source, "expected a JSON object")
     if data.get("format") != REPLAY_FORMAT:
-        raise _replay_error(p, f"'format' must be {REPLAY_FORMAT!r}, got {data.get('format')!r}")
-    if data.get("version") != REPLAY_VERSION:
-        raise _replay_error(p, f"'version' must be {REPLAY_VERSION}, got {data.get('version')!r}")
+        raise _replay_error(source, f"'format' must be {REPLAY_FORMAT!r}, got {data.get('format')!r}")
+    if not _is_int(data.get("version")) or data["version"] != REPLAY_VERSION:
+        raise _replay_error(source, f"'version' must be the integer {REPLAY_VERSION}, got {data.get('version')!r}")
     required = {"env_id": str, "options": dict, "seed": int, "actions": list}
     for key, typ in required.items():
         if key not in data:
-            raise _replay_error(p, f"missing key {key!r} (needs {', '.join(required)})")
+            raise _replay_error(source, f"missing key {key!r} (needs {', '.join(required)})")
         if not isinstance(data[key], typ) or isinstance(data[key], bool):
-            raise _replay_error(p, f"{key!r} must be {typ.__name__}, got {type(data[key]).__name__}")
+            raise _replay_error(source, f"{key!r} must be {typ.__name__}, got {type(data[key]).__name__}")
     for i, a in enumerate(data["actions"]):
-        if not isinstance(a, int) or isinstance(a, bool):
-            raise _replay_error(p, f"action #{i} is {a!r}, not an int")
+        if not _is_int(a):
+            raise _replay_error(source, f"action #{i} is {a!r}, not an int")
+    if not all(isinstance(k, str) for k in data["options"]):
+        raise _replay_error(source, "'options' keys must be option names (strings)")
     illegal = data.get("illegal_action")
     if illegal is not None and (
         not isinstance(illegal, dict)
         or set(illegal) != {"agent", "action"}
         or not isinstance(illegal["agent"], str)
-        or not isinstance(illegal["action"], int)
-        or isinstance(illegal["action"], bool)
+        or not _is_int(illegal["action"])
     ):
-        raise _replay_error(p, f"'illegal_action' must be {{'agent': str, 'action': int}}, got {illegal!r}")
+        raise _replay_error(source, f"'illegal_action' must be {{'agent': str, 'action': int}}, got {illegal!r}")
     if data["env_id"] not in list_envs():
-        raise _replay_error(p, f"unknown env id {data['env_id']!r}; available: {', '.join(list_envs())}")
+        raise _replay_error(source, f"unknown env id {data['env_id']!r}; available: {', '.join(list_envs())}")
     return data
+
+
+def read_replay(path: str | Path) -> dict[str, Any]:
+    """Parse and check a replay file's structure (not yet its moves)."""
+    return check_replay(parse_json_file(path, "replay file"), path)
 
 
 def load_replay(path: str | Path) -> LabyrinthAECEnv:
     """An env (as ``make`` gives) that has replayed the file; its ``game_log`` equals the
     original's. Bad files raise ``ValueError`` saying what is wrong."""
-    p = Path(path)
-    data = read_replay(p)
+    return replay_data(read_replay(path), path)
+
+
+def replay_data(data: dict[str, Any], source: str | Path) -> LabyrinthAECEnv:
+    """``load_replay`` for a replay already parsed (``check_replay``); ``source`` names it
+    in errors."""
+    p = source
+    data = check_replay(data, source)
     try:
         env = raw_env(data["env_id"], **data["options"])
     except ValueError as exc:
         raise _replay_error(p, str(exc)) from None
-    env.reset(seed=data["seed"])
+    try:
+        env.reset(seed=data["seed"])
+    except ValueError as exc:
+        raise _replay_error(p, str(exc)) from None
     for i, action in enumerate(data["actions"]):
         if env.agent_selection is None or not env.agents or env.terminations[env.agent_selection]:
             raise _replay_error(p, f"action #{i} ({action}) comes after the game ended")

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
 
-from labyrinth_env import cli
+from labyrinth_env import cli, make
 from labyrinth_env.config import load_config, make_from_config
 
 CONFIGS = sorted((Path(__file__).parent.parent / "configs").rglob("*.yaml"))
@@ -66,7 +67,55 @@ def test_cli_envs_and_replay(tmp_path, capsys):
 def test_cli_bad_input_exit_code(tmp_path, capsys):
     (tmp_path / "bad.json").write_text("{}")
     assert cli.main(["replay", str(tmp_path / "bad.json")]) == 2
-    assert "malformed replay" in capsys.readouterr().out
+    assert "malformed replay" in capsys.readouterr().err
+
+
+def _one_line_error(capsys, argv: list[str], *words: str) -> None:
+    """``argv`` exits with code 2 and one line naming what was wrong, no traceback."""
+    code = cli.main(argv)
+    captured = capsys.readouterr()
+    text = (captured.out + captured.err).strip()
+    assert code == 2, text
+    assert "Traceback" not in text and len(text.splitlines()) == 1, text
+    for word in words:
+        assert word in text, (word, text)
+
+
+def test_cli_user_errors_are_one_line_and_exit_code_2(tmp_path, capsys):
+    """Each bad input of the hardening issue: a folder as a replay or config, JSON nested
+    too deeply, a 5,001-digit number, a binary YAML file, option names that are not
+    words, an --out that cannot be a folder, replay versions ``true`` and ``1.0``."""
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    _one_line_error(capsys, ["replay", str(folder)], str(folder), "is a folder")
+    deep = tmp_path / "deep.json"
+    deep.write_text("[" * 100_000 + "]" * 100_000)
+    _one_line_error(capsys, ["replay", str(deep)], str(deep), "nested too deeply")
+    env = make("team_edition_v1", num_players=2)
+    env.reset(seed=1)
+    env.save_replay(tmp_path / "good.json")
+    good = json.loads((tmp_path / "good.json").read_text())
+    huge = json.dumps(good).replace(f'"seed": {good["seed"]}', '"seed": ' + "9" * 5001)
+    for text, words in [
+        (huge, ["huge.json", "unreadable JSON value"]),
+        (json.dumps({**good, "version": True}), ["'version' must be the integer 1, got True"]),
+        (json.dumps({**good, "version": 1.0}), ["'version' must be the integer 1, got 1.0"]),
+    ]:
+        (tmp_path / "huge.json").write_text(text)
+        _one_line_error(capsys, ["replay", str(tmp_path / "huge.json")], *words)
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(bytes(range(256)) * 4)
+    _one_line_error(capsys, ["tournament", "--config", str(binary)], str(binary), "not text")
+    _one_line_error(capsys, ["tournament", "--config", str(folder)], str(folder), "is a folder")
+    numbered = tmp_path / "numbered.yaml"
+    numbered.write_text("env_id: team_edition_v1\noptions: {1: 2}\n")
+    _one_line_error(capsys, ["tournament", "--config", str(numbered)], "option names must be words, got 1")
+    with pytest.raises(ValueError, match="option names must be words, got 1"):
+        load_config(numbered)
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    argv = ["tournament", "--env", "team_edition_v1", "--agents", "random", "--games", "2", "--no-progress"]
+    _one_line_error(capsys, [*argv, "--no-plot", "--out", str(a_file / "sub")], "cannot write", "a_file")
 
 
 def test_cli_subcommands_pass_every_option_to_their_module(capsys):

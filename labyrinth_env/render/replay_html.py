@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from labyrinth_env.registry import raw_env, read_replay
+from labyrinth_env.registry import check_replay, parse_json_text, raw_env, read_replay
 
 
 def replay_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
@@ -30,32 +30,19 @@ def replay_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
         return read_replay(p)
     if game is None:
         raise ValueError(f"{str(p)!r} holds many games: choose one with --game INDEX")
-    if not p.exists():
-        raise ValueError(f"results file {str(p)!r} does not exist")
-    for n, line in enumerate(p.read_text().splitlines()):
+    try:
+        lines = p.read_text().splitlines()
+    except FileNotFoundError:
+        raise ValueError(f"results file {str(p)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ValueError(f"results file {str(p)!r} cannot be read: {exc}") from None
+    for n, line in enumerate(lines):
         if not line.strip():
             continue
-        try:
-            rec = json.loads(line)
-        except json.JSONDecodeError:
-            raise ValueError(f"results file {str(p)!r}, line {n + 1}: not JSON") from None
+        rec = parse_json_text(line, f"results file {str(p)!r}, line {n + 1}")
         if isinstance(rec, dict) and rec.get("index") == game:
-            return _checked(rec, p, n + 1)
+            return check_replay(rec, f"{p}, line {n + 1}")
     raise ValueError(f"results file {str(p)!r} has no game with index {game}")
-
-
-def _checked(rec: dict[str, Any], path: Path, line: int) -> dict[str, Any]:
-    import tempfile
-
-    # the same checks as a replay file (format, version, keys, types, env id)
-    with tempfile.TemporaryDirectory() as tmp:
-        one = Path(tmp) / "game.json"
-        one.write_text(json.dumps(rec))
-        try:
-            read_replay(one)
-        except ValueError as exc:
-            raise ValueError(f"results file {str(path)!r}, line {line}: {str(exc).split(': ', 1)[-1]}") from None
-    return rec
 
 
 def event_text(event: dict[str, Any]) -> str:
