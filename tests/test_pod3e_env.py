@@ -31,9 +31,9 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = get_spec("paths_of_destiny_3e_v1").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
 
-ENV_ID = "paths_of_destiny_3e_v1"
+ENV_ID = "paths_of_destiny_3e_v2"
 # (num_players, two_player_variant)
 CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 CASE_IDS = [f"{n}p{'-variant' if v else ''}" for n, v in CASES]
@@ -89,6 +89,10 @@ INVARIANTS = {
     24: "the winner is not alone on the central space with a key",
     25: "End turn offered while a stunned player must rest or one must move the Golem off his key space",
     26: "the Golem's trail keeps more than it may, or its turns run backwards or ahead",
+    27: "an ability token is owned by a seat not in play, lies in the box with an owner's node, or off the board",
+    28: "two seats play the same character, a seat not in play has one, or a 2-player game has an excluded one",
+    29: "an ability token is in the box while a seat plays its character, or in hand of a seat not playing it",
+    30: "a seat has no character after the deal (characters='random')",
 }
 
 
@@ -141,6 +145,33 @@ def _invariant_error(s) -> int:
     for p in range(n, K.NUM_SEATS):
         if s.position[p] != -1 or s.items[p, 0] >= 0 or s.items[p, 1] >= 0 or s.life[p] != 0 or s.stun[p] != 0:
             return 14
+    # characters and the 21 ability tokens: each in the box, in front of its owner or on a corridor
+    for p in range(K.NUM_SEATS):
+        c = s.character[p]
+        if p >= n and c != -1:
+            return 28
+        if p < n and c >= 0:
+            if n == 2 and (c == C.GOLEM_MISTRESS or c == C.ARCH_PRIESTESS):
+                return 28
+            for q in range(p + 1, n):
+                if s.character[q] == c:
+                    return 28
+        if p < n and c < 0 and s.options[K.OPT_CHARACTERS] == 1 and s.decision != K.D_DRAFT:
+            return 30
+    for i in range(K.NUM_ABILITY_TOKENS):
+        o = s.tok_owner[i]
+        node = s.tok_node[i]
+        kind = K.ABILITY_TOKENS[i]
+        if o < -1 or o >= n or (o < 0 and node != -1):
+            return 27
+        if node >= 0 and (node >= K.NUM_BOARD_NODES or s.node_mask[node] == 0 or node == K.center_node(s)):
+            return 27
+        if o < 0:
+            for p in range(n):
+                if s.character[p] >= 0 and K.CHARACTER_TOKEN[s.character[p]] == kind:
+                    return 29
+        elif node < 0 and (s.character[o] < 0 or K.CHARACTER_TOKEN[s.character[o]] != kind):
+            return 29
     g = s.golem_node
     if g < 0 or g >= K.NUM_NODES or s.node_mask[g] == 0:
         return 16

@@ -12,6 +12,7 @@ from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
 from labyrinth_env.core.jit import njit
 
+from .abilities import resolve_tokens
 from .combat import can_fight, explore_counter_order
 from .items import anything_to_pick, decline_here
 from .tables import D_COUNTER, D_FREE_ATTACK, D_PICKUP, EV_TRAP_REVEALED, NUM_SEATS, TRAP_TOKENS
@@ -28,8 +29,9 @@ def explore_step(s) -> None:
         s.depth = f  # sent away (Golem, death, push): nothing more here
         return
     step = s.ex_step[f]
-    if step == 1:  # character ability tokens: none in the base game
-        s.ex_step[f] = 2
+    if step == 1:  # character ability tokens, in the active player's order (l.187)
+        if resolve_tokens(s, f):
+            s.ex_step[f] = 2
     elif step == 2:  # the Golem
         s.ex_step[f] = 3
         if s.golem_node == node:

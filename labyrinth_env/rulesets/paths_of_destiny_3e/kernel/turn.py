@@ -11,6 +11,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .abilities import lay_token, lay_token_legal, rebuild, rebuild_mask, rebuild_target, rebuild_usable
 from .building import build
 from .checks import activate_crystal, activate_legal, settle_check
 from .combat import attack, attack_legal, attack_mask
@@ -27,9 +28,11 @@ from .tables import (
     A_BUILD,
     A_END_TURN,
     A_EVENT,
+    A_LAY_TOKEN,
     A_MOVE,
     A_MOVE_GOLEM,
     A_PICK_UP,
+    A_REBUILD,
     A_REST,
     A_RISKY_JUMP,
     A_SAFE_JUMP,
@@ -42,6 +45,7 @@ from .tables import (
     EV_START_TURN,
     EV_TRUNCATED,
     EV_WIN,
+    NUM_BOARD,
 )
 from .traps import lay_trap, set_trap_legal, set_trap_mask
 
@@ -125,6 +129,10 @@ def activity_legal(s, a: int) -> bool:
         return potion_legal(s, seat)
     if a == A_PICK_UP:
         return pick_up_legal(s, seat)
+    if a == A_LAY_TOKEN:
+        return lay_token_legal(s, seat)
+    if A_REBUILD <= a < A_REBUILD + NUM_BOARD:
+        return rebuild_usable(s, seat) and rebuild_target(s, a - A_REBUILD)
     return False
 
 
@@ -156,6 +164,8 @@ def activity_mask(s, out) -> None:
     out[A_ACTIVATE_CRYSTAL] = 1 if activate_legal(s, seat) else 0
     out[A_USE_POTION] = 1 if potion_legal(s, seat) else 0
     out[A_PICK_UP] = 1 if pick_up_legal(s, seat) else 0
+    out[A_LAY_TOKEN] = 1 if lay_token_legal(s, seat) else 0
+    rebuild_mask(s, seat, out)
 
 
 @njit(cache=True)
@@ -164,6 +174,12 @@ def any_activity(s) -> bool:
     for a in range(A_END_TURN):
         if activity_legal(s, a):
             return True
+    if activity_legal(s, A_LAY_TOKEN):
+        return True
+    if rebuild_usable(s, s.seat):
+        for cell in range(NUM_BOARD):
+            if activity_legal(s, A_REBUILD + cell):
+                return True
     return False
 
 
@@ -202,6 +218,10 @@ def do_activity(s, action: int) -> None:
         activate_crystal(s, seat)
     elif action == A_USE_POTION:
         use_potion(s, seat)
+    elif action == A_LAY_TOKEN:
+        lay_token(s, seat)
+    elif A_REBUILD <= action < A_REBUILD + NUM_BOARD:
+        rebuild(s, seat, action - A_REBUILD)
 
 
 # --- what resolves by itself -----------------------------------------------------------------
