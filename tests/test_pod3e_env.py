@@ -481,7 +481,7 @@ def test_text_board_names_spaces_as_the_actions_do_with_a_key(num_players, varia
     env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, two_player_variant=variant)
     assert check_text_board(env, seed=num_players, steps=250, figure="golem_node") > 50
     text = env.render_text()
-    assert "$ an item  G the Golem" in text and "S a start space (start 0-5)" in text
+    assert "$ item  G Golem  @ ability token" in text and "S a start space (start 0-5)" in text
     centre = "(1,-1)" if variant else "(0,0)"
     assert glyph_above(text, centre).startswith("C")
 
@@ -518,7 +518,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != (a < K.A_PLACE and K.activity_legal(s, a)):
+                    if (mask[a] != 0) != ((a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY) and K.activity_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))

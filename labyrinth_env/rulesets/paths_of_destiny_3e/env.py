@@ -324,7 +324,7 @@ def render_text(s: np.void) -> str:
         ]
         tokens = f", tokens [{', '.join(hand)}]" if hand else ""
         panel.append(f"{hexenv.player_line(s, p)}, {who}, items [{', '.join(items)}]{tokens}")
-    return hexenv.render(glyph, panel, "space", "$ an item  G the Golem  @ ability tokens")
+    return hexenv.render(glyph, panel, "space", "$ item  G Golem  @ ability token")
 
 
 def env(**options: Any) -> raw_env:
