@@ -453,3 +453,121 @@ def test_terror_stops_fury_and_dismember():
     sc.rolls(9, 2)
     sc.step(K.A_ATTACK)
     assert life(sc, 1) == 3, "one Life, no Dismember"
+
+
+def test_architect_rebuild_moves_a_tile_built_again_by_the_build_rules():
+    sc = arena(["Architect", "Warlock"], crystals=True)
+    sc.put(0, N16)
+    tile = int(sc.s["cell_tile"][20])
+    hell = tokens_of(sc, 1, C.TOK_HELLFIRE)[0]
+    lay(sc, hell, N20)
+    evs = sc.step(K.A_MOVE_TILE + 20)
+    assert ev(K.EV_REBUILD, 0, tile, 20, 1) in evs and in_hand(sc, hell), "l.152 for its tokens"
+    assert sc.decision == K.D_PLACE and sc.decider == 0 and int(sc.s["drawn_tile"]) == tile
+    place = int(np.flatnonzero(sc.mask())[0])
+    cell = (place - K.A_PLACE) // 6
+    sc.step(place)
+    assert int(sc.s["cell_tile"][cell]) == tile and int(sc.s["crystal"][0]) == 0
+
+
+def test_arch_priestess_consecration_no_combat_on_the_corridor():
+    sc = arena(["Arch-priestess", "Swordmaster", "Paladin"])
+    t = tokens_of(sc, 0, C.TOK_CONSECRATION)[0]
+    lay(sc, t, N20)
+    sc.put(0, N20)
+    sc.put(1, N20)
+    assert not sc.mask()[K.A_ATTACK : K.A_SET_TRAP].any(), "no Attack there"
+    sc.fresh_turn(2)
+    sc.put(2, N19)
+    sc.move(EAST)
+    assert sc.decision == K.D_MAIN and sc.decider == 2, "no free attack either"
+    lay(sc, t, -1)
+    sc.fresh_turn(2)
+    assert sc.legal(K.A_ATTACK + 0), "without the token, combat again"
+
+
+def test_sorcerer_chaos_portal_sends_another_character_to_another_portal():
+    sc = arena(["Sorcerer", "Paladin"])
+    a, b, _ = tokens_of(sc, 0, C.TOK_CHAOS_PORTAL)
+    lay(sc, a, N20)
+    lay(sc, b, N16)
+    sc.place_key(2, N20, dropped_by=-1)
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    evs = sc.move(EAST)
+    assert ev(K.EV_PORTAL, 1, N20, N16) in evs and sc.pos(1) == N16
+    assert sc.decision != K.D_PICKUP, "placed, it picks nothing up"
+    sc.fresh_turn(0)
+    sc.put(0, N19)
+    evs = sc.move(EAST)
+    assert sc.pos(0) == N20, "its owner is not sent"
+
+
+def test_warden_seal_the_golem_never_enters_a_sealed_corridor():
+    sc = arena(["Warden", "Paladin"])
+    t = tokens_of(sc, 0, C.TOK_SEAL)[0]
+    sc.golem(N19)
+    assert K.golem_options(sc.s) & (1 << EAST)
+    lay(sc, t, N20)
+    assert not K.golem_options(sc.s) & (1 << EAST), "sealed: not that way"
+
+
+def test_armourer_living_armor_plus_2_on_its_corridor():
+    sc = arena(["Armourer", "Paladin"])
+    t = tokens_of(sc, 0, C.TOK_LIVING_ARMOR)[0]
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.rolls(6, 7)
+    evs = sc.step(K.A_ATTACK)
+    assert combats(evs) == [(0, 1, 6, 7)], "away from it, no bonus"
+    lay(sc, t, N19)
+    sc.rolls(6, 7)
+    evs = sc.step(K.A_ATTACK)
+    assert combats(evs) == [(0, 1, 8, 7)]
+
+
+def test_thief_steals_a_key_when_he_wins():
+    sc = arena(["Thief", "Paladin"])
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.give_key(1, 2)
+    sc.rolls(9, 4)
+    evs = sc.step(K.A_ATTACK)
+    assert ev(K.EV_STEAL, 0, 1, 2) in evs and int(sc.s["key_holder"][2]) == 0 and life(sc, 1) == 3
+
+
+def test_shapeshifter_change_keeps_life_crystal_stun_keys_items_l459_461():
+    sc = arena(["Shapeshifter", "Paladin"], crystals=True)
+    sc.put(0, N19)
+    sc.set(0, life=2)
+    sc.give_key(0, 1)
+    sc.give_items(0, 3)
+    assert not sc.legal(K.A_SHAPESHIFT + C.PALADIN), "not a character in play"
+    assert not sc.legal(K.A_SHAPESHIFT + C.GOLEM_MISTRESS), "not one the 2-player setup excludes"
+    evs = sc.step(K.A_SHAPESHIFT + C.WARLOCK)
+    assert ev(K.EV_CHARACTER, 0, C.WARLOCK, K.CHAR_CHANGED) in evs and int(sc.s["character"][0]) == C.WARLOCK
+    assert life(sc, 0) == 2 and int(sc.s["key_holder"][1]) == 0 and int(sc.s["items"][0, 0]) == 3
+    assert int(sc.s["crystal"][0]) == 0 and int(sc.s["actions_left"]) == 1, "1 action and the Crystal"
+    assert len(tokens_of(sc, 0, C.TOK_HELLFIRE)) == 3, "the new character's tokens (l.463)"
+
+
+def test_changing_characters_old_tokens_stay_but_do_not_benefit_l462_l463():
+    sc = arena(["Paladin", "Warlock"])
+    faith = tokens_of(sc, 0, C.TOK_FAITH)
+    lay(sc, faith[0], N20)
+    K.change_character(sc.s, 0, C.WITCH)
+    assert int(sc.s["tok_owner"][faith[0]]) == 0 and int(sc.s["tok_node"][faith[0]]) == N20, "stays on the board"
+    assert all(int(sc.s["tok_owner"][i]) == -1 for i in faith[1:]), "those in hand go back to the box"
+    assert len(tokens_of(sc, 0, C.TOK_CURSE)) == 3, "the Witch's tokens are taken"
+    sc.set(0, life=2)
+    sc.put(0, N19)
+    sc.move(EAST)
+    assert life(sc, 0) == 2, "the new character cannot benefit from the old token"
+    hell = tokens_of(sc, 1, C.TOK_HELLFIRE)[0]
+    lay(sc, hell, N16)
+    K.change_character(sc.s, 1, C.STORMCALLER)
+    sc.fresh_turn(1)
+    sc.put(1, N17)
+    evs = sc.move(WEST)
+    assert ev(K.EV_TOKEN_EFFECT, 1, C.TOK_HELLFIRE, N16, 1) in evs, "no longer spared by his old Hellfire"
+    assert int(sc.s["tok_owner"][hell]) == -1, "returned, it goes to the box: no one plays the Warlock"

@@ -72,7 +72,8 @@ def check_characters(
                 f"allowed: {', '.join(allowed)}"
             )
         if name in not_ready:
-            raise ValueError(f"characters: {name!r} is not implemented yet; allowed: {', '.join(allowed_names(names, excluded | not_ready))}")
+            allowed = allowed_names(names, excluded | not_ready)
+            raise ValueError(f"characters: {name!r} is not implemented yet; allowed: {', '.join(allowed)}")
         if chosen.count(name) > 1:
             raise ValueError(f"characters: {name!r} is chosen twice; every seat needs a different character")
     return chosen

@@ -416,7 +416,8 @@ TOKEN_TYPES = [
     ("Living Armor", 1), ("Hellfire", 3), ("Chaos Portal", 3), ("Tornado", 2),
     ("Seal", 3), ("Curse", 3), ("Faith", 3), ("Consecration", 3),
 ]  # fmt: skip
-TOK_LIVING_ARMOR, TOK_HELLFIRE, TOK_CHAOS_PORTAL, TOK_TORNADO, TOK_SEAL, TOK_CURSE, TOK_FAITH, TOK_CONSECRATION = range(8)
+TOK_LIVING_ARMOR, TOK_HELLFIRE, TOK_CHAOS_PORTAL, TOK_TORNADO = range(4)
+TOK_SEAL, TOK_CURSE, TOK_FAITH, TOK_CONSECRATION = range(4, 8)
 NUM_TOKEN_TYPES = len(TOKEN_TYPES)
 TOKEN_TYPE_NAMES = tuple(t[0] for t in TOKEN_TYPES)
 NUM_ABILITY_TOKENS = 21  # RULEBOOK: 21 character ability tokens
@@ -444,31 +445,40 @@ CHARACTERS = [
      "Faith (3 tokens): for 1 action, lay a Faith token on your corridor. When you enter a corridor "
      "with one of your Faith tokens you regain 1 Life; the token stays (reconstructed)."),
     ("Architect", -1, 0, 0, RULEBOOK, True,
-     "Rebuild: for 1 action and your Crystal of Fate, remove a normal space tile with no character, "
-     "Golem or key token on it from the board: to the bottom of the Labyrinth pool, its traps and "
-     "items back to their pools, ability tokens back to their owners (l.152, l.171; moving a tile "
-     "is the other half, not written yet)."),
+     "Rebuild: for 1 action and your Crystal of Fate (l.346), move or destroy a normal space tile "
+     "(never another kind, l.171) with no character, Golem or key token on it (l.152). Destroyed: "
+     "to the bottom of the Labyrinth pool. Moved: built again at once by the Build rules, its icons "
+     "laying new traps and items (back to the bottom if it fits nowhere). Either way its traps and "
+     "items go back to their pools and its ability tokens to their owners (l.152)."),
     ("Illusionist", -1, 0, 0, RULEBOOK, False,
      "Face-down space tiles whose orientation she decides when they are entered (l.465): not written yet."),
-    ("Arch-priestess", TOK_CONSECRATION, 0, 0, RULEBOOK, False,
-     "Consecration (3 tokens): not written yet; never in a 2-player game (l.499)."),
+    ("Arch-priestess", TOK_CONSECRATION, 0, 0, RULEBOOK, True,
+     "Consecration (3 tokens): for 1 action, lay a Consecration token on your corridor. No combat "
+     "takes place on a consecrated corridor (no Attack, no free attack) while the token lies there. "
+     "Never in a 2-player game (l.499)."),
     ("Witch", TOK_CURSE, 0, 0, RECONSTRUCTED, True,
      "Curse (3 tokens): for 1 action, lay a Curse token on your corridor. Another character entering "
      "a corridor with it takes 1 stun token and the token returns to you."),
-    ("Sorcerer", TOK_CHAOS_PORTAL, 0, 0, RECONSTRUCTED, False,
-     "Chaos Portal (3 tokens): not written yet."),
+    ("Sorcerer", TOK_CHAOS_PORTAL, 0, 0, RECONSTRUCTED, True,
+     "Chaos Portal (3 tokens): for 1 action, lay a Chaos Portal on your corridor. Another character "
+     "that moves into a corridor with one is sent to another of your Chaos Portals at random (it "
+     "explores it but picks nothing up there); the portals stay."),
     ("Stormcaller", TOK_TORNADO, 0, 0, RECONSTRUCTED, True,
      "Tornado (2 tokens): for 1 action, lay a Tornado token on your corridor. Another character "
-     "entering a corridor with it is thrown back to the corridor it came from (it picks nothing up "
-     "there); the token stays."),
-    ("Warden", TOK_SEAL, 0, 0, RECONSTRUCTED, False,
-     "Seal (3 tokens): not written yet."),
-    ("Armourer", TOK_LIVING_ARMOR, 0, 0, RECONSTRUCTED, False,
-     "Living Armor (1 token): not written yet."),
-    ("Thief", -1, 0, 0, RECONSTRUCTED, False,
-     "Not written yet."),
-    ("Shapeshifter", -1, 0, 0, RECONSTRUCTED, False,
-     "Changes into another character (the effect l.455-467 needs): not written yet."),
+     "that moves into a corridor with it is thrown back to the corridor it came from (it picks "
+     "nothing up there); the token stays."),
+    ("Warden", TOK_SEAL, 0, 0, RECONSTRUCTED, True,
+     "Seal (3 tokens): for 1 action, lay a Seal on your corridor. The Golem never enters a sealed "
+     "corridor (it steps elsewhere, or not at all)."),
+    ("Armourer", TOK_LIVING_ARMOR, 0, 0, RECONSTRUCTED, True,
+     "Living Armor (1 token): for 1 action, lay it on your corridor. While you stand on its "
+     "corridor you get +2 to your Combat Checks (a token already in the game: Terror does not stop it)."),
+    ("Thief", -1, 0, 0, RECONSTRUCTED, True,
+     "Steal: when he wins a combat, he takes a key token from the loser, if it carries one."),
+    ("Shapeshifter", -1, 0, 0, RECONSTRUCTED, True,
+     "Change: for 1 action and your Crystal of Fate, become a character no one plays (the change of "
+     "l.455-467: Life, Crystal, stun, keys and items stay; your tokens on the board stay but you no "
+     "longer benefit from them; you take the new character's tokens not on the board)."),
 ]  # fmt: skip
 CHARACTERS_REASON = (
     "the card texts are not in the rulebook: the eight characters it names keep what it says of them "
@@ -488,6 +498,7 @@ WITCH, SORCERER, STORMCALLER, WARDEN, ARMOURER, THIEF, SHAPESHIFTER = range(8, 1
 # RULEBOOK l.499: "The following characters cannot be used: the Golem Mistress, the Arch-priestess."
 TWO_PLAYER_EXCLUDED = (GOLEM_MISTRESS, ARCH_PRIESTESS)
 FURY_LIFE, FURY_BONUS = 1, 2  # RULEBOOK l.445: "losing 1 Life to add +2 to her Combat Check"
+LIVING_ARMOR_BONUS = 2  # RECONSTRUCTED: the Armourer on his Living Armor's corridor
 
 assert len(CHARACTERS) == NUM_CHARACTERS and len(set(CHARACTER_NAMES)) == NUM_CHARACTERS
 assert set(CHARACTER_TOKEN.tolist()) - {-1} == set(range(NUM_TOKEN_TYPES)), "every token type has an owner"

@@ -21,7 +21,8 @@ are named ``(q,r)`` as the text map writes them):
 | activity (active player) | build, move in a direction, risky jump, safe jump, rest, attack (offset 1-5) |
 | | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
 | | sip the Healing Potion, pick up (free), end turn (not while Rest or moving the Golem is a must) |
-| | lay an ability token on your corridor; Rebuild: remove the tile on a cell (the Architect) |
+| | lay an ability token on your corridor; Rebuild: remove or move the tile on a cell (the Architect) |
+| | change into a character (the Shapeshifter) |
 | place the drawn tile | cell x rotation |
 | Golem direction | the Golem steps in a direction |
 | reroll? (owner of the Crystal) | keep / reroll |
@@ -67,8 +68,9 @@ v2 (issue 20): characters (setup step 9, l.89): option ``characters`` ("random",
 default, dealt from the kernel's RNG; "none", the v1 game; or a name per seat) and
 ``character_draft``; each seat's character and ability tokens are public in the
 observation; new decisions and actions (laying a token, Rebuild, Fury, the order of ability
-tokens in step 1 of exploring, the draft) and events; Terror now stops abilities. 8 of the
-15 characters are written (``components.CHARACTERS``, ``ready``); the others are not dealt.
+tokens in step 1 of exploring, the draft, the Shapeshifter's change) and events; Terror now
+stops abilities. 14 of the 15 characters are written (``components.CHARACTERS``, ``ready``);
+the Illusionist is not dealt yet.
 """
 
 from __future__ import annotations
@@ -174,6 +176,8 @@ class raw_env(LabyrinthAECEnv):
         names += ["drop item in slot 0", "drop item in slot 1"]
         names += ["lay an ability token"]
         names += [f"rebuild: remove the tile at {node_name(c * K.MC)}" for c in range(K.NUM_BOARD)]
+        names += [f"rebuild: move the tile at {node_name(c * K.MC)}" for c in range(K.NUM_BOARD)]
+        names += [f"change into the {n.lower()}" for n in C.CHARACTER_NAMES]
         names += ["fury: lose 1 life for +2", "no fury"]
         names += [
             f"resolve {C.TOKEN_TYPE_NAMES[int(C.ABILITY_TOKENS[i])].lower()} token {i}"
@@ -266,7 +270,15 @@ class raw_env(LabyrinthAECEnv):
             },
             K.EV_FURY: lambda: {"type": "fury", "seat": seat, "total": a},
             K.EV_DISMEMBER: lambda: {"type": "dismember", "seat": seat, "loser": a},
-            K.EV_REBUILD: lambda: {"type": "rebuild", "seat": seat, "tile": C.TILE_NAMES[a], "cell": node_name(b * K.MC)},
+            K.EV_REBUILD: lambda: {
+                "type": "rebuild",
+                "seat": seat,
+                "tile": C.TILE_NAMES[a],
+                "cell": node_name(b * K.MC),
+                "how": "moved" if c else "removed",
+            },
+            K.EV_STEAL: lambda: {"type": "steal", "seat": seat, "loser": a, "key": b},
+            K.EV_PORTAL: lambda: {"type": "chaos_portal", "seat": seat, "from": node_name(a), "to": node_name(b)},
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")

@@ -49,7 +49,9 @@ from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_u
 
 from .abilities import (  # noqa: F401
     abilities_blocked,
+    change_character,
     choose_token,
+    consecrated,
     deal_characters,
     draft_mask,
     draft_next,
@@ -57,6 +59,7 @@ from .abilities import (  # noqa: F401
     fury_mask,
     give_character,
     remove_tile,
+    sealed,
     token_order_mask,
 )
 from .building import buildable_cell, compute_placements, lay_frame, place_tile, set_tile, targets_connected  # noqa: F401
@@ -78,8 +81,8 @@ from .tables import (
     D_DRAFT,
     D_DROP_ITEM,
     D_EVENT_TARGET,
-    D_FURY,
     D_FREE_ATTACK,
+    D_FURY,
     D_GOLEM_DIR,
     D_LIFE_OR_STUN,
     D_MAIN,

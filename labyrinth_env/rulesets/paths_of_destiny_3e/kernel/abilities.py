@@ -12,35 +12,45 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core import characters, hexboard
+from labyrinth_env.core import characters, hexboard, pod
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
+from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .building import compute_placements
 from .items import return_item
 from .life import add_stun, gain_life, lose_life
+from .moving import push_exploration
 from .queries import center_node
 from .tables import (
     A_DRAFT,
     A_FURY,
+    A_MOVE_TILE,
     A_NO_FURY,
     A_REBUILD,
     A_RESOLVE_TOKEN,
+    A_SHAPESHIFT,
     ABILITY_TOKENS,
+    CHAR_CHANGED,
     CHAR_DRAFTED,
     CHAR_LISTED,
     CHARACTER_COMBAT,
     CHARACTER_GOLEM,
     CHARACTER_TOKEN,
     D_DRAFT,
+    D_PLACE,
     D_TOKEN_ORDER,
     DEALABLE,
     DEALABLE_2P,
+    EV_BUILD_NOWHERE,
     EV_CHARACTER,
     EV_DISMEMBER,
     EV_FURY,
+    EV_PORTAL,
     EV_REBUILD,
+    EV_STEAL,
     EV_TOKEN_EFFECT,
     EV_TOKEN_LAID,
     EV_TOKEN_RETURNED,
@@ -75,9 +85,19 @@ def is_character(s, seat: int, c: int) -> bool:
 
 @njit(cache=True)
 def combat_bonus(s, seat: int) -> int:
-    """The Swordmaster's +3 (l.445), the Golem Mistress's Domination +1 (l.447)."""
+    """The Swordmaster's +3 (l.445), the Golem Mistress's Domination +1 (l.447); the
+    Armourer's +2 on his Living Armor's corridor (a token in the game: Terror spares it)."""
     c = s.character[seat]
-    return 0 if c < 0 or abilities_blocked(s) else CHARACTER_COMBAT[c]
+    bonus = 0 if c < 0 or abilities_blocked(s) else CHARACTER_COMBAT[c]
+    for i in range(NUM_ABILITY_TOKENS):
+        if (
+            ABILITY_TOKENS[i] == C.TOK_LIVING_ARMOR
+            and s.tok_owner[i] == seat
+            and s.tok_node[i] == s.position[seat]
+            and benefits(s, i)
+        ):
+            bonus += C.LIVING_ARMOR_BONUS
+    return bonus
 
 
 @njit(cache=True)
@@ -179,9 +199,37 @@ def lay_token(s, seat: int) -> None:
 
 @njit(cache=True)
 def return_token(s, t: int) -> None:
-    """Back to its owner (l.152)."""
+    """Back to its owner (l.152); one whose owner changed character since goes to the seat
+    that plays its character now, or to the box (l.462-463: the token was the old
+    character's, and only the one playing it holds its tokens)."""
     emit(s, EV_TOKEN_RETURNED, s.tok_owner[t], ABILITY_TOKENS[t], s.tok_node[t])
     s.tok_node[t] = -1
+    if not benefits(s, t):
+        s.tok_owner[t] = -1
+        for p in range(s.num_players):
+            c = s.character[p]
+            if c >= 0 and CHARACTER_TOKEN[c] == ABILITY_TOKENS[t]:
+                s.tok_owner[t] = p
+
+
+@njit(cache=True)
+def token_on(s, node: int, kind: int) -> bool:
+    for i in range(NUM_ABILITY_TOKENS):
+        if s.tok_node[i] == node and ABILITY_TOKENS[i] == kind:
+            return True
+    return False
+
+
+@njit(cache=True)
+def consecrated(s, node: int) -> bool:
+    """The Arch-priestess's Consecration: no combat on this corridor."""
+    return token_on(s, node, C.TOK_CONSECRATION)
+
+
+@njit(cache=True)
+def sealed(s, node: int) -> bool:
+    """The Warden's Seal: the Golem never enters this corridor."""
+    return token_on(s, node, C.TOK_SEAL)
 
 
 # --- step 1 of exploring: the tokens on the corridor (l.187) --------------------------------------
@@ -256,12 +304,14 @@ def resolve_token(s, f: int, t: int) -> None:
     node = s.ex_node[f]
     owner = s.tok_owner[t]
     kind = ABILITY_TOKENS[t]
+    # its owner's own: the token spares (or, Faith, heals) him, unless he changed character
+    mine = seat == owner and benefits(s, t)
     if kind == C.TOK_FAITH:
-        if seat == owner and benefits(s, t):
+        if mine:
             emit(s, EV_TOKEN_EFFECT, seat, kind, node, owner)
             gain_life(s, seat, 1)
         return
-    if seat == owner:
+    if mine:
         return  # the other tokens strike the other characters only
     if kind == C.TOK_HELLFIRE:
         emit(s, EV_TOKEN_EFFECT, seat, kind, node, owner)
@@ -277,6 +327,48 @@ def resolve_token(s, f: int, t: int) -> None:
         if s.ex_pickup[f] and s.ex_from[f] >= 0 and s.ex_from[f] != node:
             emit(s, EV_TOKEN_EFFECT, seat, kind, node, owner)
             throw_back(s, seat)
+    elif kind == C.TOK_CHAOS_PORTAL and s.ex_pickup[f]:
+        other = random_portal(s, t)
+        if other >= 0:
+            emit(s, EV_TOKEN_EFFECT, seat, kind, node, owner)
+            portal_to(s, f, seat, other)
+
+
+@njit(cache=True)
+def random_portal(s, t: int) -> int:
+    """Another Chaos Portal of the same owner on the board, at random (-1: none)."""
+    count = 0
+    for i in range(NUM_ABILITY_TOKENS):
+        if other_portal(s, t, i):
+            count += 1
+    if count == 0:
+        return -1
+    k = randint(s.rng, count)
+    for i in range(NUM_ABILITY_TOKENS):
+        if other_portal(s, t, i):
+            if k == 0:
+                return s.tok_node[i]
+            k -= 1
+    return -1
+
+
+@njit(cache=True)
+def other_portal(s, t: int, i: int) -> bool:
+    """Token ``i`` is another Chaos Portal of ``t``'s owner, on another corridor."""
+    if i == t or ABILITY_TOKENS[i] != C.TOK_CHAOS_PORTAL or s.tok_owner[i] != s.tok_owner[t]:
+        return False
+    return s.tok_node[i] >= 0 and s.tok_node[i] != s.tok_node[t]
+
+
+@njit(cache=True)
+def portal_to(s, f: int, seat: int, target: int) -> None:
+    """Through the portal: it explores the other corridor in place of this one, picking
+    nothing up there (placed, not moved: l.358), and is not sent on again."""
+    node = s.ex_node[f]
+    s.depth = f
+    emit(s, EV_PORTAL, seat, node, target)
+    s.position[seat] = target
+    push_exploration(s, seat, target, False, False, node)
 
 
 # --- a tile leaves the board (l.152) ----------------------------------------------------------
@@ -284,6 +376,16 @@ def resolve_token(s, f: int, t: int) -> None:
 def remove_tile(s, seat: int, cell: int) -> None:
     """The tile to the bottom of the Labyrinth pool, its traps and items back to their
     pools, the ability tokens on it back to their owners (l.152, l.487)."""
+    tile = lift_tile(s, seat, cell)
+    for i in range(s.tile_pool_len, 0, -1):
+        s.tile_pool[i] = s.tile_pool[i - 1]
+    s.tile_pool[0] = tile
+    s.tile_pool_len += 1
+
+
+@njit(cache=True)
+def lift_tile(s, seat: int, cell: int) -> int:
+    """Take the tile off the board, everything on it back where l.152 sends it."""
     for k in range(MC):
         node = cell * MC + k
         if s.node_trap[node] >= 0:
@@ -296,10 +398,7 @@ def remove_tile(s, seat: int, cell: int) -> None:
                 return_token(s, i)
     tile = s.cell_tile[cell]
     hexboard.clear_cell(s, cell)
-    for i in range(s.tile_pool_len, 0, -1):
-        s.tile_pool[i] = s.tile_pool[i - 1]
-    s.tile_pool[0] = tile
-    s.tile_pool_len += 1
+    return tile
 
 
 # --- Rebuild (the Architect; activity) -----------------------------------------------------------
@@ -330,13 +429,69 @@ def rebuild_mask(s, seat: int, out) -> None:
         for cell in range(NUM_BOARD):
             if rebuild_target(s, cell):
                 out[A_REBUILD + cell] = 1
+                out[A_MOVE_TILE + cell] = 1
 
 
 @njit(cache=True)
-def rebuild(s, seat: int, cell: int) -> None:
+def rebuild(s, seat: int, cell: int, move: bool) -> None:
+    """Destroy the tile, or lift it and build it again where the Build rules allow."""
     s.crystal[seat] = 0
-    emit(s, EV_REBUILD, seat, s.cell_tile[cell], cell)
-    remove_tile(s, seat, cell)
+    emit(s, EV_REBUILD, seat, s.cell_tile[cell], cell, 1 if move else 0)
+    if not move:
+        remove_tile(s, seat, cell)
+        return
+    tile = lift_tile(s, seat, cell)
+    pod.place_or_return(s, seat, tile, compute_placements(s, tile) > 0, D_PLACE, EV_BUILD_NOWHERE)
+
+
+# --- Change (the Shapeshifter; activity) and Changing Characters (l.455-467) -----------------------
+@njit(cache=True)
+def shapeshift_legal(s, seat: int, c: int) -> bool:
+    """The Shapeshifter with an active Crystal, into a character no one plays (and one the
+    set-up allows)."""
+    if not is_character(s, seat, C.SHAPESHIFTER) or s.crystal[seat] == 0:
+        return False
+    if c < 0 or c >= NUM_CHARACTERS or c == C.SHAPESHIFTER or not (dealable(s) >> c) & 1:
+        return False
+    return not (characters.taken(s.character, s.num_players) >> c) & 1
+
+
+@njit(cache=True)
+def shapeshift_mask(s, seat: int, out) -> None:
+    if is_character(s, seat, C.SHAPESHIFTER) and s.crystal[seat] != 0:
+        for c in range(NUM_CHARACTERS):
+            if shapeshift_legal(s, seat, c):
+                out[A_SHAPESHIFT + c] = 1
+
+
+@njit(cache=True)
+def change_character(s, seat: int, c: int) -> None:
+    """l.459-463: Life, Crystal, stun, keys and items stay; the old character's tokens on
+    the board stay (``benefits`` keeps the new one from their good), those in hand go back
+    to the box; the new character's tokens not on the board are taken."""
+    for i in range(NUM_ABILITY_TOKENS):
+        if s.tok_owner[i] == seat and s.tok_node[i] < 0:
+            s.tok_owner[i] = -1
+    give_character(s, seat, c, CHAR_CHANGED)
+
+
+@njit(cache=True)
+def shapeshift(s, seat: int, c: int) -> None:
+    s.crystal[seat] = 0
+    change_character(s, seat, c)
+
+
+# --- Steal (the Thief) -------------------------------------------------------------------------------
+@njit(cache=True)
+def steal(s, winner: int, loser: int) -> None:
+    """The Thief who wins a combat takes a key token from the loser."""
+    if not is_character(s, winner, C.THIEF):
+        return
+    for k in range(NUM_KEYS):
+        if s.key_holder[k] == loser:
+            s.key_holder[k] = winner
+            emit(s, EV_STEAL, winner, loser, k)
+            return
 
 
 # --- Fury and Dismember (the War Sister) --------------------------------------------------------

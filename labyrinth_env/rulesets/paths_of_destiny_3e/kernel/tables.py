@@ -126,7 +126,9 @@ A_EVENT_TARGET = A_PICKUP_DONE + 1  # + offset 0..5 (yourself = 0)
 A_DROP_ITEM = A_EVENT_TARGET + NUM_SEATS  # + carried slot (2)
 A_LAY_TOKEN = A_DROP_ITEM + 2  # activity: lay one of your ability tokens on your corridor
 A_REBUILD = A_LAY_TOKEN + 1  # activity (the Architect): + cell (37), the tile removed
-A_FURY = A_REBUILD + NUM_BOARD  # the War Sister: lose 1 Life for +2
+A_MOVE_TILE = A_REBUILD + NUM_BOARD  # activity (the Architect): + cell (37), the tile built again elsewhere
+A_SHAPESHIFT = A_MOVE_TILE + NUM_BOARD  # activity (the Shapeshifter): + character (15)
+A_FURY = A_SHAPESHIFT + NUM_CHARACTERS  # the War Sister: lose 1 Life for +2
 A_NO_FURY = A_FURY + 1
 A_RESOLVE_TOKEN = A_NO_FURY + 1  # + ability token (21): resolve it next
 A_DRAFT = A_RESOLVE_TOKEN + NUM_ABILITY_TOKENS  # + character (15)
@@ -203,11 +205,13 @@ EV_TOKEN_EFFECT = 36  # seat struck, token type, node, owner
 EV_TOKEN_RETURNED = 37  # owner, token type, node
 EV_FURY = 38  # seat, combat total after
 EV_DISMEMBER = 39  # seat (the War Sister), loser
-EV_REBUILD = 40  # seat, tile, cell
+EV_REBUILD = 40  # seat, tile, cell, 0 removed / 1 moved
+EV_STEAL = 41  # seat (the Thief), loser, key
+EV_PORTAL = 42  # seat, from node, to node
 MAX_EVENTS = 64
 # how a seat got its character (EV_CHARACTER's last argument)
-CHAR_DEALT, CHAR_LISTED, CHAR_DRAFTED = 0, 1, 2
-CHAR_HOW_NAMES = ("dealt", "chosen", "drafted")
+CHAR_DEALT, CHAR_LISTED, CHAR_DRAFTED, CHAR_CHANGED = 0, 1, 2, 3
+CHAR_HOW_NAMES = ("dealt", "chosen", "drafted", "changed")
 # the codes inside events
 JUMP_SAFE, JUMP_RISKY = 0, 1  # EV_JUMP's last argument
 JUMP_NAMES = ("safe_jump", "jump_check")
