@@ -264,7 +264,7 @@ class raw_env(LabyrinthAECEnv):
             },
             K.EV_TOKEN_RETURNED: lambda: {
                 "type": "token_returned",
-                "owner": seat,
+                "seat": seat,
                 "token": C.TOKEN_TYPE_NAMES[a],
                 "node": node_name(b),
             },
