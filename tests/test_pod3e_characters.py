@@ -12,6 +12,7 @@ from pod3e_helpers import CENTER, Scenario, ev, start_node_of
 import labyrinth_env
 from labyrinth_env.core import characters as CH
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
 ENV_ID = "paths_of_destiny_3e_v2"
@@ -571,3 +572,49 @@ def test_changing_characters_old_tokens_stay_but_do_not_benefit_l462_l463():
     evs = sc.move(WEST)
     assert ev(K.EV_TOKEN_EFFECT, 1, C.TOK_HELLFIRE, N16, 1) in evs, "no longer spared by his old Hellfire"
     assert int(sc.s["tok_owner"][hell]) == -1, "returned, it goes to the box: no one plays the Warlock"
+
+
+# =====================================================================================
+# The heuristic uses each character's main ability
+# =====================================================================================
+def heuristic(sc: Scenario) -> int:
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    return int(H.heuristic_action(sc.s, mask))
+
+
+def test_heuristic_uses_fury_when_it_wins_the_combat():
+    sc = arena(["War Sister", "Paladin"])
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.rolls(7, 8)
+    sc.step(K.A_ATTACK)
+    assert sc.decision == K.D_FURY and heuristic(sc) == K.A_FURY, "7 + 2 beats 8"
+    sc = arena(["War Sister", "Paladin"])
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.rolls(3, 9)
+    sc.step(K.A_ATTACK)
+    assert sc.decision == K.D_FURY and heuristic(sc) == K.A_NO_FURY, "3 + 2 is still lost: keep the Life"
+
+
+def test_heuristic_shapeshifter_changes_into_the_swordmaster():
+    sc = arena(["Shapeshifter", "Paladin"], crystals=True)
+    sc.put(0, N19)
+    assert heuristic(sc) == K.A_SHAPESHIFT + C.SWORDMASTER
+
+
+def test_heuristic_lays_a_token_next_to_the_central_space():
+    sc = arena(["Warlock", "Paladin"])
+    sc.put(0, N19)  # next to the centre
+    assert heuristic(sc) == K.A_LAY_TOKEN
+    sc.put(0, N20)
+    assert heuristic(sc) != K.A_LAY_TOKEN, "not on a corridor no one needs to pass"
+
+
+def test_heuristic_architect_cuts_a_key_carriers_way():
+    sc = arena(["Architect", "Paladin"], crystals=True)
+    sc.put(0, N16)
+    sc.put(1, N21)  # on key space 0 with a key, the centre three steps west
+    sc.give_key(1, 3)
+    a = heuristic(sc)
+    assert a in (K.A_REBUILD + 20, K.A_REBUILD + 19), "a tile on the carrier's way to the centre"
