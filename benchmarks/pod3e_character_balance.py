@@ -8,7 +8,7 @@ plays n games with the same seed, the characters rotated one seat further each g
 every character of the block plays from every seat on the same deal of the dice.
 Truncated games (``--max-turns``) count as games without a winner.
 
-    python benchmarks/pod3e_character_balance.py --players 2 3 4 --blocks 300 \
+    python benchmarks/pod3e_character_balance.py --players 2 3 4 5 6 --blocks 200 \
         --out docs/rules/paths_of_destiny_3e_balance.md
     python benchmarks/pod3e_character_balance.py --players 3 --blocks 5   # a quick look
 """
@@ -92,7 +92,7 @@ def run(players: list[int], blocks: int, max_turns: int, seed: int) -> dict:
     return results
 
 
-def report(results: dict, blocks: int, max_turns: int, seconds: float) -> str:
+def report(results: dict, blocks: int, max_turns: int, seconds: float, command: str = "") -> str:
     from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
     lines = [
@@ -104,6 +104,7 @@ def report(results: dict, blocks: int, max_turns: int, seconds: float) -> str:
         f"{seconds:.0f} s. Win rate with a 95% Wilson interval; *x fair* is the rate over the fair share 1/n.",
         "A character outside [0.5x, 2x] is marked `!`.",
         "",
+        *([f"Command: `{command}`", ""] if command else []),
     ]
     for n, r in results.items():
         lines += [
@@ -132,7 +133,8 @@ def main(argv: list[str] | None = None) -> None:
     args = ap.parse_args(argv)
     t0 = time.time()
     results = run(args.players, args.blocks, args.max_turns, args.seed)
-    text = report(results, args.blocks, args.max_turns, time.time() - t0)
+    command = "python benchmarks/pod3e_character_balance.py " + " ".join(sys.argv[1:] if argv is None else argv)
+    text = report(results, args.blocks, args.max_turns, time.time() - t0, command)
     if args.out:
         args.out.write_text(text + "\n")
         print(f"wrote {args.out}")
