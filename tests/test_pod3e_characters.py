@@ -618,3 +618,36 @@ def test_heuristic_architect_cuts_a_key_carriers_way():
     sc.give_key(1, 3)
     a = heuristic(sc)
     assert a in (K.A_REBUILD + 20, K.A_REBUILD + 19), "a tile on the carrier's way to the centre"
+
+
+# =====================================================================================
+# labyrinth_env.core.characters (shared with the 2011 edition)
+# =====================================================================================
+def test_core_characters_deal_draws_distinct_allowed_characters_from_the_rng():
+    allowed = 0b1011_0110_1101
+    seen = set()
+    for seed in range(200):
+        opts = np.zeros(8, dtype=np.int32)
+        CH.encode(opts, 1, "random", C.CHARACTER_NAMES, False)
+        rng = np.array([np.uint64(seed * 7 + 1)], dtype=np.uint64)
+        out = np.full(6, -9, dtype=np.int64)
+        assert CH.deal(opts, 1, rng, out, 5, allowed) == CH.MODE_RANDOM
+        dealt = out[:5].tolist()
+        assert len(set(dealt)) == 5 and all((allowed >> c) & 1 for c in dealt) and out[5] == -1
+        seen.update(dealt)
+    assert seen == {c for c in range(12) if (allowed >> c) & 1}
+
+
+def test_core_characters_listed_and_draft_modes():
+    opts = np.zeros(8, dtype=np.int32)
+    CH.encode(opts, 1, ("Witch", "Thief"), C.CHARACTER_NAMES, False)
+    out = np.full(6, -9, dtype=np.int64)
+    rng = np.array([np.uint64(3)], dtype=np.uint64)
+    assert CH.deal(opts, 1, rng, out, 2, 0) == CH.MODE_LIST and out[:2].tolist() == [C.WITCH, C.THIEF]
+    CH.encode(opts, 1, "random", C.CHARACTER_NAMES, True)
+    assert CH.deal(opts, 1, rng, out, 3, 0b111) == CH.MODE_DRAFT and (out == -1).all(), "the draft deals nothing"
+    out[1] = 2
+    assert CH.draft_seat(out, 3, 0) == 0 and CH.draft_seat(out, 3, 1) == 2
+    mask = np.zeros(10, dtype=np.uint8)
+    CH.draft_mask(out, 3, 0b111, mask, 4, 3)
+    assert mask.tolist() == [0, 0, 0, 0, 1, 1, 0, 0, 0, 0], "a character taken is not offered"
