@@ -14,7 +14,8 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``golem`` | Move the Golem, its steps, the Golem Check and the Scepter of Control |
 | ``events`` | Trigger an Event and the event's target |
 | ``building`` | Build, where a tile may go, placing the drawn tile |
-| ``checks`` | a check's reroll offer and outcome, the reroll, Activate the Crystal |
+| ``checks`` | a check's reroll offer and outcome, the reroll, Activate the Crystal, the War Sister's Fury |
+| ``abilities`` | the characters: deal, draft, ability tokens, tile removal, Rebuild, Change, Fury, Terror |
 | ``exploring`` | the five steps of exploring a corridor |
 | ``turn`` | the activity decision, the win, the turn passing on, ``advance`` |
 | ``observe`` | the observation |
