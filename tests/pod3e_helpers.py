@@ -37,7 +37,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
 
-B = get_spec("paths_of_destiny_3e_v1").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)
@@ -148,9 +148,10 @@ def options_vector(**options: Any) -> np.ndarray:
 def new_game(seed: int = 1, **options: Any) -> tuple[np.ndarray, np.void]:
     """A real game; two players on the standard board unless ``two_player_variant=True`` is
     asked (the scenarios' geometry is the standard board's; the env's default for two
-    players is the page-15 board)."""
+    players is the page-15 board), without characters unless ``characters=`` names them."""
     options.setdefault("num_players", 2)
     options.setdefault("two_player_variant", False)
+    options.setdefault("characters", "none")  # the base game unless a test deals characters
     states = new_states(K, 1)
     B.init_one(states, np.uint64(seed), options_vector(**options))
     return states, states[0]

@@ -28,12 +28,14 @@ from numba import njit
 import labyrinth_env
 from labyrinth_env import get_spec
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
+from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = get_spec("paths_of_destiny_3e_v1").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
 
-ENV_ID = "paths_of_destiny_3e_v1"
+ENV_ID = "paths_of_destiny_3e_v2"
 # (num_players, two_player_variant)
 CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 CASE_IDS = [f"{n}p{'-variant' if v else ''}" for n, v in CASES]
@@ -89,6 +91,10 @@ INVARIANTS = {
     24: "the winner is not alone on the central space with a key",
     25: "End turn offered while a stunned player must rest or one must move the Golem off his key space",
     26: "the Golem's trail keeps more than it may, or its turns run backwards or ahead",
+    27: "an ability token is owned by a seat not in play, lies in the box with an owner's node, or off the board",
+    28: "two seats play the same character, a seat not in play has one, or a 2-player game has an excluded one",
+    29: "an ability token is in the box while a seat plays its character, or in hand of a seat not playing it",
+    30: "a seat has no character after the deal (characters='random')",
 }
 
 
@@ -141,6 +147,33 @@ def _invariant_error(s) -> int:
     for p in range(n, K.NUM_SEATS):
         if s.position[p] != -1 or s.items[p, 0] >= 0 or s.items[p, 1] >= 0 or s.life[p] != 0 or s.stun[p] != 0:
             return 14
+    # characters and the 21 ability tokens: each in the box, in front of its owner or on a corridor
+    for p in range(K.NUM_SEATS):
+        c = s.character[p]
+        if p >= n and c != -1:
+            return 28
+        if p < n and c >= 0:
+            if n == 2 and (c == C.GOLEM_MISTRESS or c == C.ARCH_PRIESTESS):
+                return 28
+            for q in range(p + 1, n):
+                if s.character[q] == c:
+                    return 28
+        if p < n and c < 0 and s.options[K.OPT_CHARACTERS] == 1 and s.decision != K.D_DRAFT:
+            return 30
+    for i in range(K.NUM_ABILITY_TOKENS):
+        o = s.tok_owner[i]
+        node = s.tok_node[i]
+        kind = K.ABILITY_TOKENS[i]
+        if o < -1 or o >= n or (o < 0 and node != -1):
+            return 27
+        if node >= 0 and (node >= K.NUM_BOARD_NODES or s.node_mask[node] == 0 or node == K.center_node(s)):
+            return 27
+        if o < 0:
+            for p in range(n):
+                if s.character[p] >= 0 and K.CHARACTER_TOKEN[s.character[p]] == kind:
+                    return 29
+        elif node < 0 and (s.character[o] < 0 or K.CHARACTER_TOKEN[s.character[o]] != kind):
+            return 29
     g = s.golem_node
     if g < 0 or g >= K.NUM_NODES or s.node_mask[g] == 0:
         return 16
@@ -450,7 +483,7 @@ def test_text_board_names_spaces_as_the_actions_do_with_a_key(num_players, varia
     env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, two_player_variant=variant)
     assert check_text_board(env, seed=num_players, steps=250, figure="golem_node") > 50
     text = env.render_text()
-    assert "$ an item  G the Golem" in text and "S a start space (start 0-5)" in text
+    assert "$ item  G Golem  @ ability token" in text and "S a start space (start 0-5)" in text
     centre = "(1,-1)" if variant else "(0,0)"
     assert glyph_above(text, centre).startswith("C")
 
@@ -487,7 +520,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != (a < K.A_PLACE and K.activity_legal(s, a)):
+                    if (mask[a] != 0) != ((a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY) and K.activity_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))
@@ -498,3 +531,74 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
 def test_main_mask_equals_the_rule_per_action(num_players):
     n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 3 + num_players)
     assert n > 3000
+
+
+# --- every written character in every seat, with the heuristic using the abilities ---------------
+READY = [n for i, n in enumerate(C.CHARACTER_NAMES) if C.CHARACTER_READY[i]]
+
+
+@njit(cache=True)
+def _mixed_games(states, options, num_games: int, seed: int, p_heuristic: float, out, mask, seen) -> None:
+    """Games where each decision is the heuristic's with probability ``p_heuristic`` (it
+    uses the abilities), else a random legal action; invariants after every step. ``out``
+    as ``generic_env_checks.random_games``; ``seen[kind]`` counts the events by kind."""
+    s = states[0]
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed * 7919 + 1)
+    for g in range(num_games):
+        K.init(s, seed * 100_003 + g, options)
+        err = _invariant_error(s)
+        steps = 0
+        while s.outcome == K.RUNNING and err == 0:
+            if H.heuristic_action(s, mask) < 0:
+                err = 20
+                break
+            if rng_u01(rng) < p_heuristic:
+                a = H.heuristic_action(s, mask)
+            else:
+                a = B.random_legal_action(s, mask, rng)
+            if not K.step(s, a):
+                err = 21
+                break
+            for e in range(min(s.num_events, K.MAX_EVENTS)):
+                seen[s.events[e, 0]] += 1
+            steps += 1
+            err = _invariant_error(s)
+            if steps > 100 * s.max_turns:
+                err = 22
+        if err != 0:
+            out[2] = err
+            out[5] = g
+            out[6] = steps
+            return
+        out[0] += 1
+        out[1] += steps
+
+
+@njit(cache=True)
+def rng_u01(rng) -> float:
+    return randint(rng, 1 << 20) / float(1 << 20)
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
+def test_random_games_every_character_in_every_seat_with_invariants(num_players):
+    """Each written character sits in every seat (the list rotated one seat per option set);
+    random play, and play where the heuristic (which uses the abilities) decides most of
+    the time, with the invariants (the 21 ability tokens among them) after every step."""
+    names = [n for n in READY if not (num_players == 2 and n in ("Golem Mistress", "Arch-priestess"))]
+    seen = np.zeros(64, dtype=np.int64)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    games = 0
+    for k in range(len(names)):
+        chars = [names[(k + p) % len(names)] for p in range(num_players)]
+        opts = _options(num_players, max_turns=60, characters=chars)
+        what = f"{num_players} players, characters {chars}"
+        out = check_random_games(K, _invariant_error, INVARIANTS, opts, 40, 97 * k + num_players, what)
+        games += int(out[0])
+        out = np.zeros(7, dtype=np.int64)
+        _mixed_games(new_states(K, 1), opts, 3, 13 * k + num_players, 0.85, out, mask, seen)
+        assert out[2] == 0, f"invariant broken: {INVARIANTS.get(int(out[2]))}, {what}, game {out[5]} step {out[6]}"
+        games += int(out[0])
+    assert games == len(names) * 43
+    for kind in (K.EV_CHARACTER, K.EV_TOKEN_LAID, K.EV_TOKEN_EFFECT):
+        assert seen[kind] > 0, f"no event of kind {kind} in the heuristic's games"

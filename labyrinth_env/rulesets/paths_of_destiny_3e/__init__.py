@@ -1,12 +1,12 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v1``): the ruleset's spec.
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v2``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("paths_of_destiny_3e_v1")`` or, PettingZoo style,
-``from labyrinth_env import paths_of_destiny_3e_v1``."""
+The env is ``labyrinth_env.make("paths_of_destiny_3e_v2")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_3e_v2``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="paths_of_destiny_3e_v1",
+    env_id="paths_of_destiny_3e_v2",
     title="Paths of Destiny, 3rd edition",
     players=(2, 6),
     utility=ZERO_SUM,
@@ -14,6 +14,6 @@ SPEC = RulesetSpec(
     env=f"{__name__}.env:raw_env",
     heuristic_module=f"{__name__}.heuristic",
     picture_module=f"{__name__}.picture",
-    summary="hex board built during play, 2d6 checks, traps, the Golem, items, events",
-    status="complete base game and the 2-player variant; characters and their abilities come in a later issue",
+    summary="hex board built during play, 2d6 checks, traps, the Golem, items, events, characters",
+    status="base game, 2-player variant, characters (14 of 15 written; the Illusionist is not dealt yet)",
 )

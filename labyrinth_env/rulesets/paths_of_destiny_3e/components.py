@@ -408,6 +408,101 @@ GOLEM_CARD_STEPS = np.array([c[1] for c in GOLEM_CARDS], dtype=np.int8)
 assert len(GOLEM_CARDS) == NUM_GOLEM_CARDS
 assert all((1 <= n <= 3) if k == GOLEM_MOVE else n == 0 for k, n in GOLEM_CARDS)
 
+# --- characters and their ability tokens ------------------------------------------------------
+# RULEBOOK: 15 character cards, 15 ability cards (l.56-58); 21 ability tokens (l.66-74):
+# 1 Living Armor, 3 Hellfire, 3 Chaos Portal, 2 Tornado, 3 Seal, 3 Curse, 3 Faith,
+# 3 Consecration. Each player takes the tokens of his character (setup step 9, l.89).
+TOKEN_TYPES = [
+    ("Living Armor", 1), ("Hellfire", 3), ("Chaos Portal", 3), ("Tornado", 2),
+    ("Seal", 3), ("Curse", 3), ("Faith", 3), ("Consecration", 3),
+]  # fmt: skip
+TOK_LIVING_ARMOR, TOK_HELLFIRE, TOK_CHAOS_PORTAL, TOK_TORNADO = range(4)
+TOK_SEAL, TOK_CURSE, TOK_FAITH, TOK_CONSECRATION = range(4, 8)
+NUM_TOKEN_TYPES = len(TOKEN_TYPES)
+TOKEN_TYPE_NAMES = tuple(t[0] for t in TOKEN_TYPES)
+NUM_ABILITY_TOKENS = 21  # RULEBOOK: 21 character ability tokens
+# token i is of type ABILITY_TOKENS[i] (tokens of one type are interchangeable)
+ABILITY_TOKENS = np.repeat(np.arange(NUM_TOKEN_TYPES, dtype=np.int8), [t[1] for t in TOKEN_TYPES]).astype(np.int8)
+assert len(ABILITY_TOKENS) == NUM_ABILITY_TOKENS
+
+# Entries: (name, token type or -1, combat bonus, Golem Check bonus, source, ready, text).
+# ``ready``: the kernel plays the ability; characters not ready yet are never dealt (the
+# ``characters`` option rejects them) until a later issue writes them.
+CHARACTERS = [
+    ("Swordmaster", -1, 3, 0, RULEBOOK, True,
+     "Master of the Blade: +3 to all his Combat Checks (l.445)."),
+    ("War Sister", -1, 0, 0, RULEBOOK, True,
+     "Fury: after both Combat Checks are rolled, once per combat, she may lose 1 Life (not her last) "
+     "for +2 to her Combat Check. Dismember: a character that loses a combat against her loses all "
+     "its Life (l.445)."),
+    ("Golem Mistress", -1, 1, 2, RULEBOOK, True,
+     "Domination: +1 to her Combat Checks (l.447) and +2 to her Golem Checks, which can so pass 12 "
+     "(l.296; the Golem half reconstructed)."),
+    ("Warlock", TOK_HELLFIRE, 0, 0, RULEBOOK, True,
+     "Hellfire (3 tokens): for 1 action, lay a Hellfire token on your corridor. Another character "
+     "entering a corridor with it loses 1 Life and the token returns to you (reconstructed)."),
+    ("Paladin", TOK_FAITH, 0, 0, RULEBOOK, True,
+     "Faith (3 tokens): for 1 action, lay a Faith token on your corridor. When you enter a corridor "
+     "with one of your Faith tokens you regain 1 Life; the token stays (reconstructed)."),
+    ("Architect", -1, 0, 0, RULEBOOK, True,
+     "Rebuild: for 1 action and your Crystal of Fate (l.346), move or destroy a normal space tile "
+     "(never another kind, l.171) with no character, Golem or key token on it (l.152). Destroyed: "
+     "to the bottom of the Labyrinth pool. Moved: built again at once by the Build rules, its icons "
+     "laying new traps and items (back to the bottom if it fits nowhere). Either way its traps and "
+     "items go back to their pools and its ability tokens to their owners (l.152)."),
+    ("Illusionist", -1, 0, 0, RULEBOOK, False,
+     "Face-down space tiles whose orientation she decides when they are entered (l.465): not written yet."),
+    ("Arch-priestess", TOK_CONSECRATION, 0, 0, RULEBOOK, True,
+     "Consecration (3 tokens): for 1 action, lay a Consecration token on your corridor. No combat "
+     "takes place on a consecrated corridor (no Attack, no free attack) while the token lies there. "
+     "Never in a 2-player game (l.499)."),
+    ("Witch", TOK_CURSE, 0, 0, RECONSTRUCTED, True,
+     "Curse (3 tokens): for 1 action, lay a Curse token on your corridor. Another character entering "
+     "a corridor with it takes 1 stun token and the token returns to you."),
+    ("Sorcerer", TOK_CHAOS_PORTAL, 0, 0, RECONSTRUCTED, True,
+     "Chaos Portal (3 tokens): for 1 action, lay a Chaos Portal on your corridor. Another character "
+     "that moves into a corridor with one is sent to another of your Chaos Portals at random (it "
+     "explores it but picks nothing up there); the portals stay."),
+    ("Stormcaller", TOK_TORNADO, 0, 0, RECONSTRUCTED, True,
+     "Tornado (2 tokens): for 1 action, lay a Tornado token on your corridor. Another character "
+     "that moves into a corridor with it is thrown back to the corridor it came from (it picks "
+     "nothing up there); the token stays."),
+    ("Warden", TOK_SEAL, 0, 0, RECONSTRUCTED, True,
+     "Seal (3 tokens): for 1 action, lay a Seal on your corridor. The Golem never enters a sealed "
+     "corridor (it steps elsewhere, or not at all)."),
+    ("Armourer", TOK_LIVING_ARMOR, 0, 0, RECONSTRUCTED, True,
+     "Living Armor (1 token): for 1 action, lay it on your corridor. While you stand on its "
+     "corridor you get +2 to your Combat Checks (a token already in the game: Terror does not stop it)."),
+    ("Thief", -1, 0, 0, RECONSTRUCTED, True,
+     "Steal: when he wins a combat, he takes a key token from the loser, if it carries one."),
+    ("Shapeshifter", -1, 0, 0, RECONSTRUCTED, True,
+     "Change: for 1 action and your Crystal of Fate, become a character no one plays (the change of "
+     "l.455-467: Life, Crystal, stun, keys and items stay; your tokens on the board stay but you no "
+     "longer benefit from them; you take the new character's tokens not on the board)."),
+]  # fmt: skip
+CHARACTERS_REASON = (
+    "the card texts are not in the rulebook: the eight characters it names keep what it says of them "
+    "(l.171, l.445, l.447, l.465, l.499), the seven others and every token's effect are ours, so that "
+    "each token type (l.66-74) has an owner"
+)
+NUM_CHARACTERS = 15  # RULEBOOK: 15 character cards
+CHARACTER_NAMES = tuple(c[0] for c in CHARACTERS)
+CHARACTER_TOKEN = np.array([c[1] for c in CHARACTERS], dtype=np.int8)
+CHARACTER_COMBAT = np.array([c[2] for c in CHARACTERS], dtype=np.int8)
+CHARACTER_GOLEM = np.array([c[3] for c in CHARACTERS], dtype=np.int8)
+CHARACTER_SOURCES = tuple(c[4] for c in CHARACTERS)
+CHARACTER_READY = np.array([c[5] for c in CHARACTERS], dtype=np.int8)
+CHARACTER_TEXT = tuple(c[6] for c in CHARACTERS)
+SWORDMASTER, WAR_SISTER, GOLEM_MISTRESS, WARLOCK, PALADIN, ARCHITECT, ILLUSIONIST, ARCH_PRIESTESS = range(8)
+WITCH, SORCERER, STORMCALLER, WARDEN, ARMOURER, THIEF, SHAPESHIFTER = range(8, 15)
+# RULEBOOK l.499: "The following characters cannot be used: the Golem Mistress, the Arch-priestess."
+TWO_PLAYER_EXCLUDED = (GOLEM_MISTRESS, ARCH_PRIESTESS)
+FURY_LIFE, FURY_BONUS = 1, 2  # RULEBOOK l.445: "losing 1 Life to add +2 to her Combat Check"
+LIVING_ARMOR_BONUS = 2  # RECONSTRUCTED: the Armourer on his Living Armor's corridor
+
+assert len(CHARACTERS) == NUM_CHARACTERS and len(set(CHARACTER_NAMES)) == NUM_CHARACTERS
+assert set(CHARACTER_TOKEN.tolist()) - {-1} == set(range(NUM_TOKEN_TYPES)), "every token type has an owner"
+
 # Everything reconstructed, for the rules doc.
 RECONSTRUCTION_REASONS = {
     "START_SEATS": START_SEATS_REASON,
@@ -418,6 +513,7 @@ RECONSTRUCTION_REASONS = {
     "ITEMS": ITEMS_REASON,
     "EVENTS": EVENTS_REASON,
     "GOLEM_CARDS": GOLEM_CARDS_REASON,
+    "CHARACTERS": CHARACTERS_REASON,
     "POTION_LIFE": "the Healing Potion's amount is our choice: 1 Life for 1 action, the potion stays",
     "LONG_COMBAT_MOD": "applies to the attacker only, since a modifier on both sides would cancel out",
 }

@@ -1,11 +1,11 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v1``), 2-6 players.
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v2``), 2-6 players.
 
 Build the labyrinth tile by tile on a hexagonal board, take a key from another player's
 key space and be the only character on the central space, key in hand, during your own
 turn. Traps, the Golem, items, events, bridges, jumps and combat stand in the way.
 Rules: ``docs/rules/paths_of_destiny_3e.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_3e_v1", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_3e_v2", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -21,6 +21,8 @@ are named ``(q,r)`` as the text map writes them):
 | activity (active player) | build, move in a direction, risky jump, safe jump, rest, attack (offset 1-5) |
 | | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
 | | sip the Healing Potion, pick up (free), end turn (not while Rest or moving the Golem is a must) |
+| | lay an ability token on your corridor; Rebuild: remove or move the tile on a cell (the Architect) |
+| | change into a character (the Shapeshifter) |
 | place the drawn tile | cell x rotation |
 | Golem direction | the Golem steps in a direction |
 | reroll? (owner of the Crystal) | keep / reroll |
@@ -32,12 +34,16 @@ are named ``(q,r)`` as the text map writes them):
 | pick up | key k, item i, exchange item i for carried slot j, done |
 | event target | offset 0-5 (0 = yourself) |
 | item to drop on death | carried slot 0/1 |
+| Fury? (the War Sister losing a combat) | fury / no fury |
+| ability token to resolve next (active player) | token 0-20 (one per type is offered) |
+| choose a character (draft; seat 0 first) | character 0-14 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the starting spaces) whether it exists, its level and
 edges, its kind (central, key, start), a face-down trap (only that one is there) or the
-revealed trap's type, items, keys, the Golem, the characters by relative seat; per seat
-life, stun, crystal, keys, items, starting space; the decision and who makes it, actions
+revealed trap's type, items, keys, the Golem, the characters by relative seat, the ability
+tokens lying there by type and by owner; per seat life, stun, crystal, keys, items,
+starting space, character, ability tokens in hand by type; the decision and who makes it, actions
 left, the drawn tile while it is being placed, pool and deck sizes, the current event, the
 check being resolved.
 
@@ -58,6 +64,13 @@ throws the character back where it came from (no pick-up there); characters may 
 unused starting spaces and the Golem any starting space; a stunned character is not
 offered the Scepter of Control; death keeps the stun tokens; the Golem may not go back to
 any corridor it left during the previous player's turn.
+v2 (issue 20): characters (setup step 9, l.89): option ``characters`` ("random", the new
+default, dealt from the kernel's RNG; "none", the v1 game; or a name per seat) and
+``character_draft``; each seat's character and ability tokens are public in the
+observation; new decisions and actions (laying a token, Rebuild, Fury, the order of ability
+tokens in step 1 of exploring, the draft, the Shapeshifter's change) and events; Terror now
+stops abilities. 14 of the 15 characters are written (``components.CHARACTERS``, ``ready``);
+the Illusionist is not dealt yet.
 """
 
 from __future__ import annotations
@@ -68,6 +81,7 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core import characters
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_3e import SPEC
@@ -75,6 +89,15 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
 node_name = hexenv.node_name
+
+
+def _characters_shape(value: Any) -> str | tuple[str, ...]:
+    """A string or a list of names (``validate`` checks the names against the player count)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    raise ValueError("expected 'random', 'none' or a list of character names, one per seat")
 
 
 @dataclass(frozen=True)
@@ -92,6 +115,27 @@ class PathsOfDestiny3eOptions:
     ask_crystal: bool = option(
         True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=check_bool
     )
+    characters: str | tuple[str, ...] = option(
+        "random",
+        "'random' (dealt at setup, step 9), 'none' (no characters) or one character name per seat",
+        check=_characters_shape,
+    )
+    character_draft: bool = option(
+        False, "with characters='random': the seats pick their characters in turn instead", check=check_bool
+    )
+
+    def validate(self) -> None:
+        excluded = [C.CHARACTER_NAMES[c] for c in C.TWO_PLAYER_EXCLUDED] if self.num_players == 2 else []
+        chosen = characters.check_characters(
+            self.characters,
+            C.CHARACTER_NAMES,
+            self.num_players,
+            excluded=excluded,
+            not_ready=[C.CHARACTER_NAMES[c] for c in range(C.NUM_CHARACTERS) if not C.CHARACTER_READY[c]],
+            why_excluded="the 2-player game, l.499",
+        )
+        characters.check_draft(self.character_draft, chosen)
+        object.__setattr__(self, "characters", chosen)
 
 
 class raw_env(LabyrinthAECEnv):
@@ -105,6 +149,7 @@ class raw_env(LabyrinthAECEnv):
         vec = super().options_vector()
         vec[K.OPT_VARIANT] = int(o.two_player_variant and o.num_players == 2)
         vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
+        characters.encode(vec, K.OPT_CHARACTERS, o.characters, C.CHARACTER_NAMES, o.character_draft)
         return vec
 
     def action_names(self) -> list[str]:
@@ -129,6 +174,16 @@ class raw_env(LabyrinthAECEnv):
         names.append("done picking up")
         names += ["event on yourself"] + [f"event on player +{k}" for k in range(1, 6)]
         names += ["drop item in slot 0", "drop item in slot 1"]
+        names += ["lay an ability token"]
+        names += [f"rebuild: remove the tile at {node_name(c * K.MC)}" for c in range(K.NUM_BOARD)]
+        names += [f"rebuild: move the tile at {node_name(c * K.MC)}" for c in range(K.NUM_BOARD)]
+        names += [f"change into the {n.lower()}" for n in C.CHARACTER_NAMES]
+        names += ["fury: lose 1 life for +2", "no fury"]
+        names += [
+            f"resolve {C.TOKEN_TYPE_NAMES[int(C.ABILITY_TOKENS[i])].lower()} token {i}"
+            for i in range(K.NUM_ABILITY_TOKENS)
+        ]
+        names += [f"choose the {n.lower()}" for n in C.CHARACTER_NAMES]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 
@@ -188,6 +243,42 @@ class raw_env(LabyrinthAECEnv):
                 "trap": C.TRAP_NAMES[b],
             },
             K.EV_THROWN_BACK: lambda: {"type": "thrown_back", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_CHARACTER: lambda: {
+                "type": "character",
+                "seat": seat,
+                "character": C.CHARACTER_NAMES[a],
+                "how": K.CHAR_HOW_NAMES[b],
+            },
+            K.EV_TOKEN_LAID: lambda: {
+                "type": "token_laid",
+                "seat": seat,
+                "token": C.TOKEN_TYPE_NAMES[a],
+                "node": node_name(b),
+            },
+            K.EV_TOKEN_EFFECT: lambda: {
+                "type": "token_effect",
+                "seat": seat,
+                "token": C.TOKEN_TYPE_NAMES[a],
+                "node": node_name(b),
+                "owner": c,
+            },
+            K.EV_TOKEN_RETURNED: lambda: {
+                "type": "token_returned",
+                "seat": seat,
+                "token": C.TOKEN_TYPE_NAMES[a],
+                "node": node_name(b),
+            },
+            K.EV_FURY: lambda: {"type": "fury", "seat": seat, "total": a},
+            K.EV_DISMEMBER: lambda: {"type": "dismember", "seat": seat, "loser": a},
+            K.EV_REBUILD: lambda: {
+                "type": "rebuild",
+                "seat": seat,
+                "tile": C.TILE_NAMES[a],
+                "cell": node_name(b * K.MC),
+                "how": "moved" if c else "removed",
+            },
+            K.EV_STEAL: lambda: {"type": "steal", "seat": seat, "loser": a, "key": b},
+            K.EV_PORTAL: lambda: {"type": "chaos_portal", "seat": seat, "from": node_name(a), "to": node_name(b)},
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")
@@ -205,6 +296,7 @@ def render_text(s: np.void) -> str:
 
     def items_and_golem(nodes: range) -> str:
         marks = "$" if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)) else ""
+        marks += "@" if any(s["tok_node"][i] in nodes for i in range(K.NUM_ABILITY_TOKENS)) else ""
         return marks + ("G" if s["golem_node"] in nodes else "")
 
     glyph = hexenv.board_glyphs(s, int(s["center_cell"]), items_and_golem)
@@ -226,10 +318,25 @@ def render_text(s: np.void) -> str:
     ]
     panel += ["items lying: " + ", ".join(lying)] if lying else []
     panel += hexenv.corridor_lines(s, C)
+    laid = [
+        f"{node_name(int(s['tok_node'][i]))} {C.TOKEN_TYPE_NAMES[int(C.ABILITY_TOKENS[i])]} of player "
+        f"{int(s['tok_owner'][i])}".replace(" ", hexenv.NBSP)
+        for i in range(K.NUM_ABILITY_TOKENS)
+        if s["tok_node"][i] >= 0
+    ]
+    panel += ["ability tokens lying: " + ", ".join(laid)] if laid else []
     for p in range(n):
         items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
-        panel.append(f"{hexenv.player_line(s, p)}, items [{', '.join(items)}]")
-    return hexenv.render(glyph, panel, "space", "$ an item  G the Golem")
+        c = int(s["character"][p])
+        who = C.CHARACTER_NAMES[c] if c >= 0 else "no character"
+        hand = [
+            C.TOKEN_TYPE_NAMES[int(C.ABILITY_TOKENS[i])]
+            for i in range(K.NUM_ABILITY_TOKENS)
+            if s["tok_owner"][i] == p and s["tok_node"][i] < 0
+        ]
+        tokens = f", tokens [{', '.join(hand)}]" if hand else ""
+        panel.append(f"{hexenv.player_line(s, p)}, {who}, items [{', '.join(items)}]{tokens}")
+    return hexenv.render(glyph, panel, "space", "$ item  G Golem  @ ability token")
 
 
 def env(**options: Any) -> raw_env:

@@ -30,6 +30,14 @@ the two actions of a safe jump. Then, for the activity:
 5. otherwise, with a whole turn unused and the Crystal of Fate spent, activate it; else end
    the turn.
 
+Characters (``ability_action``, before attacking): the Shapeshifter changes at once into the
+free character highest in ``CHARACTER_PREFERENCE`` (the draft picks by the same list); a
+token owner without a key lays a token on a corridor next to the central space or on its own
+key space while its key lies there; the Architect removes the first removable tile on a
+rival key carrier's cheapest way to the central space. The combat bonuses (Swordmaster,
+Golem Mistress, Living Armor) count in the combat odds; the War Sister uses Fury when +2
+wins the combat, or ties it with Life to spare; tokens are resolved in any order.
+
 A drawn tile goes where it brings the seat's cheapest path to a target lowest (ties: the
 first such placement). The Golem steps away from the seat's path and never onto the seat,
 preferably onto an opponent (a key carrier first). Free attacks: attack key carriers and
@@ -176,12 +184,12 @@ def p_beats(diff: int) -> float:
 
 @njit(cache=True)
 def attack_bonus(s, seat: int) -> int:
-    return K.item_sum(s, seat, ITEM_ATTACK) + K.event_mod(s, C.LONG_COMBAT_MOD)
+    return K.item_sum(s, seat, ITEM_ATTACK) + K.event_mod(s, C.LONG_COMBAT_MOD) + K.combat_bonus(s, seat)
 
 
 @njit(cache=True)
 def defend_bonus(s, seat: int) -> int:
-    return K.item_sum(s, seat, ITEM_DEFEND)
+    return K.item_sum(s, seat, ITEM_DEFEND) + K.combat_bonus(s, seat)
 
 
 @njit(cache=True)
@@ -388,6 +396,111 @@ def standing_on_wanted_key(s, me: int) -> bool:
     return False
 
 
+# --- the characters' abilities ------------------------------------------------------------------
+# The order in which the draft and the Shapeshifter's change pick characters: the combat
+# characters first (combat decides who keeps the keys), then the tokens that hurt.
+CHARACTER_PREFERENCE = np.array(
+    [
+        C.SWORDMASTER,
+        C.WAR_SISTER,
+        C.THIEF,
+        C.GOLEM_MISTRESS,
+        C.ARMOURER,
+        C.WARLOCK,
+        C.WITCH,
+        C.STORMCALLER,
+        C.ARCH_PRIESTESS,
+        C.SORCERER,
+        C.ARCHITECT,
+        C.PALADIN,
+        C.WARDEN,
+        C.SHAPESHIFTER,
+        C.ILLUSIONIST,
+    ],
+    dtype=np.int64,
+)
+
+
+@njit(cache=True)
+def preferred_character(mask, base: int) -> int:
+    for c in CHARACTER_PREFERENCE:
+        if mask[base + c]:
+            return base + c
+    return -1
+
+
+@njit(cache=True)
+def token_spot(s, me: int) -> bool:
+    """A corridor others must pass: next to the central space, or a key space whose key
+    still lies there (its keyholders-to-be come for it)."""
+    node = s.position[me]
+    cell = node // MC
+    for d in range(6):
+        if K.NEIGHBORS[cell, d] == s.center_cell:
+            return True
+    for k in range(K.NUM_KEYS):
+        if s.key_node[k] == node and k != s.seat_start[me]:
+            return False  # another's key lies here: take it, do not linger
+        if s.key_node[k] == node:
+            return True
+    return False
+
+
+@njit(cache=True)
+def rebuild_cut(s, mask, me: int) -> int:
+    """The Architect's Rebuild: remove the tile a rival key carrier must cross next on its
+    way to the central space (the first removable tile of its cheapest path), or -1."""
+    dist, first, pred, queue, inq, _targets, fill = new_scratch()
+    fill_wild(s, fill, False)
+    centre = K.center_node(s)
+    for p in range(s.num_players):
+        if p == me or K.keys_held(s, p) == 0 or s.position[p] >= K.START_CELL * MC:
+            continue
+        src = s.position[p]
+        shortest_paths(s, src, fill, dist, first, pred, queue, inq)
+        path = np.empty(hexsearch.NUM_GRAPH, dtype=np.int64)
+        n = 0
+        v = centre
+        while v >= 0 and v != src and n < hexsearch.NUM_GRAPH:
+            path[n] = v
+            n += 1
+            v = pred[v]
+        if v != src:
+            continue  # no way to the centre at all
+        for i in range(n - 1, -1, -1):  # from the carrier's first step on
+            u = path[i]
+            if u < NUM_NODES and u // MC < NUM_BOARD and mask[K.A_REBUILD + u // MC]:
+                return K.A_REBUILD + u // MC
+    return -1
+
+
+@njit(cache=True)
+def ability_action(s, mask, me: int) -> int:
+    """Each character's main ability when it is worth an action: the Shapeshifter changes
+    into the best free character; token owners lay a token where others must pass; the
+    Architect cuts a rival key carrier's way. The combat abilities act through the combat
+    odds (``attack_bonus``), Fury when it is offered."""
+    a = preferred_character(mask, K.A_SHAPESHIFT)
+    if a >= 0:
+        return a
+    if mask[K.A_LAY_TOKEN] and token_spot(s, me) and K.keys_held(s, me) == 0:
+        return K.A_LAY_TOKEN
+    if s.character[me] == C.ARCHITECT and mask[K.A_REBUILD : K.A_MOVE_TILE].any():
+        return rebuild_cut(s, mask, me)
+    return -1
+
+
+@njit(cache=True)
+def fury_action(s) -> int:
+    """Fury when +2 wins the combat outright, or ties it with Life to spare."""
+    me = s.decider
+    mine = s.ck_a if s.ck_seat == me else s.ck_b
+    theirs = s.ck_b if s.ck_seat == me else s.ck_a
+    if mine + C.FURY_BONUS > theirs or (mine + C.FURY_BONUS == theirs and s.life[me] >= 3):
+        return K.A_FURY
+    return K.A_NO_FURY
+
+
 @njit(cache=True)
 def main_action(s, mask) -> int:
     me = s.seat
@@ -402,6 +515,9 @@ def main_action(s, mask) -> int:
         return K.A_PICK_UP  # free: what it let lie this turn is not offered again
     if mask[K.A_USE_POTION] and s.life[me] <= 2 and K.max_life(s) > s.life[me]:
         return K.A_USE_POTION
+    a = ability_action(s, mask, me)
+    if a >= 0:
+        return a
     a = choose_attack(s, mask, me, K.A_ATTACK, False)
     if a >= 0:
         return a
@@ -545,7 +661,7 @@ def reroll_action(s) -> int:
     if kind == K.CK_JUMP:
         return K.A_REROLL  # a failed jump: 2 Life and a stun token
     if kind == K.CK_GOLEM:
-        bonus = K.item_sum(s, me, ITEM_GOLEM) + K.event_mod(s, C.LONG_GOLEM_MOD)
+        bonus = K.item_sum(s, me, ITEM_GOLEM) + K.event_mod(s, C.LONG_GOLEM_MOD) + K.golem_bonus(s, me)
         p = p_at_least(C.GOLEM_DIFFICULTY - bonus)
         return K.A_REROLL if p >= 0.15 else K.A_KEEP
     if kind == K.CK_TRAP:
@@ -721,6 +837,12 @@ def heuristic_action(s, mask) -> int:
         a = pickup_action(s, mask)
     elif dec == K.D_EVENT_TARGET:
         a = event_target_action(s, mask)
+    elif dec == K.D_FURY:
+        a = fury_action(s)
+    elif dec == K.D_DRAFT:
+        a = preferred_character(mask, K.A_DRAFT)
+    elif dec == K.D_TOKEN_ORDER:
+        a = hexsearch.first_legal(mask, K.A_RESOLVE_TOKEN, K.A_DRAFT)
     else:
         a = drop_action(s)
     return hexsearch.legal_or_first(a, mask)

@@ -1,7 +1,8 @@
 """Picture of a Paths of Destiny (3rd edition) state: the hex board with its corridors,
-bridges and passages under them, characters, keys, items, traps and the Golem, and a side
-panel (turn, decision, the current event, pools, the drawn tile, each player's Life,
-stun, Crystal of Fate, keys and items). Face-down traps are drawn as backs; their kind
+bridges and passages under them, characters, keys, items, traps, ability tokens (small
+diamonds in their owner's colour) and the Golem, and a side panel (turn, decision, the
+current event, pools, the drawn tile, each player's character, ability tokens in hand,
+Life, stun, Crystal of Fate, keys and items). Face-down traps are drawn as backs; their kind
 shows only with ``omniscient=True``. Nothing else of the game is private to a seat.
 """
 
@@ -29,6 +30,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
 ITEM_ABBR = abbreviations(C.ITEM_NAMES)
 TRAP_ABBR = abbreviations(C.TRAP_NAMES)
+TOKEN_ABBR = abbreviations(C.TOKEN_TYPE_NAMES)
 ITEM_COLOUR = "#2a9d8f"
 GOLEM = "#9aa5ae"
 _STATUS = {K.RUNNING: "running", K.TRUNCATED: "stopped (turn limit)"}
@@ -49,7 +51,9 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     for p in range(n):
         node = int(s["position"][p])
         if node >= 0:
-            title = f"player {p}: life {int(s['life'][p])}, stun {int(s['stun'][p])}"
+            ch = int(s["character"][p])
+            who = f" ({C.CHARACTER_NAMES[ch]})" if ch >= 0 else ""
+            title = f"player {p}{who}: life {int(s['life'][p])}, stun {int(s['stun'][p])}"
             tokens.setdefault(node, []).append(character_token(p, p == seat, title))
     tokens.setdefault(int(s["golem_node"]), []).append(Token(GOLEM, "G", "the Golem", radius=0.36, text=INK))
     for k in range(K.NUM_KEYS):
@@ -60,6 +64,14 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
         node = int(s["item_node"][i])
         if node >= 0:
             tokens.setdefault(node, []).append(Token(ITEM_COLOUR, ITEM_ABBR[i], C.describe_item(i), radius=0.25))
+    for i in range(K.NUM_ABILITY_TOKENS):  # ability tokens: a square in the owner's colour
+        node = int(s["tok_node"][i])
+        if node >= 0:
+            kind = int(C.ABILITY_TOKENS[i])
+            owner = int(s["tok_owner"][i])
+            title = f"{C.TOKEN_TYPE_NAMES[kind]} of player {owner}"
+            tok = Token(seat_colour(owner), TOKEN_ABBR[kind], title, radius=0.22, shape="diamond", stroke=INK)
+            tokens.setdefault(node, []).append(tok)
     for node in np.flatnonzero(s["node_trap"] >= 0):
         kind = int(C.TRAP_TOKENS[int(s["node_trap"][node])])
         if s["trap_up"][node]:
@@ -126,5 +138,13 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
     n = int(s["num_players"])
     extra = {q: ", ".join(C.ITEM_NAMES[int(i)] for i in s["items"][q] if i >= 0) for q in range(n)}
     extra = {q: f"items: {v}" for q, v in extra.items() if v}
+    for q in range(n):  # the character and the ability tokens in hand (public)
+        ch = int(s["character"][q])
+        if ch < 0:
+            continue
+        hand = sum(1 for i in range(K.NUM_ABILITY_TOKENS) if s["tok_owner"][i] == q and s["tok_node"][i] < 0)
+        kind = int(C.CHARACTER_TOKEN[ch])
+        tokens_text = f" · {hand} {C.TOKEN_TYPE_NAMES[kind]}" if kind >= 0 else ""
+        extra[q] = f"{C.CHARACTER_NAMES[ch]}{tokens_text}" + (f" · {extra[q]}" if q in extra else "")
     where = {q: place_name(int(s["position"][q]), K.MC) for q in range(n)}
     player_rows(p, s, seat, viewer, C.LIFE, keys_of, extra, where)

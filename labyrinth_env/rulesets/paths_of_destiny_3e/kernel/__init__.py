@@ -14,7 +14,8 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``golem`` | Move the Golem, its steps, the Golem Check and the Scepter of Control |
 | ``events`` | Trigger an Event and the event's target |
 | ``building`` | Build, where a tile may go, placing the drawn tile |
-| ``checks`` | a check's reroll offer and outcome, the reroll, Activate the Crystal |
+| ``checks`` | a check's reroll offer and outcome, the reroll, Activate the Crystal, the War Sister's Fury |
+| ``abilities`` | the characters: deal, draft, ability tokens, tile removal, Rebuild, Change, Fury, Terror |
 | ``exploring`` | the five steps of exploring a corridor |
 | ``turn`` | the activity decision, the win, the turn passing on, ``advance`` |
 | ``observe`` | the observation |
@@ -47,8 +48,26 @@ from labyrinth_env.core.hexboard import any_buildable, clear_cell, occupants, st
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
+from .abilities import (  # noqa: F401
+    abilities_blocked,
+    change_character,
+    choose_token,
+    combat_bonus,
+    consecrated,
+    deal_characters,
+    draft_mask,
+    draft_next,
+    draft_pick,
+    fury_mask,
+    give_character,
+    golem_bonus,
+    rebuild_target,
+    remove_tile,
+    sealed,
+    token_order_mask,
+)
 from .building import buildable_cell, compute_placements, lay_frame, place_tile, set_tile, targets_connected  # noqa: F401
-from .checks import reroll, reroll_mask
+from .checks import reroll, reroll_mask, use_fury
 from .combat import counter_attack, counter_mask, free_attack, free_attack_mask, push_mask, push_out
 from .events import event_target_mask, strike_target
 from .golem import golem_dir_mask, golem_options, scepter_mask, steer_golem, use_scepter  # noqa: F401
@@ -58,12 +77,16 @@ from .observe import observe  # noqa: F401
 from .queries import at_start, center_node, event_mod, item_sum, max_life, move_target  # noqa: F401
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
+    A_FURY,
+    A_LAY_TOKEN,
     A_PLACE,
     CK_NONE,
     D_COUNTER,
+    D_DRAFT,
     D_DROP_ITEM,
     D_EVENT_TARGET,
     D_FREE_ATTACK,
+    D_FURY,
     D_GOLEM_DIR,
     D_LIFE_OR_STUN,
     D_MAIN,
@@ -72,6 +95,7 @@ from .tables import (
     D_PUSH_DIR,
     D_REROLL,
     D_SCEPTER,
+    D_TOKEN_ORDER,
     EV_FIRST_PLAYER,
     LIFE,
     NUM_ACTIONS,
@@ -122,6 +146,12 @@ def legal_mask(s, out) -> None:
         event_target_mask(s, out)
     elif dec == D_DROP_ITEM:
         drop_mask(out)
+    elif dec == D_FURY:
+        fury_mask(out)
+    elif dec == D_TOKEN_ORDER:
+        token_order_mask(s, out)
+    elif dec == D_DRAFT:
+        draft_mask(s, out)
     else:
         activity_mask(s, out)
 
@@ -131,7 +161,7 @@ def is_legal(s, action: int) -> bool:
     if not pod.in_play(s, action, NUM_ACTIONS):
         return False
     if s.decision == D_MAIN:  # the activities ask their own rules, not the whole mask
-        return action < A_PLACE and activity_legal(s, action)
+        return (action < A_PLACE or A_LAY_TOKEN <= action < A_FURY) and activity_legal(s, action)
     # a local mask: a rejected action must leave every byte of the state as it was
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     legal_mask(s, mask)
@@ -169,6 +199,13 @@ def step(s, action: int) -> bool:
         strike_target(s, who, action)
     elif dec == D_DROP_ITEM:
         drop_and_die(s, who, action)
+    elif dec == D_FURY:
+        use_fury(s, who, action)
+    elif dec == D_TOKEN_ORDER:
+        choose_token(s, action)
+    elif dec == D_DRAFT:
+        if draft_pick(s, who, action):
+            start_turn(s)  # the last pick: the first turn begins
     else:
         do_activity(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -236,6 +273,7 @@ def init_resolution(s) -> None:
     s.ex_done[:] = 0
     s.ex_phase[:] = 0
     s.ex_order[:, :] = 0
+    s.ex_tokens[:] = 0
     s.ck_opp = 0
     s.push_from = 0
     s.actions_left = 0
@@ -259,8 +297,12 @@ def init(s, seed, options) -> None:
     init_board(s)
     init_characters(s, n)
     init_resolution(s)
+    draft = deal_characters(s)  # setup step 9 (l.89)
     first = kernel_common.roll_for_first(s, n, EV_FIRST_PLAYER)
     s.seat = first
+    if draft:  # seats pick in turn before the first turn (``abilities.draft_pick`` starts it)
+        set_decision(s, D_DRAFT, draft_next(s))
+        return
     start_turn(s)
     set_decision(s, D_MAIN, first)
     advance(s)

@@ -12,10 +12,11 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .abilities import fury, fury_seat
 from .combat import combat_loser, combat_outcome, roll_combat
 from .golem import golem_outcome, roll_golem_check
 from .moving import begin_jump, finish_jump
-from .tables import A_KEEP, CK_COMBAT, CK_GOLEM, CK_JUMP, CK_NONE, CK_TRAP, D_REROLL, EV_CRYSTAL, EV_REROLL
+from .tables import A_KEEP, CK_COMBAT, CK_GOLEM, CK_JUMP, CK_NONE, CK_TRAP, D_FURY, D_REROLL, EV_CRYSTAL, EV_REROLL
 from .traps import begin_trap_check, trap_outcome
 
 
@@ -36,6 +37,9 @@ def offer_reroll(s) -> bool:
     """After a failed check (or a lost combat), the owner of an active Crystal decides."""
     if s.ck_kind == CK_COMBAT:
         loser = combat_loser(s)
+        if fury_seat(s) >= 0:  # Fury before the Crystal: both after both checks (l.438, l.445)
+            set_decision(s, D_FURY, loser)
+            return True
         if s.stun[loser] == 0 and can_crystal(s, loser):
             set_decision(s, D_REROLL, loser)
             return True
@@ -69,6 +73,14 @@ def settle_check(s) -> None:
     calls it before anything else once a check is in progress)."""
     if not offer_reroll(s):
         resolve_check(s)
+
+
+# --- the War Sister's Fury (decision) -------------------------------------------------------------
+@njit(cache=True)
+def use_fury(s, who: int, action: int) -> None:
+    """Fury or not; a tie it makes repeats both checks (l.234); the combat then settles on."""
+    if fury(s, who, action):
+        roll_combat(s, -1)
 
 
 # --- reroll with the Crystal of Fate (decision) ----------------------------------------------

@@ -16,6 +16,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .abilities import combat_bonus, consecrated, dismember, steal
 from .life import lose_life
 from .moving import enter
 from .queries import center_node, event_mod, item_sum
@@ -48,9 +49,10 @@ def can_fight(s, seat: int) -> bool:
 @njit(cache=True)
 def combat_total(s, seat: int, attacking: bool) -> int:
     # the event's combat modifier goes to the attacker only: on both sides it would cancel
+    bonus = combat_bonus(s, seat)
     if attacking:
-        return roll_2d6(s.rng) + item_sum(s, seat, ITEM_ATTACK) + event_mod(s, C.LONG_COMBAT_MOD)
-    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_DEFEND)
+        return roll_2d6(s.rng) + item_sum(s, seat, ITEM_ATTACK) + event_mod(s, C.LONG_COMBAT_MOD) + bonus
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_DEFEND) + bonus
 
 
 @njit(cache=True)
@@ -81,16 +83,19 @@ def begin_combat(s, attacker: int, defender: int) -> None:
     s.ck_kind = CK_COMBAT
     s.ck_seat = attacker
     s.ck_opp = defender
+    s.fury_used = 0
     roll_combat(s, -1)
 
 
 @njit(cache=True)
 def combat_outcome(s) -> None:
-    """The loser loses 1 Life; on the central space, alive, the winner pushes it out."""
+    """The loser loses 1 Life (all against the War Sister); on the central space, alive,
+    the winner pushes it out."""
     loser = combat_loser(s)
     winner = s.ck_opp if loser == s.ck_seat else s.ck_seat
     node = s.position[loser]
-    lose_life(s, loser, 1)
+    steal(s, winner, loser)
+    lose_life(s, loser, dismember(s, winner, loser))
     if node == center_node(s) and not (s.dying >> loser) & 1 and push_options(s, node) != 0:
         s.push_from = node
         s.ck_seat = loser
@@ -100,13 +105,17 @@ def combat_outcome(s) -> None:
 # --- Attack (activity) -----------------------------------------------------------------------
 @njit(cache=True)
 def attack_legal(s, seat: int, off: int) -> bool:
-    """The character ``off`` seats on stands on the attacker's corridor."""
-    return off < s.num_players and s.position[(seat + off) % s.num_players] == s.position[seat]
+    """The character ``off`` seats on stands on the attacker's corridor (not a consecrated one)."""
+    if off >= s.num_players or consecrated(s, s.position[seat]):
+        return False
+    return s.position[(seat + off) % s.num_players] == s.position[seat]
 
 
 @njit(cache=True)
 def attack_mask(s, seat: int, out) -> None:
     n = s.num_players
+    if consecrated(s, s.position[seat]):
+        return
     for off in range(1, n):
         if s.position[(seat + off) % n] == s.position[seat]:
             out[A_ATTACK + off - 1] = 1

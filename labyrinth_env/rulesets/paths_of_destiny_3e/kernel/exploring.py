@@ -12,6 +12,7 @@ from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import occupants
 from labyrinth_env.core.jit import njit
 
+from .abilities import consecrated, resolve_tokens
 from .combat import can_fight, explore_counter_order
 from .items import anything_to_pick, decline_here
 from .tables import D_COUNTER, D_FREE_ATTACK, D_PICKUP, EV_TRAP_REVEALED, NUM_SEATS, TRAP_TOKENS
@@ -28,8 +29,9 @@ def explore_step(s) -> None:
         s.depth = f  # sent away (Golem, death, push): nothing more here
         return
     step = s.ex_step[f]
-    if step == 1:  # character ability tokens: none in the base game
-        s.ex_step[f] = 2
+    if step == 1:  # character ability tokens, in the active player's order (l.187)
+        if resolve_tokens(s, f):
+            s.ex_step[f] = 2
     elif step == 2:  # the Golem
         s.ex_step[f] = 3
         if s.golem_node == node:
@@ -42,7 +44,10 @@ def explore_step(s) -> None:
                 s.trap_up[node] = 1
                 emit(s, EV_TRAP_REVEALED, seat, node, TRAP_TOKENS[t])
             begin_trap_check(s, seat, TRAP_TOKENS[t])
-    elif step == 4:  # other characters: free attacks
+    elif step == 4:  # other characters: free attacks (none on a consecrated corridor)
+        if consecrated(s, node):
+            s.ex_step[f] = 5
+            return
         others = occupants(s, node, seat) & ~np.int64(s.ex_done[f])
         if s.ex_phase[f] == 0:
             if others != 0 and can_fight(s, seat):

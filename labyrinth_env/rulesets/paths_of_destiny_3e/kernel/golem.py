@@ -14,6 +14,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .abilities import golem_bonus, sealed
 from .life import lose_life, to_start
 from .queries import at_start, center_node, event_mod, holds_special, item_sum, key_node
 from .tables import (
@@ -65,7 +66,7 @@ def golem_options(s) -> int:
         if not (s.node_mask[node] >> d) & 1:
             continue
         other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        if other < 0:
+        if other < 0 or sealed(s, other):
             continue
         if golem_forbidden(s, other):
             back |= 1 << d
@@ -179,7 +180,7 @@ def steer_golem(s, action: int) -> None:
 # --- the Golem Check -------------------------------------------------------------------------
 @njit(cache=True)
 def golem_total(s, seat: int) -> int:
-    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_GOLEM) + event_mod(s, C.LONG_GOLEM_MOD)
+    return roll_2d6(s.rng) + item_sum(s, seat, ITEM_GOLEM) + event_mod(s, C.LONG_GOLEM_MOD) + golem_bonus(s, seat)
 
 
 @njit(cache=True)

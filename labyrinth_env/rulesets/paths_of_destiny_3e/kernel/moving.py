@@ -39,6 +39,7 @@ def push_exploration(s, seat: int, node: int, pickup: bool, ignore_trap: bool = 
     s.ex_ignore_trap[d] = 1 if ignore_trap else 0
     s.ex_done[d] = 0
     s.ex_phase[d] = 0
+    s.ex_tokens[d] = 0
     s.depth = d + 1
 
 

@@ -11,14 +11,18 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .queries import at_start
 from .tables import (
+    ABILITY_TOKENS,
     CK_COMBAT,
     CK_TRAP,
     F_CHAR,
     F_GOLEM,
     F_ITEM,
     F_KEY,
+    F_TOKEN,
+    F_TOKEN_OWNER,
     LIFE,
     NODE_FEATURES,
+    NUM_ABILITY_TOKENS,
     NUM_DECISIONS,
     NUM_EVENTS,
     NUM_GOLEM_CARDS,
@@ -28,6 +32,8 @@ from .tables import (
     NUM_TILES,
     OBS_GLOBAL,
     OBS_SEATS,
+    S_CHARACTER,
+    S_TOKENS,
     SEAT_FEATURES,
     TRAP_TOKENS,
 )
@@ -58,6 +64,18 @@ def observe(s, seat: int, out) -> None:
             if s.items[p, j] >= 0:
                 out[b + 7 + j * NUM_ITEMS + s.items[p, j]] = 1.0
         out[b + 7 + 2 * NUM_ITEMS + s.seat_start[p]] = 1.0
+        if s.character[p] >= 0:  # characters and their tokens are public (l.89, l.377)
+            out[b + S_CHARACTER + s.character[p]] = 1.0
+    for i in range(NUM_ABILITY_TOKENS):
+        o = s.tok_owner[i]
+        if o < 0:
+            continue
+        node = s.tok_node[i]
+        if node < 0:
+            out[OBS_SEATS + ((o - seat) % n) * SEAT_FEATURES + S_TOKENS + ABILITY_TOKENS[i]] += 1.0 / 3.0
+        else:
+            out[node * NODE_FEATURES + F_TOKEN + ABILITY_TOKENS[i]] = 1.0
+            out[node * NODE_FEATURES + F_TOKEN_OWNER + (o - seat) % n] = 1.0
     g = OBS_GLOBAL
     if s.outcome == RUNNING:
         out[g + s.decision] = 1.0
@@ -82,3 +100,4 @@ def observe(s, seat: int, out) -> None:
     g += 5
     out[g] = kernel_common.check_total_feature(s.ck_a) if s.ck_kind != CK_TRAP else s.ck_a / 3.0
     out[g + 1] = kernel_common.check_total_feature(s.ck_b) if s.ck_kind == CK_COMBAT else 0.0
+    out[g + 2] = 1.0 if s.ck_kind == CK_COMBAT and s.fury_used else 0.0

@@ -74,9 +74,23 @@ SEATINGS = np.full((7, NUM_SEATS), -1, dtype=np.int64)
 for _n, _seats in C.START_SEATS.items():
     SEATINGS[_n, : len(_seats)] = _seats
 
+# characters and their ability tokens
+NUM_CHARACTERS = C.NUM_CHARACTERS
+NUM_ABILITY_TOKENS = C.NUM_ABILITY_TOKENS
+NUM_TOKEN_TYPES = C.NUM_TOKEN_TYPES
+ABILITY_TOKENS = C.ABILITY_TOKENS.astype(np.int64)
+CHARACTER_TOKEN = C.CHARACTER_TOKEN.astype(np.int64)
+CHARACTER_COMBAT = C.CHARACTER_COMBAT.astype(np.int64)
+CHARACTER_GOLEM = C.CHARACTER_GOLEM.astype(np.int64)
+# the characters the kernel deals (bits): every ready one; two players never get the
+# Golem Mistress or the Arch-priestess (l.499)
+DEALABLE = sum(1 << c for c in range(NUM_CHARACTERS) if C.CHARACTER_READY[c])
+DEALABLE_2P = DEALABLE & ~sum(1 << c for c in C.TWO_PLAYER_EXCLUDED)
+
 # options vector
 OPT_VARIANT, OPT_CRYSTAL = OPT_RULESET, OPT_RULESET + 1  # after num_players, max_turns (core.contract)
-NUM_OPTIONS = 8
+OPT_CHARACTERS = OPT_RULESET + 2  # core.characters: the mode, then the character of each seat
+NUM_OPTIONS = OPT_CHARACTERS + 1 + NUM_SEATS
 
 # --- actions ---------------------------------------------------------------------------
 A_BUILD = 0
@@ -110,12 +124,21 @@ A_EXCHANGE = A_PICK_ITEM + NUM_ITEMS  # + item * 2 + carried slot (30)
 A_PICKUP_DONE = A_EXCHANGE + NUM_ITEMS * 2
 A_EVENT_TARGET = A_PICKUP_DONE + 1  # + offset 0..5 (yourself = 0)
 A_DROP_ITEM = A_EVENT_TARGET + NUM_SEATS  # + carried slot (2)
-NUM_ACTIONS = A_DROP_ITEM + 2
+A_LAY_TOKEN = A_DROP_ITEM + 2  # activity: lay one of your ability tokens on your corridor
+A_REBUILD = A_LAY_TOKEN + 1  # activity (the Architect): + cell (37), the tile removed
+A_MOVE_TILE = A_REBUILD + NUM_BOARD  # activity (the Architect): + cell (37), the tile built again elsewhere
+A_SHAPESHIFT = A_MOVE_TILE + NUM_BOARD  # activity (the Shapeshifter): + character (15)
+A_FURY = A_SHAPESHIFT + NUM_CHARACTERS  # the War Sister: lose 1 Life for +2
+A_NO_FURY = A_FURY + 1
+A_RESOLVE_TOKEN = A_NO_FURY + 1  # + ability token (21): resolve it next
+A_DRAFT = A_RESOLVE_TOKEN + NUM_ABILITY_TOKENS  # + character (15)
+NUM_ACTIONS = A_DRAFT + NUM_CHARACTERS
 
 # --- decisions -----------------------------------------------------------------------------
 D_MAIN, D_PLACE, D_GOLEM_DIR, D_REROLL, D_SCEPTER, D_LIFE_OR_STUN = 0, 1, 2, 3, 4, 5
 D_FREE_ATTACK, D_COUNTER, D_PUSH_DIR, D_PICKUP, D_EVENT_TARGET, D_DROP_ITEM = 6, 7, 8, 9, 10, 11
-NUM_DECISIONS = 12
+D_FURY, D_TOKEN_ORDER, D_DRAFT = 12, 13, 14
+NUM_DECISIONS = 15
 DECISIONS = (
     "activity",
     "place the drawn tile",
@@ -129,6 +152,9 @@ DECISIONS = (
     "pick up keys and items",
     "choose a character for the event",
     "item to drop",
+    "use Fury?",
+    "ability token to resolve next",
+    "choose a character",
 )
 
 # checks in progress (``ck_kind``)
@@ -173,7 +199,19 @@ EV_HEART = 30  # seat
 EV_POTION = 31  # seat
 EV_TRAP_REMOVED = 32  # seat, node, trap type (disarmed: back into the trap pool)
 EV_THROWN_BACK = 33  # seat, from node, to node (moved by a trap)
+EV_CHARACTER = 34  # seat, character, CHAR_*
+EV_TOKEN_LAID = 35  # seat, token type, node
+EV_TOKEN_EFFECT = 36  # seat struck, token type, node, owner
+EV_TOKEN_RETURNED = 37  # owner, token type, node
+EV_FURY = 38  # seat, combat total after
+EV_DISMEMBER = 39  # seat (the War Sister), loser
+EV_REBUILD = 40  # seat, tile, cell, 0 removed / 1 moved
+EV_STEAL = 41  # seat (the Thief), loser, key
+EV_PORTAL = 42  # seat, from node, to node
 MAX_EVENTS = 64
+# how a seat got its character (EV_CHARACTER's last argument)
+CHAR_DEALT, CHAR_LISTED, CHAR_DRAFTED, CHAR_CHANGED = 0, 1, 2, 3
+CHAR_HOW_NAMES = ("dealt", "chosen", "drafted", "changed")
 # the codes inside events
 JUMP_SAFE, JUMP_RISKY = 0, 1  # EV_JUMP's last argument
 JUMP_NAMES = ("safe_jump", "jump_check")
@@ -202,6 +240,10 @@ STATE_DTYPE = state_dtype(
         *pod.piece_fields(NUM_SEATS),
         ("key_dropped_by", np.int8, (NUM_KEYS,)),
         ("character", np.int8, (NUM_SEATS,)),
+        # ability tokens: the seat that owns each (-1: in the box) and where it lies (-1: with its owner)
+        ("tok_owner", np.int8, (NUM_ABILITY_TOKENS,)),
+        ("tok_node", np.int16, (NUM_ABILITY_TOKENS,)),
+        ("fury_used", np.int8),  # the War Sister used Fury in the combat being resolved
         ("items", np.int8, (NUM_SEATS, 2)),
         ("golem_node", np.int16),
         ("golem_from", np.int16),
@@ -228,6 +270,7 @@ STATE_DTYPE = state_dtype(
         ("ex_done", np.uint8, (MAX_DEPTH,)),  # seats already fought or passed
         ("ex_phase", np.int8, (MAX_DEPTH,)),
         ("ex_order", np.int8, (MAX_DEPTH, NUM_SEATS)),
+        ("ex_tokens", np.uint32, (MAX_DEPTH,)),  # ability tokens resolved here already (bits)
         *pod.CHECK_FIELDS,
         ("ck_opp", np.int8),
         ("golem_steps", np.int8),
@@ -241,7 +284,7 @@ STATE_DTYPE = state_dtype(
 )
 
 # --- the observation's layout --------------------------------------------------------------
-NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS
+NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS + NUM_TOKEN_TYPES + NUM_SEATS
 # the node features both editions share come first (see core.hexboard.observe_corridors)
 F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
     hexboard.F_EXISTS,
@@ -253,10 +296,14 @@ F_ITEM = F_TRAP_TYPE + NUM_TRAP_TYPES
 F_KEY = F_ITEM + NUM_ITEMS
 F_GOLEM = F_KEY + NUM_KEYS
 F_CHAR = F_GOLEM + 1
+F_TOKEN = F_CHAR + NUM_SEATS  # ability tokens lying here, by type
+F_TOKEN_OWNER = F_TOKEN + NUM_TOKEN_TYPES  # ... and their owners, by relative seat
 OBS_SEATS = NUM_NODES * NODE_FEATURES
-SEAT_FEATURES = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 * NUM_ITEMS + NUM_SEATS
+SEAT_FEATURES = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 * NUM_ITEMS + NUM_SEATS + NUM_CHARACTERS + NUM_TOKEN_TYPES
+S_CHARACTER = 7 + 2 * NUM_ITEMS + NUM_SEATS  # within a seat's block: its character, one-hot
+S_TOKENS = S_CHARACTER + NUM_CHARACTERS  # its ability tokens in hand, by type (count / 3)
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
-GLOBAL_FEATURES = NUM_DECISIONS + NUM_SEATS + 3 + NUM_TILES + 5 + NUM_EVENTS + 5 + 2
+GLOBAL_FEATURES = NUM_DECISIONS + NUM_SEATS + 3 + NUM_TILES + 5 + NUM_EVENTS + 5 + 2 + 1
 OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the

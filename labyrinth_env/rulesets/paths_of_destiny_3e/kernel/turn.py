@@ -11,6 +11,17 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
+from .abilities import (
+    lay_token,
+    lay_token_legal,
+    rebuild,
+    rebuild_mask,
+    rebuild_target,
+    rebuild_usable,
+    shapeshift,
+    shapeshift_legal,
+    shapeshift_mask,
+)
 from .building import build
 from .checks import activate_crystal, activate_legal, settle_check
 from .combat import attack, attack_legal, attack_mask
@@ -27,13 +38,17 @@ from .tables import (
     A_BUILD,
     A_END_TURN,
     A_EVENT,
+    A_LAY_TOKEN,
     A_MOVE,
     A_MOVE_GOLEM,
+    A_MOVE_TILE,
     A_PICK_UP,
+    A_REBUILD,
     A_REST,
     A_RISKY_JUMP,
     A_SAFE_JUMP,
     A_SET_TRAP,
+    A_SHAPESHIFT,
     A_USE_POTION,
     CK_NONE,
     D_DROP_ITEM,
@@ -42,6 +57,8 @@ from .tables import (
     EV_START_TURN,
     EV_TRUNCATED,
     EV_WIN,
+    NUM_BOARD,
+    NUM_CHARACTERS,
 )
 from .traps import lay_trap, set_trap_legal, set_trap_mask
 
@@ -125,6 +142,12 @@ def activity_legal(s, a: int) -> bool:
         return potion_legal(s, seat)
     if a == A_PICK_UP:
         return pick_up_legal(s, seat)
+    if a == A_LAY_TOKEN:
+        return lay_token_legal(s, seat)
+    if A_REBUILD <= a < A_SHAPESHIFT:
+        return rebuild_usable(s, seat) and rebuild_target(s, (a - A_REBUILD) % NUM_BOARD)
+    if A_SHAPESHIFT <= a < A_SHAPESHIFT + NUM_CHARACTERS:
+        return shapeshift_legal(s, seat, a - A_SHAPESHIFT)
     return False
 
 
@@ -156,6 +179,9 @@ def activity_mask(s, out) -> None:
     out[A_ACTIVATE_CRYSTAL] = 1 if activate_legal(s, seat) else 0
     out[A_USE_POTION] = 1 if potion_legal(s, seat) else 0
     out[A_PICK_UP] = 1 if pick_up_legal(s, seat) else 0
+    out[A_LAY_TOKEN] = 1 if lay_token_legal(s, seat) else 0
+    rebuild_mask(s, seat, out)
+    shapeshift_mask(s, seat, out)
 
 
 @njit(cache=True)
@@ -163,6 +189,15 @@ def any_activity(s) -> bool:
     """Anything to do besides ending the turn (usually found within the first actions)."""
     for a in range(A_END_TURN):
         if activity_legal(s, a):
+            return True
+    if activity_legal(s, A_LAY_TOKEN):
+        return True
+    if rebuild_usable(s, s.seat):
+        for cell in range(NUM_BOARD):
+            if activity_legal(s, A_REBUILD + cell):
+                return True
+    for c in range(NUM_CHARACTERS):
+        if activity_legal(s, A_SHAPESHIFT + c):
             return True
     return False
 
@@ -202,6 +237,12 @@ def do_activity(s, action: int) -> None:
         activate_crystal(s, seat)
     elif action == A_USE_POTION:
         use_potion(s, seat)
+    elif action == A_LAY_TOKEN:
+        lay_token(s, seat)
+    elif A_REBUILD <= action < A_SHAPESHIFT:
+        rebuild(s, seat, (action - A_REBUILD) % NUM_BOARD, action >= A_MOVE_TILE)
+    elif A_SHAPESHIFT <= action < A_SHAPESHIFT + NUM_CHARACTERS:
+        shapeshift(s, seat, action - A_SHAPESHIFT)
 
 
 # --- what resolves by itself -----------------------------------------------------------------
