@@ -51,7 +51,7 @@ def cmd_envs(_: argparse.Namespace) -> int:
     return 0
 
 
-DEMO_TOURNAMENT_ENV = "paths_of_destiny_3e_v1"
+DEMO_TOURNAMENT_ENV = "paths_of_destiny_3e_v2"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
