@@ -22,6 +22,15 @@ outcome; a finished run leaves the file in game-index order. A rerun with the sa
 ``--out`` reads the file, skips the games already there (a truncated last line is
 dropped) and plays the rest; games of another tournament in the file are refused.
 ``OUT/report.{json,md,png}`` hold the statistics (``--report-only`` rebuilds them).
+
+Integrity: each record carries ``record_sha256``, the digest of its own content, checked
+whenever the file is read back; a record that fails it (edited, cut) or a game written
+twice (two runs into one folder) is named by line, and ``--repair`` drops such lines
+(keeping the first good record of a game) so that the run plays those games again. One
+run at a time holds ``OUT/.lock``; a second one into the same folder stops at once. A
+worker process that dies (killed, out of memory) loses no game: its batches are played
+again in a fresh pool, and after ``MAX_POOL_RESTARTS`` deaths the run stops with an
+error (the results so far stay, and a rerun resumes).
 """
 
 from __future__ import annotations
@@ -30,6 +39,7 @@ import argparse
 import contextlib
 import dataclasses
 import functools
+import hashlib
 import itertools
 import json
 import math
@@ -54,6 +64,9 @@ BACKENDS = ("local", "ray")
 RESULTS = "games.jsonl"
 # Environment of worker processes: numba reads it at import, so it must be set before.
 WORKER_ENV = {"NUMBA_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"}
+LOCK = ".lock"
+DIGEST = "record_sha256"
+MAX_POOL_RESTARTS = 3
 
 
 # --- seeds and seatings ---------------------------------------------------------------------------
@@ -276,15 +289,38 @@ def play_one(t: Tournament, index: int) -> dict[str, Any]:
     }
     if t.cooperative:
         record["treasures"] = result["treasures"]
+    record[DIGEST] = record_digest(record)
     return record
+
+
+def record_digest(record: Mapping[str, Any]) -> str:
+    """SHA-256 of a record's content (canonical JSON, the digest itself left out)."""
+    body = {k: v for k, v in record.items() if k != DIGEST}
+    return hashlib.sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
 
 
 def play_batch(t: Tournament, indices: Sequence[int]) -> list[dict[str, Any]]:
     return [play_one(t, i) for i in indices]
 
 
-def _worker_init() -> None:
+def _worker_init(parent: int | None = None) -> None:
     os.environ.update(WORKER_ENV)
+    if parent is not None:
+        _exit_with_parent(parent)
+
+
+def _exit_with_parent(parent: int) -> None:
+    """A worker whose driver is gone (killed) stops too: nobody reads its results, and a
+    pool worker would otherwise wait for work for ever (it holds its own queue's pipe)."""
+    import threading
+    import time
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="exit-with-driver", daemon=True).start()
 
 
 @contextlib.contextmanager
@@ -323,16 +359,33 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
             sink(play_batch(t, batch))
         return
     import multiprocessing
+    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
-    with _worker_environment():
-        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_worker_init)
-    try:
-        for records in pool.imap(functools.partial(play_batch, t), batches):
-            sink(records)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()
+    todo_batches = dict(enumerate(batches))
+    for _ in range(MAX_POOL_RESTARTS + 1):
+        with _worker_environment():
+            pool = ProcessPoolExecutor(
+                workers, multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
+            )
+        try:
+            pending = {pool.submit(play_batch, t, batch): k for k, batch in todo_batches.items()}
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    k = pending.pop(future)
+                    records = future.result()  # BrokenProcessPool when a worker died
+                    del todo_batches[k]
+                    sink(records)
+            return
+        except BrokenProcessPool:
+            pass  # the batches not yet received are played again in a fresh pool
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+    raise RuntimeError(
+        f"tournament worker processes died {MAX_POOL_RESTARTS + 1} times ({len(todo_batches)} batches unplayed; "
+        "out of memory or killed?); the results so far are kept: run again to resume"
+    )
 
 
 def run_ray(
@@ -372,10 +425,15 @@ def run_ray(
 
 
 # --- the results file -----------------------------------------------------------------------------
-def read_results(path: str | Path, t: Tournament | None = None, *, repair: bool = False) -> list[dict[str, Any]]:
+def read_results(
+    path: str | Path, t: Tournament | None = None, *, repair: bool = False, drop_bad: bool = False
+) -> list[dict[str, Any]]:
     """The records of a results file. A last line cut off by an interruption is ignored
-    (and cut from the file with ``repair``); any other malformed line, a repeated game
-    index, or (given ``t``) a game that is not this tournament's raises ``ValueError``."""
+    (and cut from the file with ``repair``); any other malformed line, a record whose
+    digest fails, a repeated game index, or (given ``t``) a game that is not this
+    tournament's raises ``ValueError`` naming the line, unless ``drop_bad``: then bad
+    records and repeats (after the first good record of a game) are dropped from the
+    file (rewritten atomically) and those games will be played again."""
     p = Path(path)
     if not p.exists():
         return []
@@ -383,6 +441,7 @@ def read_results(path: str | Path, t: Tournament | None = None, *, repair: bool 
     lines = data.split(b"\n")
     records: list[dict[str, Any]] = []
     seen: set[int] = set()
+    dropped = 0
     good_end = 0
     for n, line in enumerate(lines):
         last = n == len(lines) - 1
@@ -393,23 +452,41 @@ def read_results(path: str | Path, t: Tournament | None = None, *, repair: bool 
             rec = json.loads(line)
             if not isinstance(rec, dict) or not isinstance(rec.get("index"), int):
                 raise ValueError("not a game record")
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             if last or all(not x.strip() for x in lines[n + 1 :]):
                 break  # cut off mid-write: the game will be played again
-            raise ValueError(f"results file {str(p)!r}, line {n + 1}: malformed ({exc})") from None
+            if drop_bad:
+                dropped += 1
+                continue
+            raise ValueError(f"results file {str(p)!r}, line {n + 1}: malformed ({exc}); {_REPAIR}") from None
         if last:
             break  # complete JSON but no newline: written partly; play it again
-        if rec["index"] in seen:
-            raise ValueError(f"results file {str(p)!r}, line {n + 1}: game {rec['index']} appears twice")
+        problem = None
+        if rec.get(DIGEST) != record_digest(rec):
+            problem = "its record_sha256 does not match its content (edited or damaged)"
+        elif rec["index"] in seen:
+            problem = f"game {rec['index']} appears twice (two runs into one folder?)"
+        if problem is not None:
+            if drop_bad:
+                dropped += 1
+                continue
+            raise ValueError(f"results file {str(p)!r}, line {n + 1}: {problem}; {_REPAIR}")
         if t is not None:
             _check_record(p, n + 1, rec, t)
         seen.add(rec["index"])
         records.append(rec)
         good_end += len(line) + 1
-    if repair and good_end < len(data):
+    if dropped:
+        tmp = p.with_suffix(".repair")
+        tmp.write_text("".join(json.dumps(r) + "\n" for r in records))
+        os.replace(tmp, p)
+    elif repair and good_end < len(data):
         with p.open("r+b") as f:
             f.truncate(good_end)
     return records
+
+
+_REPAIR = "run again with --repair to drop the bad lines and play those games again"
 
 
 def _check_record(path: Path, line: int, rec: dict[str, Any], t: Tournament) -> None:
@@ -451,12 +528,14 @@ def run_tournament(
     batch_size: int | None = None,
     progress: bool = False,
     plot: bool = True,
+    repair: bool = False,
 ) -> dict[str, Any]:
     """Play (or finish) a tournament and return its report (``agents.ratings``).
 
     With ``out`` the games go to ``out/games.jsonl`` (resumed if present) and the report to
     ``out/report.{json,md,png}``; without it everything stays in memory. Everything is
-    checked before the first game.
+    checked before the first game. ``repair``: drop bad or repeated records from the
+    results file and play those games again (see the module docstring).
     """
     games = _check_int("games", games, 1)
     workers = _check_int("workers", workers, 1)
@@ -470,15 +549,61 @@ def run_tournament(
         except ImportError:
             raise ValueError("backend 'ray' needs ray: pip install -e '.[distributed]'") from None
     t = make_tournament(env_id, agents, seed, options)
-    records: list[dict[str, Any]] = []
-    path = None
-    if out is not None:
-        out_dir = Path(out)
-        if out_dir.exists() and not out_dir.is_dir():
-            raise ValueError(f"--out {str(out_dir)!r} is a file; it must be a directory")
-        path = out_dir / RESULTS
-        records = read_results(path, t, repair=True)
-        out_dir.mkdir(parents=True, exist_ok=True)
+    with contextlib.ExitStack() as stack:
+        records: list[dict[str, Any]] = []
+        path = None
+        if out is not None:
+            out_dir = Path(out)
+            if out_dir.exists() and not out_dir.is_dir():
+                raise ValueError(f"--out {str(out_dir)!r} is a file; it must be a directory")
+            out_dir.mkdir(parents=True, exist_ok=True)
+            stack.enter_context(_locked(out_dir))
+            path = out_dir / RESULTS
+            records = read_results(path, t, repair=True, drop_bad=repair)
+        return _play_and_report(t, games, records, path, out, workers, backend, address, batch_size, progress, plot)
+
+
+@contextlib.contextmanager
+def _locked(out_dir: Path) -> Iterator[None]:
+    """Hold ``out_dir/.lock`` for the run: a second run into the same folder fails at
+    once, naming the first (the lock goes with its process, even a killed one)."""
+    import fcntl
+
+    lock = (out_dir / LOCK).open("a+")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        lock.seek(0)
+        holder = lock.read().strip() or "another process"
+        lock.close()
+        raise ValueError(
+            f"another tournament is writing to {str(out_dir)!r} ({holder}); wait for it to finish or use another --out"
+        ) from None
+    try:
+        lock.seek(0)
+        lock.truncate()
+        lock.write(f"pid {os.getpid()}")
+        lock.flush()
+        yield
+    finally:
+        fcntl.flock(lock, fcntl.LOCK_UN)
+        lock.close()
+
+
+def _play_and_report(
+    t: Tournament,
+    games: int,
+    records: list[dict[str, Any]],
+    path: Path | None,
+    out: str | Path | None,
+    workers: int,
+    backend: str,
+    address: str | None,
+    batch_size: int | None,
+    progress: bool,
+    plot: bool,
+) -> dict[str, Any]:
+    env_id = t.env_id
     done = {r["index"] for r in records}
     todo = [i for i in range(games) if i not in done]
 
@@ -633,6 +758,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--batch-size", type=int, default=None, help="games per task")
     parser.add_argument("--out", default=None, help="results directory (default results/tournament)")
     parser.add_argument("--report-only", action="store_true", help="rebuild the report from the results file")
+    parser.add_argument(
+        "--repair", action="store_true", help="drop bad or repeated records from the results and replay those games"
+    )
     parser.add_argument("--no-progress", action="store_true")
     parser.add_argument("--no-plot", action="store_true")
     return parser
@@ -683,7 +811,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.report_only:
             report = report_only(settings, plot=not args.no_plot)
         else:
-            report = run_tournament(**settings, progress=not args.no_progress, plot=not args.no_plot)
+            report = run_tournament(
+                **settings, progress=not args.no_progress, plot=not args.no_plot, repair=args.repair
+            )
     except ValueError as exc:
         print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return 2

@@ -3,6 +3,7 @@ after an interruption, local processes and Ray agreeing, configs, the CLI and ba
 
 from __future__ import annotations
 
+import contextlib
 import json
 import math
 import shutil
@@ -266,6 +267,97 @@ def test_worker_processes_give_the_same_results(reference, tmp_path):
     ref_out, _ = reference
     run_tournament(ENV, ["random", "heuristic"], 12, seed=3, options=FAST, out=tmp_path, workers=2, plot=False)
     assert (tmp_path / T.RESULTS).read_bytes() == (ref_out / T.RESULTS).read_bytes()
+
+
+def test_a_second_run_into_the_same_folder_stops_at_once(tmp_path):
+    """Issue 22, item 3: one run at a time per --out; the second fails before any game,
+    naming the first; the lock leaves with the run."""
+    with T._locked(tmp_path):
+        with pytest.raises(ValueError, match=r"another tournament is writing to .* \(pid \d+\)"):
+            run_tournament(ENV, ["random", "heuristic"], 2, seed=3, options=FAST, out=tmp_path, plot=False)
+        assert not (tmp_path / T.RESULTS).exists()
+    run_tournament(ENV, ["random", "heuristic"], 2, seed=3, options=FAST, out=tmp_path, plot=False)
+
+
+@pytest.mark.parametrize("damage", ["winner flipped", "returns reversed", "actions cut", "game twice"])
+def test_tampered_or_repeated_records_are_named_and_repaired(reference, tmp_path, damage):
+    """Issue 22, item 4: a record changed after it was written, or a game written twice, is
+    refused on resume naming its line; ``repair=True`` drops it, plays the game again and
+    gives the file of an uninterrupted run."""
+    ref_out, _ = reference
+    lines = (ref_out / T.RESULTS).read_text().splitlines()
+    rec = json.loads(lines[4])
+    if damage == "winner flipped":
+        rec["winner"] = 1 - rec["winner"] if rec["winner"] is not None else 0
+    elif damage == "returns reversed":
+        rec["returns"] = rec["returns"][::-1]
+    elif damage == "actions cut":
+        rec["actions"] = rec["actions"][:-3]
+    if damage == "game twice":
+        lines.insert(7, lines[4])
+    else:
+        lines[4] = json.dumps(rec)
+    (tmp_path / T.RESULTS).write_text("\n".join(lines) + "\n")
+    args = (ENV, ["random", "heuristic"], 12)
+    with pytest.raises(ValueError, match=r"line (5|8): .*--repair"):
+        run_tournament(*args, seed=3, options=FAST, out=tmp_path, plot=False)
+    with pytest.raises(ValueError, match="--repair"):
+        T.report_only(
+            {"env_id": ENV, "agents": "random,heuristic", "seed": 3, "options": FAST, "out": tmp_path, "games": 12}
+        )
+    run_tournament(*args, seed=3, options=FAST, out=tmp_path, plot=False, repair=True)
+    assert (tmp_path / T.RESULTS).read_bytes() == (ref_out / T.RESULTS).read_bytes()
+
+
+def test_chaos_killed_workers_and_driver_lose_and_repeat_nothing(reference, tmp_path):
+    """Issue 22, item 2 and the chaos test: a tournament run from the command line in a
+    separate process, with two workers; a worker is killed (SIGKILL) mid-run, then the
+    driver itself; reruns resume; every record equals the uninterrupted run's."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    ref_out, _ = reference
+    first_six = "".join((ref_out / T.RESULTS).read_text().splitlines(True)[:6]).encode()
+    argv = [sys.executable, "-m", "labyrinth_env.agents.tournament", "--env", ENV, "--agents", "random,heuristic"]
+    argv += ["--games", "6", "--seed", "3", "--players", "2", "--max-turns", "30", "--workers", "2"]
+    argv += ["--batch-size", "1", "--out", str(tmp_path), "--no-progress", "--no-plot"]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+
+    def records() -> int:
+        path = tmp_path / T.RESULTS
+        return len(path.read_text().splitlines()) if path.exists() else 0
+
+    # 1. kill one worker once the first game is written; the run must still finish
+    driver = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while records() < 1 and driver.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    workers = psutil.Process(driver.pid).children(recursive=True)
+    killed = [w for w in workers if "spawn_main" in " ".join(w.cmdline())][:1]
+    for w in killed:
+        w.send_signal(signal.SIGKILL)
+    assert driver.wait(timeout=900) == 0, driver.stderr.read()
+    assert killed, "no worker process was found to kill"
+    assert (tmp_path / T.RESULTS).read_bytes() == first_six
+
+    # 2. kill the driver itself mid-run (its workers die with it or finish nothing), then resume
+    (tmp_path / T.RESULTS).write_text("".join((ref_out / T.RESULTS).read_text().splitlines(True)[:2]))
+    driver = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while records() < 3 and driver.poll() is None and time.time() < deadline:
+        time.sleep(0.05)
+    children = psutil.Process(driver.pid).children(recursive=True) if driver.poll() is None else []
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(timeout=60)
+    for c in children:
+        with contextlib.suppress(psutil.NoSuchProcess):
+            c.wait(timeout=60)  # the pool's workers leave when their driver is gone
+    assert subprocess.run(argv, env=env, capture_output=True, timeout=900).returncode == 0
+    assert (tmp_path / T.RESULTS).read_bytes() == first_six
 
 
 def test_ray_backend_gives_the_same_results(reference, tmp_path):
