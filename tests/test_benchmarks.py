@@ -427,3 +427,18 @@ def test_step_breakdown_parts_add_up(tmp_path) -> None:
     out = tmp_path / "b.json"
     assert step_breakdown.main(["--env", ENV_ID, "--batch", "4", "--seconds", "0.05", "--out", str(out)]) == 0
     assert json.loads(out.read_text())["rows"][0]["env_id"] == ENV_ID
+
+
+def test_vector_memory_reports_peak_rss_and_what_the_env_holds(tmp_path: Path) -> None:
+    """``benchmarks/vector_memory.py``: a fresh process per batch size, the peak RSS and the
+    env's own arrays; the space's bounds stay one row's worth at any batch size."""
+    from benchmarks import vector_memory
+
+    out = tmp_path / "memory.json"
+    assert vector_memory.main(["--env", "team_edition_v1", "--envs", "2", "64", "--out", str(out)]) == 0
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["num_envs"] for r in rows] == [2, 64]
+    assert all(r["peak_rss_mib"] > r["states_mib"] > 0 for r in rows)
+    assert rows[0]["space_bounds_mib"] == rows[1]["space_bounds_mib"]
+    with pytest.raises(ValueError, match="unknown env id 'chess_v1'"):
+        vector_memory.main(["--env", "chess_v1"])

@@ -280,6 +280,21 @@ def test_bad_actions_and_policies_never_move_a_game():
         pvec.step(acts)  # the same step, now with a policy that works
 
 
+def test_the_batched_observation_space_is_batch_space_without_per_env_copies():
+    """The vector env's observation space equals Gymnasium's ``batch_space`` of the single
+    space (shape, bounds, contains, sample) but its bounds are broadcast views: no
+    ``num_envs`` copies of the bounds (issue 22, item 10)."""
+    import gymnasium
+
+    vec = VectorEnv("labyrinx_v1", 64, seed=0)
+    reference = gymnasium.vector.utils.batch_space(vec.single_observation_space, 64)
+    space = vec.observation_space
+    assert space == reference and space.shape == reference.shape
+    assert space.contains(space.sample()) and not space.contains(space.sample() + 2.0)
+    for bound in (space.low, space.high, space.bounded_below, space.bounded_above):
+        assert bound.strides[0] == 0  # one row of bounds shared by every env
+
+
 def test_vector_env_bad_input():
     with pytest.raises(ValueError, match="parallel must be True, False or None"):
         VectorEnv("team_edition_v1", 2, parallel="yes")
