@@ -4,6 +4,8 @@ hidden information, the egocentric observation and bad input."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from generic_env_checks import (
@@ -31,11 +33,11 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v1").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v2").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v1").loops
+B = get_spec("paths_of_destiny_2011_v2").loops
 
-ENV_ID = "paths_of_destiny_2011_v1"
+ENV_ID = "paths_of_destiny_2011_v2"
 PLAYERS = [2, 3, 4, 5, 6]
 
 
@@ -60,7 +62,7 @@ def test_api_test_raw_env(num_players):
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import paths_of_destiny_2011_v1 as mod
+    from labyrinth_env import paths_of_destiny_2011_v2 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 6)
@@ -99,7 +101,46 @@ INVARIANTS = {
     31: "a player counts a key taken from a stunned player who is not in its corridor",
     32: "a player counts as fallen into the trap of a corridor without a trap",
     33: "a corridor memory (fight lost, trap fallen into, start field left) for a seat not in play",
+    34: "a character card is held twice, is out of range, or is held in a game without characters",
+    35: "adrenaline tokens outside 0..3, or on a player who is not the Female Archer",
+    36: "blessing tokens: negative, more than 6 out, or out in a game without the Monk",
+    37: "curse tokens: negative, more than 6 out, or out in a game without the Witch",
+    38: "a seat lacks a character once the cards are dealt or chosen",
 }
+
+
+@njit(cache=True)
+def _characters_error(s) -> int:
+    """The cards and the tokens (l.47-51): each card once, the tokens conserved."""
+    n = s.num_players
+    held = 0
+    for p in range(K.NUM_SEATS):
+        c = s.character[p]
+        if c < 0:
+            if s.char_mode != 0 and p < n and s.draft_pos >= n:
+                return 38
+            continue
+        if c >= K.NUM_CHARACTERS or p >= n or s.char_mode == 0 or (held >> c) & 1:
+            return 34
+        held |= 1 << c
+    blessings = 0
+    curses = 0
+    for p in range(K.NUM_SEATS):
+        if s.adrenaline[p] < 0 or s.adrenaline[p] > C.ADRENALINE_TOKENS:
+            return 35
+        if s.adrenaline[p] > 0 and s.character[p] != K.ARCHER:
+            return 35
+        if s.blessing[p] < 0:
+            return 36
+        if s.curse[p] < 0:
+            return 37
+        blessings += s.blessing[p]
+        curses += s.curse[p]
+    if blessings > C.BLESSING_TOKENS or (blessings > 0 and not (held >> K.MONK) & 1):
+        return 36
+    if curses > C.CURSE_TOKENS or (curses > 0 and not (held >> K.WITCH) & 1):
+        return 37
+    return 0
 
 
 @njit(cache=True)
@@ -107,6 +148,7 @@ def _invariant_error(s) -> int:
     """0 if the state is sound, else a code of ``INVARIANTS``."""
     n = s.num_players
     for err in (
+        _characters_error(s),
         keys_error(s),
         traps_error(s, K.CENTER_CELL),
         tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
@@ -163,7 +205,8 @@ def _invariant_error(s) -> int:
     if s.outcome == K.RUNNING:
         if s.decider < 0 or s.decider >= n:
             return 18
-        if s.decision == K.D_MAIN and (s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks):
+        busy = s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks or s.shot_queue
+        if s.decision == K.D_MAIN and busy:
             return 29
     if s.outcome == K.WON:
         w = s.winner
@@ -187,6 +230,18 @@ def test_random_games_end_with_invariants_after_every_step(num_players):
         out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 31 * num_players + max_turns, what)
     assert out[0] == 1040
     assert out[3] + out[4] == out[0]
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_random_games_with_characters_in_every_seat_end_with_invariants(num_players):
+    """Characters in every seat (dealt, and chosen in the draft), every player count; the
+    tokens conserved after every step (invariants 34-38)."""
+    out = np.zeros(7, dtype=np.int64)
+    for draft, games in ((False, 600), (True, 200)):
+        opts = _options(num_players, max_turns=80, characters="random", character_draft=draft)
+        what = f"{num_players} players with characters, draft {draft}"
+        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 53 * num_players + draft, what)
+    assert out[0] == 800 and out[3] + out[4] == out[0]
 
 
 def test_random_games_without_crystal_questions_end_with_invariants():
@@ -236,7 +291,10 @@ def test_observation_fixed_shape_for_every_player_count():
             obs = env.observe(agent)
             shapes.add((obs["observation"].shape, obs["action_mask"].shape, obs["observation"].dtype))
             assert env.observation_space(agent).contains(obs)
-    assert shapes == {((K.OBS_SIZE,), (K.NUM_ACTIONS,), np.dtype(np.float32))}
+    assert shapes == {((K.OBS_BASE_SIZE,), (K.NUM_ACTIONS,), np.dtype(np.float32))}
+    on = labyrinth_env.make(ENV_ID, num_players=3, characters="random")
+    on.reset(seed=0)
+    assert on.observe("player_0")["observation"].shape == (K.OBS_SIZE,), "the character block with characters"
 
 
 def _char_plane(obs: np.ndarray, rel: int) -> np.ndarray:
@@ -334,7 +392,9 @@ def _determinize_one(states, seat, seed):
 
 @pytest.mark.parametrize("num_players", [2, 4, 5, 6])
 def test_determinize_keeps_the_observation_of_that_seat(num_players):
-    check_determinize_keeps_observations(random_state, num_players, K, B, _determinize_one, _invariant_error)
+    # without characters the observation is v1's (``K.OBS_BASE_SIZE``), which the check reads as OBS_SIZE
+    base = types.SimpleNamespace(OBS_SIZE=K.OBS_BASE_SIZE)
+    check_determinize_keeps_observations(random_state, num_players, base, B, _determinize_one, _invariant_error)
 
 
 def test_determinize_depends_only_on_what_the_seat_knows():
@@ -482,7 +542,8 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != (a < K.A_PLACE and K.action_legal(s, a)):
+                    main = a < K.A_PLACE or a >= K.A_SKILL  # the round's actions, the skills
+                    if (mask[a] != 0) != (main and K.action_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))
@@ -493,3 +554,5 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
 def test_main_mask_equals_the_rule_per_action(num_players):
     n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 5 + num_players)
     assert n > 3000
+    chars = _options(num_players, max_turns=80, characters="random")
+    assert _main_mask_matches_main_legal(new_states(K, 1), chars, 60, 9 + num_players) > 3000, "with the skills"

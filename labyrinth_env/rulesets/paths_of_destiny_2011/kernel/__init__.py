@@ -56,12 +56,15 @@ from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
+from .skills import character_mask, drafting, setup_characters, take_character
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
+    A_SKILL,
     CENTER_CELL,
     CENTER_NODE,
     CK_NONE,
+    D_CHARACTER,
     D_DECLARE,
     D_ENTRANT,
     D_GUARD_DIR,
@@ -106,6 +109,8 @@ def legal_mask(s, out) -> None:
         entrant_mask(s, s.decider, out)
     elif dec == D_DECLARE:
         declare_mask(s, out)
+    elif dec == D_CHARACTER:
+        character_mask(s, out)
     else:
         action_mask(s, out)
 
@@ -115,7 +120,7 @@ def is_legal(s, action: int) -> bool:
     if not pod.in_play(s, action, NUM_ACTIONS):
         return False
     if s.decision == D_MAIN:  # the actions ask their own rules, not the whole mask
-        return action < A_PLACE and action_legal(s, action)
+        return (action < A_PLACE or action >= A_SKILL) and action_legal(s, action)
     # a local mask: a rejected action must leave every byte of the state as it was
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     legal_mask(s, mask)
@@ -143,6 +148,10 @@ def step(s, action: int) -> bool:
         entrant_declares(s, s.decider, action)
     elif dec == D_DECLARE:
         declare(s, s.decider, action)
+    elif dec == D_CHARACTER:
+        take_character(s, s.decider, action)
+        if not drafting(s):  # every card taken: the throw for the first player (l.80)
+            throw_for_first(s)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -223,7 +232,9 @@ def init(s, seed, options) -> None:
     s.choose_pos = 0  # nobody seated yet: ``seating.first_outcome`` seats them
     s.first_player = -1
     s.first_tied = (1 << n) - 1
-    throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
+    setup_characters(s)
+    if not drafting(s):
+        throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
     set_decision(s, D_MAIN, 0)
     advance(s)
 

@@ -15,8 +15,9 @@ from labyrinth_env.core.rng import roll
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import explore
-from .life import die, lose_life
+from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
+from .skills import fight_bonus, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -68,6 +69,7 @@ def side_total(s, members: int, encounter: bool) -> int:
     for p in range(s.num_players):
         if (members >> p) & 1:
             total -= LIFE - s.life[p]
+            total += throw_modifier(s, p) + fight_bonus(s, p)
             if encounter and (s.ex_bonus >> p) & 1:
                 total += C.JUMP_BONUS
     return total
@@ -171,6 +173,7 @@ def kill(s, seat: int, action: int) -> None:
     victim = other_seat(s, action - A_KILL + 1)
     emit(s, EV_KILL, seat, victim)
     emit(s, EV_LIFE, victim, -s.life[victim], 0)
+    gain_adrenaline(s, victim, s.life[victim])
     s.life[victim] = 0
     die(s, victim, seat)
 

@@ -30,6 +30,7 @@ from .tables import (
 def start_round(s) -> None:
     s.actions_left = C.ACTIONS_PER_TURN
     s.guard_used = 0
+    s.adrenaline_used = 0
     emit(s, EV_START_TURN, s.seat, s.turn)
 
 

@@ -63,7 +63,12 @@ for _n, _seats in C.FIXED_SEATS.items():
 
 # options vector
 OPT_CRYSTAL = OPT_RULESET  # after num_players, max_turns (core.contract)
-NUM_OPTIONS = 4
+OPT_CHARS = OPT_CRYSTAL + 1  # CHARS_NONE / DEALT / FIXED / DRAFT (``characters.CHARS_*``)
+OPT_CHAR_LIST = OPT_CHARS + 1  # + seat: the character of each seat (CHARS_FIXED)
+NUM_OPTIONS = OPT_CHAR_LIST + NUM_SEATS
+NUM_CHARACTERS = C.NUM_CHARACTERS
+SKILLS_PER_CHARACTER = C.SKILLS_PER_CHARACTER
+(ARCHITECT, ASSASSIN, ILLUSIONIST, HEAD_HUNTER, ARCHER, MONK, MISTRESS, SWORD_MASTER, THIEF, WITCH) = range(10)
 
 # --- actions ---------------------------------------------------------------------------
 A_BUILD = 0
@@ -89,11 +94,16 @@ A_ATTACK_NEWCOMER = A_DECLINE + 1  # a player in the corridor attacks the one co
 A_TARGET = A_ATTACK_NEWCOMER + 1  # + (offset - 1): the newcomer attacks that player (free)
 A_JOIN = A_TARGET + NUM_SEATS - 1  # attack the player the newcomer chose, in its group
 A_START_FIELD = A_JOIN + 1  # + start field (6)
-NUM_ACTIONS = A_START_FIELD + NUM_STARTS
+NUM_BASE_ACTIONS = A_START_FIELD + NUM_STARTS  # v1's actions; the characters' follow (never legal without)
+A_CHARACTER = NUM_BASE_ACTIONS  # + character (10): take that character card (the draft)
+A_SKILL = A_CHARACTER + NUM_CHARACTERS  # + slot (3): use the character's skill of that slot
+A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that skill on a player
+NUM_ACTIONS = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)
 
 # --- decisions -----------------------------------------------------------------------------
-D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE = range(8)
-NUM_DECISIONS = 8
+D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE, D_CHARACTER = range(9)
+NUM_DECISIONS = 9
+OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
     "choose a start field",
@@ -103,12 +113,14 @@ DECISIONS = (
     "attack the player coming in?",
     "attack on coming in",
     "declare an attack",
+    "choose a character",
 )
 
 # throws in progress (``ck_kind``)
-CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST = 0, 1, 2, 3, 4, 5
-CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player")
+CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST, CK_SHOT, CK_DISARM = 0, 1, 2, 3, 4, 5, 6, 7
+CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player", "shot", "disarming a trap")
 NUM_CHECKS = len(CHECK_NAMES)
+OBS_CHECKS = 6  # the throws of v1's observation block; the skills' throws are shown in the character block
 # how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
 M_ENTER, M_CLIMB, M_DOWN, M_LEAVE = C.MODE_ENTER, C.MODE_CLIMB, C.MODE_DOWN, C.MODE_LEAVE
 ENTRY_NAMES = ("move", "climb up", "jump down", "leave")  # EV_MOVE's "how"
@@ -150,6 +162,11 @@ EV_START_FIELD = 31  # seat, start field
 EV_CHOOSER = 32  # seat drawn to choose first
 EV_DECLARE = 33  # seat, DECLARE_*, target
 EV_HELD = 34  # seat, node (a door trap held it)
+EV_CHARACTER = 35  # seat, character (dealt, fixed or taken in the draft)
+EV_SKILL = 36  # seat, skill id, target seat (NO_SEAT: none), node
+EV_TOKENS = 37  # seat, TOKEN_*, change, tokens after (on that seat)
+EV_SHOT = 38  # target seat, throw, hit, archer
+EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -157,6 +174,17 @@ GUARD_WAKES, GUARD_FALLS_ASLEEP = 0, 1
 GUARD_SLEEP_NAMES = ("guard_wakes", "guard_sleeps")
 DECLARE_NONE, DECLARE_TARGET, DECLARE_JOIN, DECLARE_NEWCOMER = 0, 1, 2, 3
 DECLARE_NAMES = ("no attack", "attacks", "joins the attack on", "attacks the newcomer")
+TOKEN_ADRENALINE, TOKEN_BLESSING, TOKEN_CURSE = 0, 1, 2
+TOKEN_NAMES = ("adrenaline", "blessing", "curse")
+NO_TARGET = -1
+# skill ids (3 * character + slot) the kernel reads
+SK_CLIMBING = 3 * ASSASSIN
+SK_ADRENALINE = 3 * ARCHER
+SK_SHOT = 3 * ARCHER + 1
+SK_BLESSING = 3 * MONK + 1
+SK_DOMINATION = 3 * MISTRESS + 1
+SK_DISARMING = 3 * THIEF + 1
+SK_CURSE = 3 * WITCH
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -219,6 +247,16 @@ STATE_DTYPE = state_dtype(
         ("ck_node", np.int16),
         ("ck_diff", np.int8),
         ("move_dir", np.int8),
+        # characters (l.128-134) and their tokens (l.47-51): the tokens on each player; the
+        # supply is the rest (``components.*_TOKENS``)
+        ("char_mode", np.int8),
+        ("character", np.int8, (NUM_SEATS,)),
+        ("draft_pos", np.int8),  # the seats that have taken a character card so far
+        ("adrenaline", np.int8, (NUM_SEATS,)),
+        ("blessing", np.int8, (NUM_SEATS,)),
+        ("curse", np.int8, (NUM_SEATS,)),
+        ("shot_queue", np.int32),  # the players the Shot still has to throw for
+        ("adrenaline_used", np.int8),  # an adrenaline token handed back this round
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -245,17 +283,27 @@ S_TRAP_FELL = S_FIGHT_LOST + 1
 S_LEFT_START = S_FIGHT_LOST + 2
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 G_DECISION = 0
-G_DECIDER = G_DECISION + NUM_DECISIONS
+G_DECIDER = G_DECISION + OBS_DECISIONS
 G_ROUND = G_DECIDER + NUM_SEATS  # actions left, Guard moved
 G_DRAWN = G_ROUND + 2
 G_PILES = G_DRAWN + NUM_TILES  # board fields, traps, Guard cards left
 G_GUARD_CARDS = G_PILES + 3  # Guard cards left by kind
 G_CHECK = G_GUARD_CARDS + C.NUM_GUARD_CLASSES  # kind one-hot, then a, b, difficulty, mode one-hot
-G_CK_SEATS = G_CHECK + NUM_CHECKS + 3 + 4  # attackers, defender / thrower by relative seat
+G_CK_SEATS = G_CHECK + OBS_CHECKS + 3 + 4  # attackers, defender / thrower by relative seat
 G_ENCOUNTER = G_CK_SEATS + 2 * NUM_SEATS  # newcomer, target, joined, against the newcomer, declared
 G_STARTS = G_ENCOUNTER + 5 * NUM_SEATS  # start fields taken, first player
 GLOBAL_FEATURES = G_STARTS + NUM_STARTS + NUM_SEATS
-OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
+OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observation
+# with characters, a block after it (public, l.131): per relative seat the character
+# (one-hot) and the tokens on it; the draft's free cards; the decision and the throw
+OBS_CHARS = OBS_BASE_SIZE
+CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
+C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
+C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character
+C_CHECK = C_DECISION + 1  # the shot's throw, disarming's throw
+C_SUPPLY = C_CHECK + 2  # the tokens in the supplies
+CHAR_FEATURES = C_SUPPLY + 3
+OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the
 # package re-exports them, and env.py, picture.py, the heuristic and the tests read K.<name>

@@ -16,14 +16,17 @@ from .fights import fight_candidate, fight_outcome, rethrow_side
 from .guard import guard_outcome, throw_against_guard
 from .moving import begin_jump, finish_jump
 from .seating import first_candidate, first_outcome, rethrow_first
+from .skills import disarm_outcome, shot_outcome, throw_against_disarm, throw_against_shot, throw_settled
 from .tables import (
     A_KEEP,
     A_REROLL,
+    CK_DISARM,
     CK_FIGHT,
     CK_FIRST,
     CK_GUARD,
     CK_JUMP,
     CK_NONE,
+    CK_SHOT,
     CK_TRAP,
     D_REROLL,
     EV_CRYSTAL,
@@ -39,8 +42,10 @@ def throw_failed(s) -> bool:
         return s.ck_a < C.JUMP_SUCCESS
     if kind == CK_GUARD:
         return s.ck_a < C.GUARD_STAY
-    if kind == CK_TRAP:
+    if kind in (CK_TRAP, CK_DISARM):
         return s.ck_a < s.ck_diff
+    if kind == CK_SHOT:  # the one shot at is hit
+        return s.ck_a < C.SHOT_HIT
     return False
 
 
@@ -65,6 +70,7 @@ def resolve_throw(s) -> None:
     """Apply the outcome of the throw in progress."""
     kind = s.ck_kind
     seat = s.ck_seat
+    throw_settled(s, kind)  # the blessings and curses on whoever threw are spent
     s.ck_kind = CK_NONE
     if kind == CK_JUMP:
         finish_jump(s, seat, s.ck_a >= C.JUMP_SUCCESS)
@@ -76,6 +82,10 @@ def resolve_throw(s) -> None:
         fight_outcome(s)
     elif kind == CK_FIRST:
         first_outcome(s)
+    elif kind == CK_SHOT:
+        shot_outcome(s, seat)
+    elif kind == CK_DISARM:
+        disarm_outcome(s)
 
 
 @njit(cache=True)
@@ -109,6 +119,10 @@ def repeat_throw(s, who: int, action: int) -> None:
             throw_against_trap(s)
         elif kind == CK_FIRST:
             rethrow_first(s, who)
+        elif kind == CK_SHOT:
+            throw_against_shot(s)
+        elif kind == CK_DISARM:
+            throw_against_disarm(s)
         else:
             rethrow_side(s, who)
     if s.ck_kind != CK_FIGHT and s.ck_kind != CK_FIRST:  # the others there may still repeat

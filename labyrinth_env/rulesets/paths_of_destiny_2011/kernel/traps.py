@@ -14,6 +14,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import do_move
 from .life import add_stun, lose_life, restore
 from .queries import set_position
+from .skills import throw_modifier
 from .tables import (
     A_SET_TRAP,
     CENTER_CELL,
@@ -91,7 +92,7 @@ def begin_trap(s, seat: int, node: int, ty: int, mode: int) -> None:
 def throw_against_trap(s) -> None:
     """2d6 against the trap of the throw in progress (``ck_*``: the fate crystal repeats the
     same throw, same difficulty)."""
-    s.ck_a = roll_2d6(s.rng)
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat)
     emit(s, EV_TRAP_CHECK, s.ck_seat, s.ck_trap, s.ck_a, s.ck_diff, s.ck_mode)
 
 

@@ -19,6 +19,7 @@ from .life import rest
 from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
 from .queries import move_target, other_seat
 from .seating import start_round
+from .skills import any_skill, can_use_skills, drafting, next_shot, skill_legal, skill_mask, use_skill
 from .tables import (
     A_ATTACK,
     A_BUILD,
@@ -33,9 +34,11 @@ from .tables import (
     A_REGENERATE,
     A_REST,
     A_SET_TRAP,
+    A_SKILL,
     A_TAKE_KEY,
     CENTER_NODE,
     CK_NONE,
+    D_CHARACTER,
     D_MAIN,
     D_START,
     EV_TRUNCATED,
@@ -70,6 +73,8 @@ def action_legal(s, a: int) -> bool:
     if a == A_END_TURN:
         return True
     seat = s.seat
+    if a >= A_SKILL:  # the character's skills ask their own conditions (l.132, l.351)
+        return skill_legal(s, seat, a)
     acts = s.actions_left
     # free, "without using actions" (l.108, l.257): a stunned player too, whom l.349 bars
     # only from "any other actions apart from getting rid of the stun point"
@@ -113,6 +118,7 @@ def action_mask(s, out) -> None:
     if s.stun[seat] > 0:
         out[A_REST] = 1 if s.actions_left >= 1 else 0
         return
+    skill_mask(s, seat, out)
     if s.actions_left <= 0:
         return
     attack_mask(s, seat, out)
@@ -133,7 +139,7 @@ def any_action(s) -> bool:
     for a in range(lo, hi):
         if action_legal(s, a):
             return True
-    return False
+    return s.character[s.seat] >= 0 and can_use_skills(s, s.seat) and any_skill(s, s.seat)
 
 
 @njit(cache=True)
@@ -144,6 +150,9 @@ def do_action(s, action: int) -> None:
     if action == A_END_TURN:
         s.actions_left = 0
         end_round(s)
+        return
+    if action >= A_SKILL:
+        use_skill(s, seat, action)
         return
     if action >= A_TAKE_KEY and action < A_SET_TRAP:  # free
         if action >= A_LIFT_KEY:
@@ -183,8 +192,14 @@ def advance(s) -> None:
     just made, the start fields still to choose, queued Guard meetings, the Guard's steps,
     the entry into a corridor, the win, the end of the round."""
     while s.outcome == RUNNING and s.decision == D_MAIN:
+        if drafting(s):  # the character cards first (set-up step 8, l.74)
+            set_decision(s, D_CHARACTER, s.draft_pos)
+            return
         if s.ck_kind != CK_NONE:
             settle_throw(s)
+            continue
+        if s.shot_queue != 0:  # the players the Shot is fired at throw in seat order
+            next_shot(s)
             continue
         if s.choose_pos < s.num_players:
             set_decision(s, D_START, s.choose_order[s.choose_pos])

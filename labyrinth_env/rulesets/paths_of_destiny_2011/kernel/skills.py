@@ -1,0 +1,445 @@
+"""Characters and their skills (l.128-134, l.367-418): the cards dealt, fixed or chosen in turn
+(the draft decision), who may use a skill (not on the start field, l.132; not stunned,
+l.351), the tokens (adrenaline, blessing, curse: l.47-51) and the skills the kernel plays,
+each skill's legality, mask and effect side by side. The card texts (the rulebook's names,
+our completions and reconstructions) are in ``components.SKILLS``.
+
+A blessing (+1) or a curse (-1) lies on a player until his next dice throw: it changes that
+throw, and a repeat with the fate crystal, which "is not a new throw" (l.362); the tokens
+go back to the Monk's or the Witch's supply once the throw is settled."""
+
+from __future__ import annotations
+
+from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.events import emit
+from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.jit import njit
+from labyrinth_env.core.rng import randint, roll_2d6
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011.characters import (
+    CHARS_DEALT,
+    CHARS_DRAFT,
+    CHARS_FIXED,
+    deal_characters,
+    draft_mask,
+)
+
+from .life import add_stun
+from .tables import (
+    A_CHARACTER,
+    A_SKILL,
+    A_SKILL_AT,
+    ARCHER,
+    CK_DISARM,
+    CK_FIGHT,
+    CK_FIRST,
+    CK_NONE,
+    CK_SHOT,
+    EV_CHARACTER,
+    EV_DISARM,
+    EV_SHOT,
+    EV_SKILL,
+    EV_TOKENS,
+    M_ENTER,
+    M_LEAVE,
+    MC,
+    MONK,
+    NEIGHBORS,
+    NO_TARGET,
+    NUM_CHARACTERS,
+    NUM_SEATS,
+    OPT_CHAR_LIST,
+    OPT_CHARS,
+    SK_ADRENALINE,
+    SK_BLESSING,
+    SK_CLIMBING,
+    SK_CURSE,
+    SK_DISARMING,
+    SK_DOMINATION,
+    SK_SHOT,
+    SKILLS_PER_CHARACTER,
+    THIEF,
+    TOKEN_ADRENALINE,
+    TOKEN_BLESSING,
+    TOKEN_CURSE,
+    TRAP_DIFF,
+    TRAP_DIFF2,
+    TRAP_TOKENS,
+    WITCH,
+)
+
+SEAT_OFFSETS = NUM_SEATS - 1
+
+
+# --- the cards (set-up step 8, l.74) ----------------------------------------------------------
+@njit(cache=True)
+def setup_characters(s) -> None:
+    """No tokens on anyone; the cards dealt from the record's generator, given by the
+    options, or left to the draft (``draft_pos`` < players). Nothing is drawn without
+    characters, so such a game throws the same dice as before them."""
+    n = s.num_players
+    s.char_mode = s.options[OPT_CHARS]
+    s.character[:] = -1
+    s.adrenaline[:] = 0
+    s.blessing[:] = 0
+    s.curse[:] = 0
+    s.shot_queue = 0
+    s.adrenaline_used = 0
+    s.draft_pos = n
+    if s.char_mode == CHARS_DEALT:
+        deal_characters(s.rng, s.character, n, NUM_CHARACTERS)
+    elif s.char_mode == CHARS_FIXED:
+        for p in range(n):
+            s.character[p] = s.options[OPT_CHAR_LIST + p]
+    elif s.char_mode == CHARS_DRAFT:
+        s.draft_pos = 0
+        return
+    if s.char_mode != 0:
+        for p in range(n):
+            emit(s, EV_CHARACTER, p, s.character[p])
+
+
+@njit(cache=True)
+def drafting(s) -> bool:
+    return s.draft_pos < s.num_players
+
+
+@njit(cache=True)
+def character_mask(s, out) -> None:
+    draft_mask(s.character, s.num_players, out, A_CHARACTER, NUM_CHARACTERS)
+
+
+@njit(cache=True)
+def take_character(s, seat: int, action: int) -> None:
+    """The seat keeps that card to the end of the game (l.130); the next seat chooses."""
+    s.character[seat] = action - A_CHARACTER
+    emit(s, EV_CHARACTER, seat, s.character[seat])
+    s.draft_pos += 1
+
+
+# --- who may use a skill ---------------------------------------------------------------------------
+@njit(cache=True)
+def can_use_skills(s, seat: int) -> bool:
+    """A character, off its start field (l.132), not stunned (l.351)."""
+    return s.character[seat] >= 0 and s.stun[seat] == 0 and not at_start(s, seat)
+
+
+@njit(cache=True)
+def skill_active(s, seat: int, skill: int) -> bool:
+    return s.character[seat] == skill // SKILLS_PER_CHARACTER and can_use_skills(s, seat)
+
+
+@njit(cache=True)
+def on_board(s, seat: int) -> bool:
+    return s.position[seat] >= 0 and not at_start(s, seat)
+
+
+@njit(cache=True)
+def next_to(s, a: int, b: int) -> bool:
+    """Corridor ``b`` joins corridor ``a`` across a field's edge (one move apart)."""
+    for d in range(6):
+        if (s.node_mask[a] >> d) & 1 and corridor_across(s.node_mask, NEIGHBORS, a // MC, d, MC) == b:
+            return True
+    return False
+
+
+@njit(cache=True)
+def in_reach(s, seat: int, target: int, same: bool) -> bool:
+    """``target`` stands on the board in ``seat``'s corridor (``same``) or in one next to it."""
+    if target < 0 or target == seat or not on_board(s, target):
+        return False
+    a = s.position[seat]
+    b = s.position[target]
+    return a == b if same else (a == b or next_to(s, a, b))
+
+
+@njit(cache=True)
+def tokens_out(tokens, n: int) -> int:
+    t = 0
+    for p in range(n):
+        t += tokens[p]
+    return t
+
+
+# --- the throws' modifiers: blessings and curses ---------------------------------------------------
+@njit(cache=True)
+def throw_modifier(s, seat: int) -> int:
+    """+1 per blessing, -1 per curse on the player (curses accumulate, l.415)."""
+    return s.blessing[seat] - s.curse[seat]
+
+
+@njit(cache=True)
+def spend_tokens(s, seat: int) -> None:
+    """The throw is settled: its blessings and curses go back to the supplies."""
+    if s.blessing[seat] != 0:
+        emit(s, EV_TOKENS, seat, TOKEN_BLESSING, -s.blessing[seat], 0)
+        s.blessing[seat] = 0
+    if s.curse[seat] != 0:
+        emit(s, EV_TOKENS, seat, TOKEN_CURSE, -s.curse[seat], 0)
+        s.curse[seat] = 0
+
+
+@njit(cache=True)
+def throw_settled(s, kind: int) -> None:
+    """After the throw in progress (``ck_*``) is settled, whoever threw spends its tokens (a
+    fight: every member of both sides)."""
+    if kind in (CK_NONE, CK_FIRST):
+        return
+    if kind == CK_FIGHT:
+        for p in range(s.num_players):
+            if (s.ck_att >> p) & 1 or p == s.ck_def:
+                spend_tokens(s, p)
+        return
+    spend_tokens(s, s.ck_seat)
+
+
+@njit(cache=True)
+def fight_bonus(s, seat: int) -> int:
+    """Domination (l.402): +1 in every fight, on the central field with a key too."""
+    return 1 if skill_active(s, seat, SK_DOMINATION) else 0
+
+
+@njit(cache=True)
+def climbing(s, seat: int) -> bool:
+    """Climbing (l.375): the +1 after a jump down, even after a fall."""
+    return skill_active(s, seat, SK_CLIMBING)
+
+
+# --- Adrenaline (the Female Archer, l.390) ---------------------------------------------------------
+@njit(cache=True)
+def adrenaline_legal(s, seat: int) -> bool:
+    return skill_active(s, seat, SK_ADRENALINE) and s.adrenaline[seat] > 0 and not s.adrenaline_used
+
+
+@njit(cache=True)
+def use_adrenaline(s, seat: int) -> None:
+    """Hand a token back: one more action this round (once a round)."""
+    s.adrenaline[seat] -= 1
+    s.adrenaline_used = 1
+    s.actions_left += 1
+    emit(s, EV_SKILL, seat, SK_ADRENALINE, NO_TARGET, -1)
+    emit(s, EV_TOKENS, seat, TOKEN_ADRENALINE, -1, s.adrenaline[seat])
+
+
+# --- Shot (the Female Archer, l.391-392) -----------------------------------------------------------
+@njit(cache=True)
+def shot_targets(s, seat: int) -> int:
+    """The other players in the corridors next to the Archer's."""
+    out = 0
+    for q in range(s.num_players):
+        if q != seat and in_reach(s, seat, q, False) and s.position[q] != s.position[seat]:
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True)
+def shot_legal(s, seat: int) -> bool:
+    return s.actions_left >= 1 and skill_active(s, seat, SK_SHOT) and shot_targets(s, seat) != 0
+
+
+@njit(cache=True)
+def shoot(s, seat: int) -> None:
+    """Every player in range is shot at (l.391); each throws in turn (``next_shot``)."""
+    s.shot_queue = shot_targets(s, seat)
+    emit(s, EV_SKILL, seat, SK_SHOT, NO_TARGET, -1)
+
+
+@njit(cache=True)
+def throw_against_shot(s) -> None:
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat)
+    emit(s, EV_SHOT, s.ck_seat, s.ck_a, 1 if s.ck_a < C.SHOT_HIT else 0, s.seat)
+
+
+@njit(cache=True)
+def next_shot(s) -> None:
+    """The next player shot at throws 2 dice for himself (l.391)."""
+    q = 0
+    while not (s.shot_queue >> q) & 1:
+        q += 1
+    s.shot_queue &= ~(1 << q)
+    s.ck_kind = CK_SHOT
+    s.ck_seat = q
+    throw_against_shot(s)
+
+
+@njit(cache=True)
+def shot_outcome(s, seat: int) -> None:
+    """Below 7 he is hit: 1 stun point (a skill giving stun points, l.345)."""
+    if s.ck_a < C.SHOT_HIT:
+        add_stun(s, seat, 1)
+
+
+# --- Disarming Traps (the Thief, l.411) --------------------------------------------------------------
+@njit(cache=True)
+def disarm_legal(s, seat: int) -> bool:
+    """A trap in the Thief's corridor (the Guard there does not matter, l.411)."""
+    return s.actions_left >= 1 and skill_active(s, seat, SK_DISARMING) and s.node_trap[s.position[seat]] >= 0
+
+
+@njit(cache=True)
+def disarm(s, seat: int) -> None:
+    """Throw 2 dice against the trap's number (its highest, of the ways it works; the
+    bracketed one once anyone failed it)."""
+    node = s.position[seat]
+    ty = TRAP_TOKENS[s.node_trap[node]]
+    mode = M_ENTER
+    for m in range(M_LEAVE + 1):  # the trap's highest number, whichever way it works
+        if TRAP_DIFF[ty, m] > TRAP_DIFF[ty, mode]:
+            mode = m
+    emit(s, EV_SKILL, seat, SK_DISARMING, NO_TARGET, node)
+    s.ck_kind = CK_DISARM
+    s.ck_seat = seat
+    s.ck_node = node
+    s.ck_trap = ty
+    s.ck_mode = mode
+    s.ck_diff = TRAP_DIFF2[ty, mode] if s.trap_failed[node] else TRAP_DIFF[ty, mode]
+    throw_against_disarm(s)
+
+
+@njit(cache=True)
+def throw_against_disarm(s) -> None:
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat)
+    emit(s, EV_DISARM, s.ck_seat, s.ck_node, s.ck_trap, s.ck_a, 1 if s.ck_a >= s.ck_diff else 0)
+
+
+@njit(cache=True)
+def disarm_outcome(s) -> None:
+    """At the number or more the token leaves the board, shuffled back into the trap pile
+    (the 57 tokens stay in the game)."""
+    if s.ck_a < s.ck_diff:
+        return
+    node = s.ck_node
+    token = s.node_trap[node]
+    s.node_trap[node] = -1
+    s.trap_up[node] = 0
+    s.trap_failed[node] = 0
+    for p in range(s.num_players):  # a trap that is gone holds nobody back (l.120)
+        if s.position[p] == node:
+            s.trap_fell &= ~(1 << p)
+    n = s.trap_pool_len
+    j = randint(s.rng, n + 1)
+    s.trap_pool[n] = s.trap_pool[j]
+    s.trap_pool[j] = token
+    s.trap_pool_len = n + 1
+
+
+# --- Blessing (the Monk) and Curse (the Witch, l.415) ------------------------------------------------
+@njit(cache=True)
+def blessing_legal(s, seat: int, target: int) -> bool:
+    """Yourself or a player in your corridor, a blessing token left."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_BLESSING):
+        return False
+    if tokens_out(s.blessing, s.num_players) >= C.BLESSING_TOKENS:
+        return False
+    return target == seat or in_reach(s, seat, target, True)
+
+
+@njit(cache=True)
+def curse_legal(s, seat: int, target: int) -> bool:
+    """Another player in your corridor or one next to it, a curse token left."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_CURSE):
+        return False
+    if tokens_out(s.curse, s.num_players) >= C.CURSE_TOKENS:
+        return False
+    return in_reach(s, seat, target, False)
+
+
+@njit(cache=True)
+def bless(s, seat: int, target: int) -> None:
+    s.blessing[target] += 1
+    emit(s, EV_SKILL, seat, SK_BLESSING, target, -1)
+    emit(s, EV_TOKENS, target, TOKEN_BLESSING, 1, s.blessing[target])
+
+
+@njit(cache=True)
+def curse(s, seat: int, target: int) -> None:
+    s.curse[target] += 1
+    emit(s, EV_SKILL, seat, SK_CURSE, target, -1)
+    emit(s, EV_TOKENS, target, TOKEN_CURSE, 1, s.curse[target])
+
+
+# --- the skill actions ----------------------------------------------------------------------------
+@njit(cache=True)
+def target_of(s, action: int) -> int:
+    """The player of a skill aimed at one (``A_SKILL_AT``), by offset from the active seat."""
+    off = (action - A_SKILL_AT) % SEAT_OFFSETS + 1
+    return (s.seat + off) % s.num_players if off < s.num_players else -1
+
+
+@njit(cache=True)
+def skill_legal(s, seat: int, action: int) -> bool:
+    """Whether a skill action is allowed now (the main decision)."""
+    if not can_use_skills(s, seat):
+        return False
+    c = s.character[seat]
+    if action < A_SKILL_AT:
+        skill = c * SKILLS_PER_CHARACTER + action - A_SKILL
+        if skill == SK_ADRENALINE:
+            return adrenaline_legal(s, seat)
+        if skill == SK_SHOT:
+            return shot_legal(s, seat)
+        if skill == SK_DISARMING:
+            return disarm_legal(s, seat)
+        if skill == SK_BLESSING:
+            return blessing_legal(s, seat, seat)
+        return False
+    skill = c * SKILLS_PER_CHARACTER + (action - A_SKILL_AT) // SEAT_OFFSETS
+    target = target_of(s, action)
+    if target < 0:
+        return False
+    if skill == SK_BLESSING:
+        return blessing_legal(s, seat, target)
+    if skill == SK_CURSE:
+        return curse_legal(s, seat, target)
+    return False
+
+
+@njit(cache=True)
+def skill_mask(s, seat: int, out) -> None:
+    """``skill_legal`` for every skill action (``out`` zeroed); only characters ask."""
+    c = s.character[seat]
+    if c < 0 or not can_use_skills(s, seat):
+        return
+    if c == ARCHER:
+        out[A_SKILL] = 1 if adrenaline_legal(s, seat) else 0
+        out[A_SKILL + 1] = 1 if shot_legal(s, seat) else 0
+    elif c in (MONK, WITCH):
+        for a in range(A_SKILL, A_SKILL_AT + SKILLS_PER_CHARACTER * SEAT_OFFSETS):
+            out[a] = 1 if skill_legal(s, seat, a) else 0
+    elif c == THIEF:
+        out[A_SKILL + 1] = 1 if disarm_legal(s, seat) else 0
+
+
+@njit(cache=True)
+def any_skill(s, seat: int) -> bool:
+    """A skill usable now (``turn.any_action``: the round does not end while one is)."""
+    if s.character[seat] < 0:
+        return False
+    for a in range(A_SKILL, A_SKILL_AT + SKILLS_PER_CHARACTER * SEAT_OFFSETS):
+        if skill_legal(s, seat, a):
+            return True
+    return False
+
+
+@njit(cache=True)
+def use_skill(s, seat: int, action: int) -> None:
+    """Carry out a legal skill action: one action point, except Adrenaline's (it gives one)."""
+    c = s.character[seat]
+    if action < A_SKILL_AT:
+        skill = c * SKILLS_PER_CHARACTER + action - A_SKILL
+        target = seat
+    else:
+        skill = c * SKILLS_PER_CHARACTER + (action - A_SKILL_AT) // SEAT_OFFSETS
+        target = target_of(s, action)
+    if skill == SK_ADRENALINE:
+        use_adrenaline(s, seat)
+        return
+    s.actions_left -= 1
+    if skill == SK_SHOT:
+        shoot(s, seat)
+    elif skill == SK_DISARMING:
+        disarm(s, seat)
+    elif skill == SK_BLESSING:
+        bless(s, seat, target)
+    elif skill == SK_CURSE:
+        curse(s, seat, target)
