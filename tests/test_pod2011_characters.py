@@ -350,3 +350,94 @@ def test_skill_actions_never_legal_without_characters():
     sc.put(0, N19)
     assert not sc.mask()[K.NUM_BASE_ACTIONS :].any()
     assert events(sc.s) is not None
+
+
+def skill_dir(slot: int, d: int) -> int:
+    return K.A_SKILL_DIR + slot * 6 + d
+
+
+def test_whirling_blades_attacks_twice_both_attacks_free_l406():
+    # l.406 "You attack twice, also during an encounter (both attacks are free)."
+    sc = east("Sword Master", "Witch")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(6, 6, 1, 1, 6, 5, 1, 2)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12, 2), (1, 0b01, 11, 3 - 1)]
+    assert int(sc.s["life"][1]) == 2 and int(sc.s["actions_left"]) == 1, "the second attack costs nothing"
+    assert (K.EV_SKILL, 0, K.SK_WHIRLING_BLADES, 1, -1, 0) in evs
+    # in an encounter: the Sword Master comes in and attacks: two fights
+    sc = east("Sword Master", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT
+    sc.step(K.A_DECLINE)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0
+    sc.dice(6, 6, 1, 1, 6, 6, 1, 1)
+    evs = sc.step(K.A_TARGET + 0)
+    assert len(fights(evs)) == 2 and int(sc.s["life"][1]) == 2
+    other = east("Monk", "Witch")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(6, 6, 1, 1, 6, 5, 1, 2)
+    assert len(fights(other.step(K.A_ATTACK + 0))) == 1, "anyone else attacks once"
+
+
+def test_prayer_moves_another_player_who_bears_the_standard_consequences_l396():
+    # l.396 "If you moved another player to the corridor, where there is the Guard, a trap or
+    # another player, the player you moved bears standard consequences."
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.place_trap(N20, "Poisoned Darts")
+    sc.dice(2, 2)
+    evs = sc.step(K.A_PRAY + 0 * 6 + 0)  # player +1, east
+    assert sc.pos(1) == N20 and (K.EV_SKILL, 0, K.SK_PRAYER, 1, N20, 0) in evs
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][1] == 1 and int(sc.s["life"][1]) == 3, "his trap throw"
+    assert int(sc.s["actions_left"]) == 1
+    sc = east("Monk", "Witch", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.put(2, N20)
+    sc.step(K.A_PRAY + 0)
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 2, "an encounter with the player there"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    assert not sc.legal(K.A_PRAY + 0), "only a player in the Monk's corridor"
+
+
+def test_dark_enlivening_moves_a_trap_never_into_a_corridor_with_traps_l416():
+    # l.416 "You cannot move the trap to the corridor, where there are already two traps."
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    token = sc.place_trap(N19, "Poisoned Darts", face_up=True)
+    evs = sc.step(skill_dir(1, 0))
+    assert int(sc.s["node_trap"][N20]) == token and int(sc.s["node_trap"][N19]) == -1
+    assert int(sc.s["trap_up"][N20]) == 1 and (K.EV_SKILL, 0, K.SK_DARK_ENLIVENING, -1, N20, 0) in evs
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_trap(N19, "Poisoned Darts")
+    sc.place_trap(N20, "Falling Rocks")
+    assert not sc.legal(skill_dir(1, 0)), "one trap a corridor (l.218): never onto another"
+    assert not sc.legal(skill_dir(1, 3)), "nor into the central field"
+
+
+def test_mystification_swaps_traps_even_with_the_guard_there_l382():
+    # l.382 "The presence of the Guard does not stop you from swapping places of the traps in
+    # the given corridor."
+    sc = east("Illusionist", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.guard(N20)
+    a = sc.place_trap(N19, "Poisoned Darts")
+    b = sc.place_trap(N20, "Falling Rocks", face_up=True)
+    sc.step(skill_dir(1, 0))
+    assert int(sc.s["node_trap"][N19]) == b and int(sc.s["node_trap"][N20]) == a
+    assert int(sc.s["trap_up"][N19]) == 1 and int(sc.s["trap_up"][N20]) == 0, "each token as it lay"
+    sc = east("Illusionist", "Monk")
+    sc.put(0, N19)
+    assert not sc.legal(skill_dir(1, 0)), "no trap on either side: nothing to swap"

@@ -440,7 +440,19 @@ SKILL_SOURCES = tuple(sk[1] for c in range(NUM_CHARACTERS) for sk in SKILLS[c])
 # the skills the kernel plays so far (skill ids); the others are documented, not yet played
 SKILL_PLAYED = frozenset(
     SKILL_NAMES.index(name)
-    for name in ("Climbing", "Adrenaline", "Shot", "Blessing", "Domination", "Disarming Traps", "Curse")
+    for name in (
+        "Climbing",
+        "Adrenaline",
+        "Shot",
+        "Blessing",
+        "Prayer",
+        "Domination",
+        "Whirling Blades",
+        "Disarming Traps",
+        "Curse",
+        "Dark Enlivening",
+        "Mystification",
+    )
 )
 SKILL_REASONS = {
     "card texts": (
@@ -470,7 +482,21 @@ SKILL_REASONS = {
     "Domination": "l.402 names a fight bonus; its size (+1, as the bridge's bonus l.198) is ours",
     "Disarming Traps": (
         "l.411 names the skill and says the Guard does not prevent it; the throw against the trap's own number "
-        "and the token leaving the game are ours"
+        "and the token going back into the trap pile (the 57 tokens stay in the game) are ours"
+    ),
+    "Prayer": (
+        "l.396 gives the effect; who may be moved (a player in the Monk's corridor) and how far (one move) are ours"
+    ),
+    "Whirling Blades": (
+        "l.406 as written; 'you attack' read as attacking alone (a group's fight is the group's attack, l.281)"
+    ),
+    "Dark Enlivening": (
+        "l.416 bars a corridor with two traps; with one trap a corridor (l.218) the target must have none; the "
+        "range (the corridor next to hers) and that nobody stands there (as for setting one, l.220) are ours"
+    ),
+    "Mystification": (
+        "l.382 names swapping 'the traps in the given corridor' despite the Guard; swapping her corridor's trap "
+        "with the next corridor's (either may be empty) is our reading"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

@@ -31,7 +31,8 @@ are named ``(q,r)`` as the text map writes them):
 | declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
 | choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
 | action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself), |
-| | use skill 1-3 on player +1..+5 (Blessing, Curse) |
+| | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
+| | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -69,14 +70,15 @@ repeat decision before the seats are taken); the seat block of the observation g
 flags, the check block a "first player" kind, the action space a sixth seat.
 v2 (issue 21: the characters, setup step 8, l.74): options ``characters`` ("none", the
 default, as l.74 advises for a first game; "random"; a name per seat) and
-``character_draft``; the action space gains 10 + 3 + 15 actions at its end (choose a
-character; a skill; a skill on a player), never legal without characters. The default game
+``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 actions at its end
+(choose a character; a skill; a skill on a player; towards a direction; Prayer), never
+legal without characters. The default game
 is otherwise v1's: the same dice, events and observations (nothing is drawn for
 characters when they are off), but every action mask is longer, so the id moves: the
 action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 ``vector.py``), it cannot shrink when characters are off. The skills played so far:
-Climbing, Adrenaline, Shot, Blessing, Domination, Disarming Traps, Curse (the rules doc,
-"Characters").
+Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
+Traps, Curse, Dark Enlivening, Mystification (the rules doc, "Characters").
 """
 
 from __future__ import annotations
@@ -176,6 +178,9 @@ class raw_env(LabyrinthAECEnv):
         names += [f"use skill {k + 1}" for k in range(K.SKILLS_PER_CHARACTER)]
         offsets = range(1, K.NUM_SEATS)
         names += [f"use skill {k + 1} on player +{o}" for k in range(K.SKILLS_PER_CHARACTER) for o in offsets]
+        directions = hexenv.direction_names("")
+        names += [f"use skill {k + 1} towards{d}" for k in range(K.SKILLS_PER_CHARACTER) for d in directions]
+        names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 

@@ -214,6 +214,7 @@ def init_resolution(s) -> None:
     s.first_roll[:] = 0
     s.first_tied = 0
     s.move_dir = 0
+    s.blade = 0
     s.actions_left = 0
     s.guard_used = 0
 

@@ -17,7 +17,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import explore
 from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
-from .skills import fight_bonus, throw_modifier
+from .skills import fight_bonus, skill_active, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -39,6 +39,7 @@ from .tables import (
     EV_KILL,
     EV_LIFE,
     EV_SENT_BACK,
+    EV_SKILL,
     LIFE,
     M_ENTER,
     P_CHOOSE,
@@ -49,6 +50,7 @@ from .tables import (
     P_START,
     P_VS_ENTRANT,
     P_VS_TARGET,
+    SK_WHIRLING_BLADES,
 )
 
 
@@ -139,6 +141,29 @@ def fight_outcome(s) -> None:
             emit(s, EV_SENT_BACK, e, node, back)
             set_position(s, e, back)
             explore(s, e, back, -1, M_ENTER, False, 0)  # as an ordinary move
+
+
+@njit(cache=True)
+def whirling_blades(s) -> None:
+    """The Sword Master attacks twice, in an encounter too, both free (l.406): after a fight
+    he threw alone as the attacker, a second one against the same player if both still
+    stand in that corridor (and he may still use skills)."""
+    if s.blade:
+        s.blade = 0
+        return
+    att = s.ck_att
+    if popcount(att) != 1:
+        return
+    p = 0
+    while not (att >> p) & 1:
+        p += 1
+    q = s.ck_def
+    node = s.ck_node
+    if s.position[p] != node or s.position[q] != node or not skill_active(s, p, SK_WHIRLING_BLADES):
+        return
+    s.blade = 1
+    emit(s, EV_SKILL, p, SK_WHIRLING_BLADES, q, -1)
+    begin_fight(s, att, q, s.ck_enc != 0)
 
 
 # --- Attack and Kill a stunned player (actions) ----------------------------------------------

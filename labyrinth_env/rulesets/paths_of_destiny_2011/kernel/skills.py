@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start
+from labyrinth_env.core.hexboard import at_start, settable_corridor
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
@@ -24,12 +24,16 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.characters import (
     draft_mask,
 )
 
+from .entering import do_move
 from .life import add_stun
+from .queries import move_target
 from .tables import (
     A_CHARACTER,
+    A_PRAY,
     A_SKILL,
     A_SKILL_AT,
-    ARCHER,
+    A_SKILL_DIR,
+    CENTER_CELL,
     CK_DISARM,
     CK_FIGHT,
     CK_FIRST,
@@ -40,12 +44,15 @@ from .tables import (
     EV_SHOT,
     EV_SKILL,
     EV_TOKENS,
+    ILLUSIONIST,
     M_ENTER,
     M_LEAVE,
     MC,
     MONK,
     NEIGHBORS,
     NO_TARGET,
+    NUM_ACTIONS,
+    NUM_BOARD,
     NUM_CHARACTERS,
     NUM_SEATS,
     OPT_CHAR_LIST,
@@ -54,11 +61,13 @@ from .tables import (
     SK_BLESSING,
     SK_CLIMBING,
     SK_CURSE,
+    SK_DARK_ENLIVENING,
     SK_DISARMING,
     SK_DOMINATION,
+    SK_MYSTIFICATION,
+    SK_PRAYER,
     SK_SHOT,
     SKILLS_PER_CHARACTER,
-    THIEF,
     TOKEN_ADRENALINE,
     TOKEN_BLESSING,
     TOKEN_CURSE,
@@ -358,19 +367,89 @@ def curse(s, seat: int, target: int) -> None:
     emit(s, EV_TOKENS, target, TOKEN_CURSE, 1, s.curse[target])
 
 
+# --- Dark Enlivening (the Witch, l.416) and Mystification (the Illusionist, l.382) -------------------
+@njit(cache=True)
+def across(s, node: int, d: int) -> int:
+    """The corridor joined to ``node`` across its field's edge ``d`` (-1: none)."""
+    if not (s.node_mask[node] >> d) & 1:
+        return -1
+    return corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+
+
+@njit(cache=True)
+def swap_traps(s, a: int, b: int) -> None:
+    """The traps of corridors ``a`` and ``b`` (either may have none) change places, face up
+    or down and failed or not as they were; nobody counts as fallen into a trap that left."""
+    t, up, failed = s.node_trap[b], s.trap_up[b], s.trap_failed[b]
+    s.node_trap[b], s.trap_up[b], s.trap_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
+    s.node_trap[a], s.trap_up[a], s.trap_failed[a] = t, up, failed
+    for p in range(s.num_players):
+        if s.position[p] == a or s.position[p] == b:
+            s.trap_fell &= ~(1 << p)
+
+
+@njit(cache=True)
+def enliven_legal(s, seat: int, d: int) -> bool:
+    """The trap of the Witch's corridor into the corridor across ``d``, where a trap could be
+    set (one trap a corridor, l.218: never into one with two, l.416; nobody there, l.220)."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_DARK_ENLIVENING):
+        return False
+    node = s.position[seat]
+    if s.node_trap[node] < 0:
+        return False
+    to = across(s, node, d)
+    return to >= 0 and settable_corridor(s, to, CENTER_CELL)
+
+
+@njit(cache=True)
+def board_corridor(node: int) -> bool:
+    """A corridor of a board field (neither the central field nor the frame)."""
+    cell = node // MC
+    return cell < NUM_BOARD and cell != CENTER_CELL
+
+
+@njit(cache=True)
+def mystify_legal(s, seat: int, d: int) -> bool:
+    """The traps of the Illusionist's corridor and of the one across ``d`` change places
+    (at least one of them has a trap; neither is the central or a start field); the Guard
+    there does not stop it (l.382)."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_MYSTIFICATION):
+        return False
+    node = s.position[seat]
+    to = across(s, node, d)
+    if to < 0 or (s.node_trap[node] < 0 and s.node_trap[to] < 0):
+        return False
+    return board_corridor(node) and board_corridor(to)
+
+
+# --- Prayer (the Monk, l.396) ---------------------------------------------------------------------
+@njit(cache=True)
+def prayer_legal(s, seat: int, target: int, d: int) -> bool:
+    """Another player in the Monk's corridor, one move he could make himself."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_PRAYER):
+        return False
+    return in_reach(s, seat, target, True) and move_target(s, target, d) >= 0
+
+
+@njit(cache=True)
+def pray(s, seat: int, target: int, d: int) -> None:
+    """He is moved and bears the standard consequences there (l.396): the Guard, a trap, the
+    players, as after his own move (a door trap of the corridor he leaves does not hold
+    him: he does not try to leave it)."""
+    emit(s, EV_SKILL, seat, SK_PRAYER, target, move_target(s, target, d))
+    do_move(s, target, d)
+
+
 # --- the skill actions ----------------------------------------------------------------------------
 @njit(cache=True)
-def target_of(s, action: int) -> int:
-    """The player of a skill aimed at one (``A_SKILL_AT``), by offset from the active seat."""
-    off = (action - A_SKILL_AT) % SEAT_OFFSETS + 1
+def seat_at(s, off: int) -> int:
+    """The seat ``off`` (1-5) places after the active player's (-1: none)."""
     return (s.seat + off) % s.num_players if off < s.num_players else -1
 
 
 @njit(cache=True)
-def skill_legal(s, seat: int, action: int) -> bool:
-    """Whether a skill action is allowed now (the main decision)."""
-    if not can_use_skills(s, seat):
-        return False
+def skill_allowed(s, seat: int, action: int) -> bool:
+    """A skill action, for a seat that may use skills (``can_use_skills``)."""
     c = s.character[seat]
     if action < A_SKILL_AT:
         skill = c * SKILLS_PER_CHARACTER + action - A_SKILL
@@ -383,40 +462,62 @@ def skill_legal(s, seat: int, action: int) -> bool:
         if skill == SK_BLESSING:
             return blessing_legal(s, seat, seat)
         return False
-    skill = c * SKILLS_PER_CHARACTER + (action - A_SKILL_AT) // SEAT_OFFSETS
-    target = target_of(s, action)
-    if target < 0:
+    if action < A_SKILL_DIR:
+        k = action - A_SKILL_AT
+        skill = c * SKILLS_PER_CHARACTER + k // SEAT_OFFSETS
+        target = seat_at(s, k % SEAT_OFFSETS + 1)
+        if target < 0:
+            return False
+        if skill == SK_BLESSING:
+            return blessing_legal(s, seat, target)
+        if skill == SK_CURSE:
+            return curse_legal(s, seat, target)
         return False
-    if skill == SK_BLESSING:
-        return blessing_legal(s, seat, target)
-    if skill == SK_CURSE:
-        return curse_legal(s, seat, target)
-    return False
+    if action < A_PRAY:
+        k = action - A_SKILL_DIR
+        skill = c * SKILLS_PER_CHARACTER + k // 6
+        if skill == SK_DARK_ENLIVENING:
+            return enliven_legal(s, seat, k % 6)
+        if skill == SK_MYSTIFICATION:
+            return mystify_legal(s, seat, k % 6)
+        return False
+    k = action - A_PRAY
+    target = seat_at(s, k // 6 + 1)
+    return c == MONK and target >= 0 and prayer_legal(s, seat, target, k % 6)
+
+
+@njit(cache=True)
+def skill_legal(s, seat: int, action: int) -> bool:
+    """Whether a skill action is allowed now (the main decision): a character off its start
+    field, not stunned (l.132, l.351), and the skill's own conditions (l.133)."""
+    return can_use_skills(s, seat) and skill_allowed(s, seat, action)
 
 
 @njit(cache=True)
 def skill_mask(s, seat: int, out) -> None:
-    """``skill_legal`` for every skill action (``out`` zeroed); only characters ask."""
+    """``skill_legal`` for every skill action (``out`` zeroed), only the groups of the
+    seat's character asked."""
     c = s.character[seat]
     if c < 0 or not can_use_skills(s, seat):
         return
-    if c == ARCHER:
-        out[A_SKILL] = 1 if adrenaline_legal(s, seat) else 0
-        out[A_SKILL + 1] = 1 if shot_legal(s, seat) else 0
-    elif c in (MONK, WITCH):
-        for a in range(A_SKILL, A_SKILL_AT + SKILLS_PER_CHARACTER * SEAT_OFFSETS):
-            out[a] = 1 if skill_legal(s, seat, a) else 0
-    elif c == THIEF:
-        out[A_SKILL + 1] = 1 if disarm_legal(s, seat) else 0
+    lo, hi = A_SKILL, A_SKILL_AT
+    if c == MONK:
+        lo, hi = A_SKILL, NUM_ACTIONS
+    elif c == WITCH:
+        lo, hi = A_SKILL_AT, A_PRAY
+    elif c == ILLUSIONIST:
+        lo, hi = A_SKILL_DIR, A_PRAY
+    for a in range(lo, hi):
+        out[a] = 1 if skill_allowed(s, seat, a) else 0
 
 
 @njit(cache=True)
 def any_skill(s, seat: int) -> bool:
     """A skill usable now (``turn.any_action``: the round does not end while one is)."""
-    if s.character[seat] < 0:
+    if s.character[seat] < 0 or not can_use_skills(s, seat):
         return False
-    for a in range(A_SKILL, A_SKILL_AT + SKILLS_PER_CHARACTER * SEAT_OFFSETS):
-        if skill_legal(s, seat, a):
+    for a in range(A_SKILL, NUM_ACTIONS):
+        if skill_allowed(s, seat, a):
             return True
     return False
 
@@ -425,12 +526,26 @@ def any_skill(s, seat: int) -> bool:
 def use_skill(s, seat: int, action: int) -> None:
     """Carry out a legal skill action: one action point, except Adrenaline's (it gives one)."""
     c = s.character[seat]
+    if action >= A_PRAY:
+        k = action - A_PRAY
+        s.actions_left -= 1
+        pray(s, seat, seat_at(s, k // 6 + 1), k % 6)
+        return
+    if action >= A_SKILL_DIR:
+        k = action - A_SKILL_DIR
+        skill = c * SKILLS_PER_CHARACTER + k // 6
+        node = s.position[seat]
+        to = across(s, node, k % 6)
+        s.actions_left -= 1
+        emit(s, EV_SKILL, seat, skill, NO_TARGET, to)
+        swap_traps(s, node, to)  # Dark Enlivening moves it; Mystification swaps them
+        return
     if action < A_SKILL_AT:
         skill = c * SKILLS_PER_CHARACTER + action - A_SKILL
         target = seat
     else:
         skill = c * SKILLS_PER_CHARACTER + (action - A_SKILL_AT) // SEAT_OFFSETS
-        target = target_of(s, action)
+        target = seat_at(s, (action - A_SKILL_AT) % SEAT_OFFSETS + 1)
     if skill == SK_ADRENALINE:
         use_adrenaline(s, seat)
         return

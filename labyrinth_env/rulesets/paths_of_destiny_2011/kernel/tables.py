@@ -98,7 +98,9 @@ NUM_BASE_ACTIONS = A_START_FIELD + NUM_STARTS  # v1's actions; the characters' f
 A_CHARACTER = NUM_BASE_ACTIONS  # + character (10): take that character card (the draft)
 A_SKILL = A_CHARACTER + NUM_CHARACTERS  # + slot (3): use the character's skill of that slot
 A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that skill on a player
-NUM_ACTIONS = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)
+A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 + d: towards the corridor across d
+A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
+NUM_ACTIONS = A_PRAY + (NUM_SEATS - 1) * 6
 
 # --- decisions -----------------------------------------------------------------------------
 D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE, D_CHARACTER = range(9)
@@ -185,6 +187,10 @@ SK_BLESSING = 3 * MONK + 1
 SK_DOMINATION = 3 * MISTRESS + 1
 SK_DISARMING = 3 * THIEF + 1
 SK_CURSE = 3 * WITCH
+SK_DARK_ENLIVENING = 3 * WITCH + 1
+SK_PRAYER = 3 * MONK
+SK_WHIRLING_BLADES = 3 * SWORD_MASTER
+SK_MYSTIFICATION = 3 * ILLUSIONIST + 1
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -257,6 +263,7 @@ STATE_DTYPE = state_dtype(
         ("curse", np.int8, (NUM_SEATS,)),
         ("shot_queue", np.int32),  # the players the Shot still has to throw for
         ("adrenaline_used", np.int8),  # an adrenaline token handed back this round
+        ("blade", np.int8),  # the fight in progress is the Sword Master's second attack
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],

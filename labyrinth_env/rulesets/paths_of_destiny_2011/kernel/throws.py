@@ -12,7 +12,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
-from .fights import fight_candidate, fight_outcome, rethrow_side
+from .fights import fight_candidate, fight_outcome, rethrow_side, whirling_blades
 from .guard import guard_outcome, throw_against_guard
 from .moving import begin_jump, finish_jump
 from .seating import first_candidate, first_outcome, rethrow_first
@@ -80,6 +80,7 @@ def resolve_throw(s) -> None:
         trap_outcome(s, seat)
     elif kind == CK_FIGHT:
         fight_outcome(s)
+        whirling_blades(s)
     elif kind == CK_FIRST:
         first_outcome(s)
     elif kind == CK_SHOT:
