@@ -441,3 +441,73 @@ def test_mystification_swaps_traps_even_with_the_guard_there_l382():
     sc = east("Illusionist", "Monk")
     sc.put(0, N19)
     assert not sc.legal(skill_dir(1, 0)), "no trap on either side: nothing to swap"
+
+
+def test_entrapment_second_trap_in_a_corridor_skills_prevail_over_the_rules_l134():
+    # l.134 "The character's skills prevail over the rules listed in the instruction manual
+    # (e.g. the Head Hunter may place the second trap in the same corridor, which is not
+    # possible otherwise)"; l.218 "In one corridor there may be only one trap."
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    first = sc.place_trap(N20, "Poisoned Darts")
+    assert sc.legal(K.A_SET_TRAP + N20)
+    top = int(sc.s["trap_pool"][int(sc.s["trap_pool_len"]) - 1])
+    sc.step(K.A_SET_TRAP + N20)
+    assert int(sc.s["node_trap"][N20]) == first and int(sc.s["node_trap2"][N20]) == top
+    assert not sc.legal(K.A_SET_TRAP + N20), "never a third"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    other.place_trap(N20, "Poisoned Darts")
+    assert not other.legal(K.A_SET_TRAP + N20), "anyone else: one trap a corridor"
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, start_node_of(0))
+    sc.place_trap(N20, "Poisoned Darts")
+    assert not sc.legal(K.A_SET_TRAP + N20), "not from the start field (l.132)"
+
+
+def two_traps(first: str, second: str) -> Scenario:
+    sc = east("Head Hunter", "Witch", "Monk")
+    sc.put(0, key_node_of(3))
+    sc.put(2, N19)
+    sc.place_trap(N20, first)
+    t = sc.trap_token_of(C.TRAP_NAMES.index(second))
+    sc.s["node_trap2"][N20] = t
+    sc.fresh_turn(2)
+    return sc
+
+
+def test_entrapment_crossing_uncovers_both_turn_back_trap_first_l386():
+    # l.386 "When any player crosses a corridor with two traps, he uncovers both of them; he
+    # has to pass the turn-back traps at the beginning, others - as he likes"
+    sc = two_traps("Poisoned Darts", "Magic Barrier")
+    sc.dice(6, 6, 6, 6)
+    evs = sc.move(0)
+    revealed = [e[3] for e in events_of(evs, K.EV_TRAP_REVEALED)]
+    assert sorted(revealed) == sorted([C.TRAP_NAMES.index("Poisoned Darts"), C.TRAP_NAMES.index("Magic Barrier")])
+    checks = [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)]
+    assert checks == [C.TRAP_NAMES.index("Magic Barrier"), C.TRAP_NAMES.index("Poisoned Darts")]
+
+
+def test_entrapment_crossing_the_others_in_the_order_he_likes_l386():
+    sc = two_traps("Poisoned Darts", "Falling Rocks")
+    sc.move(0)
+    assert sc.decision == K.D_TRAP_ORDER and sc.decider == 2, "the player crossing decides"
+    sc.dice(6, 6, 6, 6)
+    evs = sc.step(K.A_TRAP_ORDER + 1)
+    checks = [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)]
+    assert checks == [C.TRAP_NAMES.index("Falling Rocks"), C.TRAP_NAMES.index("Poisoned Darts")]
+    assert sc.pos(2) == N20 and int(sc.s["life"][2]) == 4
+
+
+def test_entrapment_door_trap_passed_when_leaving_l386():
+    # l.386 "(apart from the door traps which he has to pass when he tries to leave the given corridor)"
+    sc = two_traps("Poisoned Darts", "Jammed Door")
+    sc.dice(6, 6)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Poisoned Darts")]
+    sc.fresh_turn(2)
+    sc.dice(1, 1)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
+    assert sc.pos(2) == N20, "the door held"

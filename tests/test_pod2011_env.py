@@ -106,7 +106,30 @@ INVARIANTS = {
     36: "blessing tokens: negative, more than 6 out, or out in a game without the Monk",
     37: "curse tokens: negative, more than 6 out, or out in a game without the Witch",
     38: "a seat lacks a character once the cards are dealt or chosen",
+    39: "a Head Hunter's second trap lies where there is no first, or off the board's corridors",
 }
+
+
+@njit(cache=True)
+def _second_traps_error(s) -> int:
+    """6 with the second traps counted (each token in exactly one place: pile, a first or
+    a second slot); 39: a second trap without a first."""
+    if traps_error(s, K.CENTER_CELL) not in (0, 6):
+        return traps_error(s, K.CENTER_CELL)
+    seen = np.zeros(s.trap_pool.shape[0], dtype=np.int64)
+    for i in range(s.trap_pool_len):
+        seen[s.trap_pool[i]] += 1
+    for node in range(K.NUM_NODES):
+        if s.node_trap[node] >= 0:
+            seen[s.node_trap[node]] += 1
+        if s.node_trap2[node] >= 0:
+            seen[s.node_trap2[node]] += 1
+            if s.node_trap[node] < 0 or node >= K.NUM_BOARD_NODES or s.node_mask[node] == 0:
+                return 39
+    for t in range(seen.shape[0]):
+        if seen[t] != 1:
+            return 6
+    return 0
 
 
 @njit(cache=True)
@@ -150,7 +173,7 @@ def _invariant_error(s) -> int:
     for err in (
         _characters_error(s),
         keys_error(s),
-        traps_error(s, K.CENTER_CELL),
+        _second_traps_error(s),
         tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
     ):
         if err != 0:

@@ -452,6 +452,7 @@ SKILL_PLAYED = frozenset(
         "Curse",
         "Dark Enlivening",
         "Mystification",
+        "Entrapment",
     )
 )
 SKILL_REASONS = {
@@ -497,6 +498,11 @@ SKILL_REASONS = {
     "Mystification": (
         "l.382 names swapping 'the traps in the given corridor' despite the Guard; swapping her corridor's trap "
         "with the next corridor's (either may be empty) is our reading"
+    ),
+    "Entrapment": (
+        "l.134 and l.386 as written; what lies under the skill's card (the Head Hunter may set the second trap, "
+        "l.134) and that nobody may stand there (l.220 still holds) are ours; a corridor with two door traps "
+        "checks one of them on leaving (l.386 names one door trap)"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

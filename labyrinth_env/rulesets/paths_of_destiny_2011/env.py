@@ -33,6 +33,7 @@ are named ``(q,r)`` as the text map writes them):
 | action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself), |
 | | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
+| which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -47,7 +48,8 @@ encounter being resolved, the start fields taken and the first player. With char
 (option ``characters``; public, l.131) a block follows: per relative seat its character
 (one-hot) and the adrenaline, blessing and curse tokens on it, the cards still free in the
 draft, "choosing a character", a skill's throw (the Shot, disarming a trap: the thrower and
-the total in the throw block), the tokens left in the three supplies. Without characters
+the total in the throw block), the tokens left in the three supplies, and per board corridor
+the Head Hunter's second trap (face down, or its type and whether its bracket applies). Without characters
 the observation is v1's, feature for feature.
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
@@ -70,15 +72,15 @@ repeat decision before the seats are taken); the seat block of the observation g
 flags, the check block a "first player" kind, the action space a sixth seat.
 v2 (issue 21: the characters, setup step 8, l.74): options ``characters`` ("none", the
 default, as l.74 advises for a first game; "random"; a name per seat) and
-``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 actions at its end
-(choose a character; a skill; a skill on a player; towards a direction; Prayer), never
-legal without characters. The default game
+``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 actions at its end
+(choose a character; a skill; a skill on a player; towards a direction; Prayer; which of
+a corridor's two traps first), never legal without characters. The default game
 is otherwise v1's: the same dice, events and observations (nothing is drawn for
 characters when they are off), but every action mask is longer, so the id moves: the
 action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 ``vector.py``), it cannot shrink when characters are off. The skills played so far:
 Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
-Traps, Curse, Dark Enlivening, Mystification (the rules doc, "Characters").
+Traps, Curse, Dark Enlivening, Mystification, Entrapment (the rules doc, "Characters").
 """
 
 from __future__ import annotations
@@ -181,6 +183,7 @@ class raw_env(LabyrinthAECEnv):
         directions = hexenv.direction_names("")
         names += [f"use skill {k + 1} towards{d}" for k in range(K.SKILLS_PER_CHARACTER) for d in directions]
         names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
+        names += ["cross the first trap set first", "cross the second trap set first"]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 

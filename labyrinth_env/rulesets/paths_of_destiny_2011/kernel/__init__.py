@@ -51,6 +51,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
 from .building import compute_placements, key_ways, lay_frame, place_field, reach_from_centre, set_tile, ways_open  # noqa: F401
+from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
@@ -73,6 +74,7 @@ from .tables import (
     D_PLACE,
     D_REROLL,
     D_START,
+    D_TRAP_ORDER,
     LIFE,
     NUM_ACTIONS,
     NUM_GUARD_CARDS,
@@ -111,6 +113,8 @@ def legal_mask(s, out) -> None:
         declare_mask(s, out)
     elif dec == D_CHARACTER:
         character_mask(s, out)
+    elif dec == D_TRAP_ORDER:
+        trap_order_mask(out)
     else:
         action_mask(s, out)
 
@@ -152,6 +156,8 @@ def step(s, action: int) -> bool:
         take_character(s, s.decider, action)
         if not drafting(s):  # every card taken: the throw for the first player (l.80)
             throw_for_first(s)
+    elif dec == D_TRAP_ORDER:
+        choose_trap_order(s, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -234,6 +240,7 @@ def init(s, seed, options) -> None:
     s.first_player = -1
     s.first_tied = (1 << n) - 1
     setup_characters(s)
+    clear_second_traps(s)
     if not drafting(s):
         throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
     set_decision(s, D_MAIN, 0)
@@ -249,6 +256,7 @@ def determinize(s, seat: int, seed) -> None:
     depends only on what ``seat`` knows and ``seed``."""
     rng = pod.resample_tiles(s, seed)
     shuffle_unknown(rng, s.guard_deck[s.guard_pos :])
+    reshuffle_second_traps(s, rng)  # the Head Hunter's face-down second tokens, with the pile
     pod.resample_traps_and_dice(s, rng)
 
 

@@ -11,6 +11,7 @@ from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move, explore, place
+from .entrapment import door_first
 from .life import add_stun, lose_life
 from .queries import move_target
 from .skills import climbing, throw_modifier
@@ -45,6 +46,7 @@ def try_move(s, seat: int, d: int) -> None:
     except on the key field by the player who came onto it from its start field: "a player
     leaving a start field ignores it" (l.224), on its way out of the key field too."""
     node = s.position[seat]
+    door_first(s, node)
     t = s.node_trap[node]
     if t >= 0 and TRAP_DIFF[TRAP_TOKENS[t], M_LEAVE] > 0 and not (s.left_start >> seat) & 1:
         ty = TRAP_TOKENS[t]

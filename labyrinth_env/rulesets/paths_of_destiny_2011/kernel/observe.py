@@ -19,6 +19,7 @@ from .tables import (
     C_DECISION,
     C_DRAFT,
     C_SUPPLY,
+    C_TRAPS2,
     CENTER_CELL,
     CHAR_SEAT_FEATURES,
     CK_DISARM,
@@ -46,6 +47,7 @@ from .tables import (
     GUARD_CLASS,
     LIFE,
     NODE_FEATURES,
+    NUM_BOARD_NODES,
     NUM_CHARACTERS,
     NUM_GUARD_CARDS,
     NUM_KEYS,
@@ -61,6 +63,7 @@ from .tables import (
     S_LEFT_START,
     S_TRAP_FELL,
     SEAT_FEATURES,
+    TRAP2_FEATURES,
     TRAP_TOKENS,
 )
 
@@ -173,8 +176,8 @@ def observe_characters(s, seat: int, out) -> None:
     taken = taken_cards(s.character, n)
     for c in range(NUM_CHARACTERS):
         out[b + C_DRAFT + c] = 0.0 if (taken >> c) & 1 else 1.0
-    if s.outcome == RUNNING and s.decision == D_CHARACTER:
-        out[b + C_DECISION] = 1.0
+    if s.outcome == RUNNING and s.decision >= OBS_DECISIONS:
+        out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
     if s.ck_kind == CK_SHOT or s.ck_kind == CK_DISARM:
         out[b + C_CHECK + s.ck_kind - CK_SHOT] = 1.0
         out[OBS_GLOBAL + G_CK_SEATS + NUM_SEATS + (s.ck_seat - seat) % n] = 1.0
@@ -182,6 +185,15 @@ def observe_characters(s, seat: int, out) -> None:
     out[b + C_SUPPLY] = 1.0 - tokens_out(s.adrenaline, n) / C.ADRENALINE_TOKENS
     out[b + C_SUPPLY + 1] = 1.0 - tokens_out(s.blessing, n) / C.BLESSING_TOKENS
     out[b + C_SUPPLY + 2] = 1.0 - tokens_out(s.curse, n) / C.CURSE_TOKENS
+    for node in range(NUM_BOARD_NODES):  # the Head Hunter's second traps: face down, or which
+        t = s.node_trap2[node]
+        if t >= 0:
+            f = b + C_TRAPS2 + node * TRAP2_FEATURES
+            if s.trap2_up[node]:
+                out[f + 1 + TRAP_TOKENS[t]] = 1.0
+                out[f + 1 + C.NUM_TRAP_TYPES] = s.trap2_failed[node]
+            else:
+                out[f] = 1.0
 
 
 @njit(cache=True)

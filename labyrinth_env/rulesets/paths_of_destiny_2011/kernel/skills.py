@@ -322,6 +322,7 @@ def disarm_outcome(s) -> None:
     s.node_trap[node] = -1
     s.trap_up[node] = 0
     s.trap_failed[node] = 0
+    settle_slots(s, node)
     for p in range(s.num_players):  # a trap that is gone holds nobody back (l.120)
         if s.position[p] == node:
             s.trap_fell &= ~(1 << p)
@@ -367,6 +368,21 @@ def curse(s, seat: int, target: int) -> None:
     emit(s, EV_TOKENS, target, TOKEN_CURSE, 1, s.curse[target])
 
 
+@njit(cache=True)
+def swap_slots(s, node: int) -> None:
+    """The corridor's two traps change slots."""
+    t, up, failed = s.node_trap2[node], s.trap2_up[node], s.trap2_failed[node]
+    s.node_trap2[node], s.trap2_up[node], s.trap2_failed[node] = s.node_trap[node], s.trap_up[node], s.trap_failed[node]
+    s.node_trap[node], s.trap_up[node], s.trap_failed[node] = t, up, failed
+
+
+@njit(cache=True)
+def settle_slots(s, node: int) -> None:
+    """A second trap left alone (the first disarmed or moved) becomes the first."""
+    if s.node_trap[node] < 0 and s.node_trap2[node] >= 0:
+        swap_slots(s, node)
+
+
 # --- Dark Enlivening (the Witch, l.416) and Mystification (the Illusionist, l.382) -------------------
 @njit(cache=True)
 def across(s, node: int, d: int) -> int:
@@ -383,6 +399,8 @@ def swap_traps(s, a: int, b: int) -> None:
     t, up, failed = s.node_trap[b], s.trap_up[b], s.trap_failed[b]
     s.node_trap[b], s.trap_up[b], s.trap_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
     s.node_trap[a], s.trap_up[a], s.trap_failed[a] = t, up, failed
+    settle_slots(s, a)  # a Head Hunter's second trap left behind becomes the first
+    settle_slots(s, b)
     for p in range(s.num_players):
         if s.position[p] == a or s.position[p] == b:
             s.trap_fell &= ~(1 << p)

@@ -100,11 +100,12 @@ A_SKILL = A_CHARACTER + NUM_CHARACTERS  # + slot (3): use the character's skill 
 A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that skill on a player
 A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 + d: towards the corridor across d
 A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
-NUM_ACTIONS = A_PRAY + (NUM_SEATS - 1) * 6
+A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6  # + 0 / 1: of a corridor's two traps, the first / second set first
+NUM_ACTIONS = A_TRAP_ORDER + 2
 
 # --- decisions -----------------------------------------------------------------------------
-D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE, D_CHARACTER = range(9)
-NUM_DECISIONS = 9
+D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE, D_CHARACTER, D_TRAP_ORDER = range(10)
+NUM_DECISIONS = 10
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -116,6 +117,7 @@ DECISIONS = (
     "attack on coming in",
     "declare an attack",
     "choose a character",
+    "which trap first",
 )
 
 # throws in progress (``ck_kind``)
@@ -191,6 +193,7 @@ SK_DARK_ENLIVENING = 3 * WITCH + 1
 SK_PRAYER = 3 * MONK
 SK_WHIRLING_BLADES = 3 * SWORD_MASTER
 SK_MYSTIFICATION = 3 * ILLUSIONIST + 1
+SK_ENTRAPMENT = 3 * HEAD_HUNTER
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -264,6 +267,12 @@ STATE_DTYPE = state_dtype(
         ("shot_queue", np.int32),  # the players the Shot still has to throw for
         ("adrenaline_used", np.int8),  # an adrenaline token handed back this round
         ("blade", np.int8),  # the fight in progress is the Sword Master's second attack
+        # the Head Hunter's second trap of a corridor (Entrapment, l.134, l.386): only where
+        # the corridor has a first one (``node_trap``)
+        ("node_trap2", np.int8, (NUM_NODES,)),
+        ("trap2_up", np.uint8, (NUM_NODES,)),
+        ("trap2_failed", np.uint8, (NUM_NODES,)),
+        ("ex_second", np.int8),  # the second trap of the corridor entered is still to cross
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -306,10 +315,12 @@ OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observa
 OBS_CHARS = OBS_BASE_SIZE
 CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
 C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
-C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character
-C_CHECK = C_DECISION + 1  # the shot's throw, disarming's throw
+C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first
+C_CHECK = C_DECISION + 2  # the shot's throw, disarming's throw
 C_SUPPLY = C_CHECK + 2  # the tokens in the supplies
-CHAR_FEATURES = C_SUPPLY + 3
+C_TRAPS2 = C_SUPPLY + 3  # per board corridor its second trap: face down, type one-hot, failed
+TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
+CHAR_FEATURES = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the
