@@ -511,3 +511,79 @@ def test_entrapment_door_trap_passed_when_leaving_l386():
     evs = sc.move(0)
     assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
     assert sc.pos(2) == N20, "the door held"
+
+
+def test_theft_tries_to_steal_the_key_before_attacks_are_declared_l410():
+    # l.410 "You may try to steal the key before declaring attacks."
+    sc = east("Thief", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    assert sc.decision == K.D_THEFT and sc.decider == 0, "before anyone declares an attack"
+    assert sc.legal(K.A_NO_THEFT) and sc.legal(skill_at(0, 1))
+    sc.dice(4, 4)
+    evs = sc.step(skill_at(0, 1))
+    assert (K.EV_THEFT, 0, 1, 8, 1, 0) in evs and int(sc.s["key_holder"][2]) == 0
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 1, "then the encounter's attacks"
+    sc = east("Thief", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    sc.dice(3, 4)
+    sc.step(skill_at(0, 1))
+    assert int(sc.s["key_holder"][2]) == 1, "7 is not enough"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT, "nobody else is asked"
+
+
+def test_keen_eye_archer_adds_one_against_traps():
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.place_trap(N20, "Falling Rocks")
+    sc.dice(3, 3)
+    evs = sc.move(0)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 7 and int(sc.s["life"][0]) == 4
+
+
+def test_silent_step_nobody_attacks_the_assassin_as_he_comes_in():
+    sc = east("Assassin", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0, "the Witch is not asked"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 1
+
+
+def test_bounty_head_hunter_takes_a_key_from_the_player_he_beats():
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.dice(6, 6, 1, 1)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert int(sc.s["key_holder"][2]) == 0 and (K.EV_SKILL, 0, K.SK_BOUNTY, 1, -1, 0) in evs
+
+
+def test_golem_ward_mistress_stays_with_the_guard_on_ten():
+    sc = east("Mistress of Golems", "Witch")
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(5, 5)
+    sc.move(0)
+    assert sc.pos(0) == N20, "10 keeps her there"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(5, 5)
+    sc.move(0)
+    assert sc.pos(0) == start_node_of(0), "anyone else needs 12 (l.329)"

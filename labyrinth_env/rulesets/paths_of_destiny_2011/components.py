@@ -256,6 +256,8 @@ ADRENALINE_TOKENS = 3  # "3 adrenaline tokens (for the Female Archer)"; "at most
 BLESSING_TOKENS = 6  # "6 blessing tokens (for the Monk)"
 CURSE_TOKENS = 6  # "6 curse tokens (for the Witch)"
 SHOT_HIT = 7  # RECONSTRUCTED: a target of the Shot below 7 on 2 dice is hit (see SKILL_REASONS)
+THEFT_SUCCESS = 8  # RECONSTRUCTED: the Thief's Theft takes a key on 8 or more on 2 dice
+GOLEM_WARD_STAY = 10  # RECONSTRUCTED: the Mistress of Golems stays on 10 or more when meeting the Guard
 
 SKILLS = {
     ARCHITECT: (
@@ -348,7 +350,13 @@ SKILLS = {
             "1 action: put one of your blessing tokens on yourself or a player in "
             "your corridor: +1 to each of his dice throws until he has thrown once",
         ),
-        ("Meditation", RECONSTRUCTED, "-", "resting puts aside 2 stun points"),
+        (
+            "Meditation",
+            RECONSTRUCTED,
+            "-",
+            "at the start of your round, standing alone in your corridor, put one of your blessing tokens on "
+            "yourself (free)",
+        ),
     ),
     MISTRESS: (
         (
@@ -369,7 +377,7 @@ SKILLS = {
             "Golem Ward",
             RECONSTRUCTED,
             "-",
-            "the Guard ignores you while it is awake and you are on the field it stands on",
+            "meeting the Guard, you stay in your corridor on a throw of 10 or more (instead of 12, l.329)",
         ),
     ),
     SWORD_MASTER: (
@@ -453,6 +461,11 @@ SKILL_PLAYED = frozenset(
         "Dark Enlivening",
         "Mystification",
         "Entrapment",
+        "Theft",
+        "Keen Eye",
+        "Silent Step",
+        "Bounty",
+        "Golem Ward",
     )
 )
 SKILL_REASONS = {
@@ -503,6 +516,17 @@ SKILL_REASONS = {
         "l.134 and l.386 as written; what lies under the skill's card (the Head Hunter may set the second trap, "
         "l.134) and that nobody may stand there (l.220 still holds) are ours; a corridor with two door traps "
         "checks one of them on leaving (l.386 names one door trap)"
+    ),
+    "Theft": (
+        "l.410 places the try before the attacks are declared; the throw (8 or more on 2 dice, as often as a "
+        "Poisoned Darts passes) and one key taken are ours; a Thief in an encounter with a key carrier is asked"
+    ),
+    "Keen Eye": "the Female Archer's third skill, ours: a small edge in her theme (a sharp eye) on the traps",
+    "Silent Step": "the Assassin's third skill, ours: in his theme (unseen), the first attack of l.263 is lost",
+    "Bounty": "the Head Hunter's third skill, ours: in his theme (a hunter's bounty), a key for a fight won",
+    "Golem Ward": (
+        "the Mistress's third skill, ours: she commands golems, the Guard among them, so its meeting spares her "
+        "more often (10 or more instead of 12, l.329)"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

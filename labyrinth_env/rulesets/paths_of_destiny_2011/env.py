@@ -34,6 +34,7 @@ are named ``(q,r)`` as the text map writes them):
 | | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
+| try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -72,15 +73,17 @@ repeat decision before the seats are taken); the seat block of the observation g
 flags, the check block a "first player" kind, the action space a sixth seat.
 v2 (issue 21: the characters, setup step 8, l.74): options ``characters`` ("none", the
 default, as l.74 advises for a first game; "random"; a name per seat) and
-``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 actions at its end
-(choose a character; a skill; a skill on a player; towards a direction; Prayer; which of
-a corridor's two traps first), never legal without characters. The default game
+``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 + 1 actions at its
+end (choose a character; a skill; a skill on a player, also the Thief's victim; towards a
+direction; Prayer; which of a corridor's two traps first; no theft), never legal without
+characters. The default game
 is otherwise v1's: the same dice, events and observations (nothing is drawn for
 characters when they are off), but every action mask is longer, so the id moves: the
 action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 ``vector.py``), it cannot shrink when characters are off. The skills played so far:
 Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
-Traps, Curse, Dark Enlivening, Mystification, Entrapment (the rules doc, "Characters").
+Traps, Curse, Dark Enlivening, Mystification, Entrapment, Theft; reconstructed: Blessing,
+Keen Eye, Silent Step, Bounty, Golem Ward (the rules doc, "Characters").
 """
 
 from __future__ import annotations
@@ -184,6 +187,7 @@ class raw_env(LabyrinthAECEnv):
         names += [f"use skill {k + 1} towards{d}" for k in range(K.SKILLS_PER_CHARACTER) for d in directions]
         names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
         names += ["cross the first trap set first", "cross the second trap set first"]
+        names += ["do not try to steal a key"]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 
@@ -248,6 +252,7 @@ class raw_env(LabyrinthAECEnv):
                 "node": None if c < 0 else node_name(c),
             },
             K.EV_TOKENS: lambda: {"type": "tokens", "seat": seat, "token": K.TOKEN_NAMES[a], "change": b, "after": c},
+            K.EV_THEFT: lambda: {"type": "theft", "seat": seat, "victim": a, "roll": b, "success": bool(c)},
             K.EV_SHOT: lambda: {"type": "shot", "seat": seat, "roll": a, "hit": bool(b), "archer": c},
             K.EV_DISARM: lambda: {
                 "type": "disarm",

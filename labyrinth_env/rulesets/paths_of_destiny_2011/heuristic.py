@@ -489,6 +489,10 @@ def heuristic_action(s, mask) -> int:
         a = reroll_action(s)
     elif dec == K.D_CHARACTER:
         a = draft_action(s, mask)
+    elif dec == K.D_THEFT:  # always worth a try: nothing is lost on a failure
+        a = hexsearch.first_legal(mask, K.A_SKILL_AT, K.A_SKILL_DIR)
+    elif dec == K.D_TRAP_ORDER:
+        a = K.A_TRAP_ORDER
     elif dec == K.D_OCCUPANT:
         a = K.A_ATTACK_NEWCOMER if attack_value(s, me, s.ex_seat) > 0 else K.A_DECLINE
     elif dec == K.D_ENTRANT:

@@ -57,7 +57,7 @@ from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
-from .skills import character_mask, drafting, setup_characters, take_character
+from .skills import character_mask, drafting, setup_characters, take_character, theft_mask, try_theft
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
@@ -74,6 +74,7 @@ from .tables import (
     D_PLACE,
     D_REROLL,
     D_START,
+    D_THEFT,
     D_TRAP_ORDER,
     LIFE,
     NUM_ACTIONS,
@@ -115,6 +116,8 @@ def legal_mask(s, out) -> None:
         character_mask(s, out)
     elif dec == D_TRAP_ORDER:
         trap_order_mask(out)
+    elif dec == D_THEFT:
+        theft_mask(s, s.decider, out)
     else:
         action_mask(s, out)
 
@@ -158,6 +161,8 @@ def step(s, action: int) -> bool:
             throw_for_first(s)
     elif dec == D_TRAP_ORDER:
         choose_trap_order(s, action)
+    elif dec == D_THEFT:
+        try_theft(s, s.decider, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -221,6 +226,8 @@ def init_resolution(s) -> None:
     s.first_tied = 0
     s.move_dir = 0
     s.blade = 0
+    s.ex_theft = 0
+    s.ex_second = 0
     s.actions_left = 0
     s.guard_used = 0
 

@@ -17,7 +17,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import explore
 from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
-from .skills import fight_bonus, skill_active, throw_modifier
+from .skills import bounty, fight_bonus, offer_theft, silent, skill_active, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -130,6 +130,7 @@ def fight_outcome(s) -> None:
     losers = s.ck_att if b > a else (1 << s.ck_def)
     winners = (s.ck_att | (1 << s.ck_def)) & ~losers
     s.fight_lost = (s.fight_lost | losers) & ~winners  # before a death sends a loser home
+    bounty(s, winners, losers)  # the Head Hunter's reward, before a death drops the key
     node = s.ck_node
     for p in range(s.num_players):
         if (losers >> p) & 1 and s.position[p] == node:
@@ -226,6 +227,8 @@ def encounter_step(s) -> None:
     node = s.ex_node
     others = occupants(s, node, seat)
     phase = s.ex_phase
+    if phase == P_START and others != 0 and not s.ex_theft and s.char_mode != 0 and offer_theft(s):
+        return  # the Thief may try to steal a key before attacks are declared (l.410)
     if phase == P_START:
         if others == 0:
             s.ex_step = 4
@@ -239,7 +242,7 @@ def encounter_step(s) -> None:
             q = 0
             while not (others >> q) & 1:
                 q += 1
-            if can_fight(s, q):
+            if can_fight(s, q) and not silent(s, seat):
                 set_decision(s, D_OCCUPANT, q)
     elif phase == P_ENTRANT:
         s.ex_phase = P_DONE
@@ -317,7 +320,7 @@ def declare_mask(s, out) -> None:
     x = s.ex_target
     if x >= 0 and s.position[x] == node:
         out[A_JOIN] = 1
-    if s.position[s.ex_seat] == node:
+    if s.position[s.ex_seat] == node and not silent(s, s.ex_seat):
         out[A_ATTACK_NEWCOMER] = 1
 
 

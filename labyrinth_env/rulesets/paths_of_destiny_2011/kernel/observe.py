@@ -22,7 +22,6 @@ from .tables import (
     C_TRAPS2,
     CENTER_CELL,
     CHAR_SEAT_FEATURES,
-    CK_DISARM,
     CK_FIGHT,
     CK_FIRST,
     CK_NONE,
@@ -178,7 +177,7 @@ def observe_characters(s, seat: int, out) -> None:
         out[b + C_DRAFT + c] = 0.0 if (taken >> c) & 1 else 1.0
     if s.outcome == RUNNING and s.decision >= OBS_DECISIONS:
         out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
-    if s.ck_kind == CK_SHOT or s.ck_kind == CK_DISARM:
+    if s.ck_kind >= CK_SHOT:
         out[b + C_CHECK + s.ck_kind - CK_SHOT] = 1.0
         out[OBS_GLOBAL + G_CK_SEATS + NUM_SEATS + (s.ck_seat - seat) % n] = 1.0
         out[OBS_GLOBAL + G_CHECK + OBS_CHECKS] = kernel_common.check_total_feature(s.ck_a)

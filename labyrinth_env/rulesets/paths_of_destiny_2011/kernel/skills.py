@@ -10,6 +10,7 @@ go back to the Monk's or the Witch's supply once the throw is settled."""
 
 from __future__ import annotations
 
+from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start, settable_corridor
@@ -29,25 +30,34 @@ from .life import add_stun
 from .queries import move_target
 from .tables import (
     A_CHARACTER,
+    A_NO_THEFT,
     A_PRAY,
     A_SKILL,
     A_SKILL_AT,
     A_SKILL_DIR,
+    ARCHER,
+    ASSASSIN,
     CENTER_CELL,
     CK_DISARM,
     CK_FIGHT,
     CK_FIRST,
     CK_NONE,
     CK_SHOT,
+    CK_THEFT,
+    D_THEFT,
     EV_CHARACTER,
     EV_DISARM,
     EV_SHOT,
     EV_SKILL,
+    EV_TAKE_KEY,
+    EV_THEFT,
     EV_TOKENS,
+    HEAD_HUNTER,
     ILLUSIONIST,
     M_ENTER,
     M_LEAVE,
     MC,
+    MISTRESS,
     MONK,
     NEIGHBORS,
     NO_TARGET,
@@ -59,15 +69,21 @@ from .tables import (
     OPT_CHARS,
     SK_ADRENALINE,
     SK_BLESSING,
+    SK_BOUNTY,
     SK_CLIMBING,
     SK_CURSE,
     SK_DARK_ENLIVENING,
     SK_DISARMING,
     SK_DOMINATION,
+    SK_GOLEM_WARD,
+    SK_KEEN_EYE,
     SK_MYSTIFICATION,
     SK_PRAYER,
     SK_SHOT,
+    SK_SILENT_STEP,
+    SK_THEFT,
     SKILLS_PER_CHARACTER,
+    THIEF,
     TOKEN_ADRENALINE,
     TOKEN_BLESSING,
     TOKEN_CURSE,
@@ -331,6 +347,119 @@ def disarm_outcome(s) -> None:
     s.trap_pool[n] = s.trap_pool[j]
     s.trap_pool[j] = token
     s.trap_pool_len = n + 1
+
+
+# --- Theft (the Thief, l.410) ---------------------------------------------------------------------
+@njit(cache=True)
+def keys_held_by(s, seat: int) -> int:
+    n = 0
+    for k in range(s.key_holder.shape[0]):
+        if s.key_holder[k] == seat:
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def theft_victims(s, thief: int, node: int) -> int:
+    """The players of corridor ``node`` holding a key, besides the Thief."""
+    out = 0
+    for q in range(s.num_players):
+        if q != thief and s.position[q] == node and keys_held_by(s, q) > 0:
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True)
+def offer_theft(s) -> bool:
+    """An encounter begins (``fights.encounter_step``): a Thief in it (coming in or there)
+    with a key carrier beside him may try, before attacks are declared (l.410). Whether he
+    is asked depends only on public things (the cards, l.131; the keys held)."""
+    s.ex_theft = 1
+    node = s.ex_node
+    for p in range(s.num_players):
+        thief = s.position[p] == node and s.character[p] == THIEF and skill_active(s, p, SK_THEFT)
+        if thief and theft_victims(s, p, node) != 0:
+            set_decision(s, D_THEFT, p)
+            return True
+    return False
+
+
+@njit(cache=True)
+def theft_mask(s, thief: int, out) -> None:
+    out[A_NO_THEFT] = 1
+    v = theft_victims(s, thief, s.position[thief])
+    n = s.num_players
+    for off in range(1, n):
+        if (v >> ((thief + off) % n)) & 1:
+            out[A_SKILL_AT + off - 1] = 1
+
+
+@njit(cache=True)
+def try_theft(s, thief: int, action: int) -> None:
+    """Throw 2 dice: at 8 or more one key of that player is the Thief's."""
+    if action == A_NO_THEFT:
+        return
+    victim = (thief + action - A_SKILL_AT + 1) % s.num_players
+    emit(s, EV_SKILL, thief, SK_THEFT, victim, -1)
+    s.ck_kind = CK_THEFT
+    s.ck_seat = thief
+    s.ck_def = victim
+    throw_against_theft(s)
+
+
+@njit(cache=True)
+def throw_against_theft(s) -> None:
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat)
+    emit(s, EV_THEFT, s.ck_seat, s.ck_def, s.ck_a, 1 if s.ck_a >= C.THEFT_SUCCESS else 0)
+
+
+@njit(cache=True)
+def take_one_key(s, taker: int, victim: int) -> None:
+    for k in range(s.key_holder.shape[0]):
+        if s.key_holder[k] == victim:
+            s.key_holder[k] = taker
+            s.key_touched[k] |= 1 << taker
+            emit(s, EV_TAKE_KEY, taker, k, victim)
+            return
+
+
+@njit(cache=True)
+def theft_outcome(s) -> None:
+    if s.ck_a >= C.THEFT_SUCCESS and s.position[s.ck_def] == s.position[s.ck_seat]:
+        take_one_key(s, s.ck_seat, s.ck_def)
+
+
+# --- the reconstructed passives: Keen Eye, Silent Step, Bounty, Golem Ward ---------------------------
+@njit(cache=True)
+def trap_bonus(s, seat: int) -> int:
+    """Keen Eye (the Female Archer): +1 against traps."""
+    return 1 if s.character[seat] == ARCHER and skill_active(s, seat, SK_KEEN_EYE) else 0
+
+
+@njit(cache=True)
+def silent(s, seat: int) -> bool:
+    """Silent Step (the Assassin): nobody there attacks him as he comes in."""
+    return s.character[seat] == ASSASSIN and skill_active(s, seat, SK_SILENT_STEP)
+
+
+@njit(cache=True)
+def guard_needed(s, seat: int) -> int:
+    """The throw that keeps a player in the Guard's corridor: 12 (l.329), 10 with Golem Ward."""
+    if s.character[seat] == MISTRESS and skill_active(s, seat, SK_GOLEM_WARD):
+        return C.GOLEM_WARD_STAY
+    return C.GUARD_STAY
+
+
+@njit(cache=True)
+def bounty(s, winners: int, losers: int) -> None:
+    """Bounty (the Head Hunter): winning a fight, he takes a key of a loser carrying one."""
+    for p in range(s.num_players):
+        if (winners >> p) & 1 and s.character[p] == HEAD_HUNTER and skill_active(s, p, SK_BOUNTY):
+            for q in range(s.num_players):
+                if (losers >> q) & 1 and keys_held_by(s, q) > 0:
+                    emit(s, EV_SKILL, p, SK_BOUNTY, q, -1)
+                    take_one_key(s, p, q)
+                    return
 
 
 # --- Blessing (the Monk) and Curse (the Witch, l.415) ------------------------------------------------

@@ -101,11 +101,13 @@ A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that s
 A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 + d: towards the corridor across d
 A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
 A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6  # + 0 / 1: of a corridor's two traps, the first / second set first
-NUM_ACTIONS = A_TRAP_ORDER + 2
+A_NO_THEFT = A_TRAP_ORDER + 2  # the Thief does not try (the theft decision: else A_SKILL_AT + offset - 1)
+NUM_ACTIONS = A_NO_THEFT + 1
 
 # --- decisions -----------------------------------------------------------------------------
-D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE, D_CHARACTER, D_TRAP_ORDER = range(10)
-NUM_DECISIONS = 10
+(D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
+D_CHARACTER, D_TRAP_ORDER, D_THEFT = 8, 9, 10
+NUM_DECISIONS = 11
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -118,11 +120,12 @@ DECISIONS = (
     "declare an attack",
     "choose a character",
     "which trap first",
+    "try to steal a key?",
 )
 
 # throws in progress (``ck_kind``)
-CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST, CK_SHOT, CK_DISARM = 0, 1, 2, 3, 4, 5, 6, 7
-CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player", "shot", "disarming a trap")
+CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST, CK_SHOT, CK_DISARM, CK_THEFT = range(9)
+CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player", "shot", "disarming a trap", "theft")
 NUM_CHECKS = len(CHECK_NAMES)
 OBS_CHECKS = 6  # the throws of v1's observation block; the skills' throws are shown in the character block
 # how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
@@ -171,6 +174,7 @@ EV_SKILL = 36  # seat, skill id, target seat (NO_SEAT: none), node
 EV_TOKENS = 37  # seat, TOKEN_*, change, tokens after (on that seat)
 EV_SHOT = 38  # target seat, throw, hit, archer
 EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
+EV_THEFT = 40  # thief, victim, throw, success
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -194,6 +198,11 @@ SK_PRAYER = 3 * MONK
 SK_WHIRLING_BLADES = 3 * SWORD_MASTER
 SK_MYSTIFICATION = 3 * ILLUSIONIST + 1
 SK_ENTRAPMENT = 3 * HEAD_HUNTER
+SK_THEFT = 3 * THIEF
+SK_KEEN_EYE = 3 * ARCHER + 2
+SK_SILENT_STEP = 3 * ASSASSIN + 1
+SK_BOUNTY = 3 * HEAD_HUNTER + 1
+SK_GOLEM_WARD = 3 * MISTRESS + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -273,6 +282,7 @@ STATE_DTYPE = state_dtype(
         ("trap2_up", np.uint8, (NUM_NODES,)),
         ("trap2_failed", np.uint8, (NUM_NODES,)),
         ("ex_second", np.int8),  # the second trap of the corridor entered is still to cross
+        ("ex_theft", np.int8),  # the Thief of this encounter has been asked (Theft, l.410)
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -315,9 +325,9 @@ OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observa
 OBS_CHARS = OBS_BASE_SIZE
 CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
 C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
-C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first
-C_CHECK = C_DECISION + 2  # the shot's throw, disarming's throw
-C_SUPPLY = C_CHECK + 2  # the tokens in the supplies
+C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first, try a theft?
+C_CHECK = C_DECISION + 3  # the shot's throw, disarming's, the theft's
+C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
 C_TRAPS2 = C_SUPPLY + 3  # per board corridor its second trap: face down, type one-hot, failed
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
 CHAR_FEATURES = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES

@@ -16,7 +16,16 @@ from .fights import fight_candidate, fight_outcome, rethrow_side, whirling_blade
 from .guard import guard_outcome, throw_against_guard
 from .moving import begin_jump, finish_jump
 from .seating import first_candidate, first_outcome, rethrow_first
-from .skills import disarm_outcome, shot_outcome, throw_against_disarm, throw_against_shot, throw_settled
+from .skills import (
+    disarm_outcome,
+    guard_needed,
+    shot_outcome,
+    theft_outcome,
+    throw_against_disarm,
+    throw_against_shot,
+    throw_against_theft,
+    throw_settled,
+)
 from .tables import (
     A_KEEP,
     A_REROLL,
@@ -27,6 +36,7 @@ from .tables import (
     CK_JUMP,
     CK_NONE,
     CK_SHOT,
+    CK_THEFT,
     CK_TRAP,
     D_REROLL,
     EV_CRYSTAL,
@@ -41,7 +51,9 @@ def throw_failed(s) -> bool:
     if kind == CK_JUMP:
         return s.ck_a < C.JUMP_SUCCESS
     if kind == CK_GUARD:
-        return s.ck_a < C.GUARD_STAY
+        return s.ck_a < guard_needed(s, s.ck_seat)
+    if kind == CK_THEFT:
+        return s.ck_a < C.THEFT_SUCCESS
     if kind in (CK_TRAP, CK_DISARM):
         return s.ck_a < s.ck_diff
     if kind == CK_SHOT:  # the one shot at is hit
@@ -87,6 +99,8 @@ def resolve_throw(s) -> None:
         shot_outcome(s, seat)
     elif kind == CK_DISARM:
         disarm_outcome(s)
+    elif kind == CK_THEFT:
+        theft_outcome(s)
 
 
 @njit(cache=True)
@@ -124,6 +138,8 @@ def repeat_throw(s, who: int, action: int) -> None:
             throw_against_shot(s)
         elif kind == CK_DISARM:
             throw_against_disarm(s)
+        elif kind == CK_THEFT:
+            throw_against_theft(s)
         else:
             rethrow_side(s, who)
     if s.ck_kind != CK_FIGHT and s.ck_kind != CK_FIRST:  # the others there may still repeat

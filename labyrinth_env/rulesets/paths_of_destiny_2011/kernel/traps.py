@@ -15,7 +15,7 @@ from .entering import do_move
 from .entrapment import second_settable, set_second
 from .life import add_stun, lose_life, restore
 from .queries import set_position
-from .skills import skill_active, throw_modifier
+from .skills import skill_active, throw_modifier, trap_bonus
 from .tables import (
     A_SET_TRAP,
     CENTER_CELL,
@@ -102,7 +102,7 @@ def begin_trap(s, seat: int, node: int, ty: int, mode: int) -> None:
 def throw_against_trap(s) -> None:
     """2d6 against the trap of the throw in progress (``ck_*``: the fate crystal repeats the
     same throw, same difficulty)."""
-    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat)
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat) + trap_bonus(s, s.ck_seat)
     emit(s, EV_TRAP_CHECK, s.ck_seat, s.ck_trap, s.ck_a, s.ck_diff, s.ck_mode)
 
 
@@ -115,6 +115,7 @@ def turn_back(s, seat: int, node: int, back: int) -> None:
     emit(s, EV_TURNED_BACK, seat, node, back)
     set_position(s, seat, back)
     s.ex_second = 0  # a second trap where it was turned back is not crossed
+    s.ex_theft = 0
     if back == start_node(s, seat):
         restore(s, seat)
         s.ex_active = 0
