@@ -176,10 +176,19 @@ def test_stunned_player_cannot_use_skills_l351_shot_l392():
     sc.put(1, N20)
     assert sc.legal(K.A_SKILL + 1)
     sc.set(0, stun=1)
-    assert not sc.legal(K.A_SKILL + 1)
+    assert not sc.legal(K.A_SKILL + 1) and not K.action_legal(sc.s, K.A_SKILL + 1)
     sc.fresh_turn(1)
     sc.set(1, stun=1)
     assert not sc.legal(skill_at(0, 1)), "the stunned Witch cannot curse either"
+    assert not K.action_legal(sc.s, skill_at(0, 1))
+    # a passive skill too: the stunned Mistress of Golems has no Domination in a fight
+    sc = east("Witch", "Mistress of Golems")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.set(1, stun=1)
+    sc.dice(3, 3, 3, 3)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 6, 6)]
 
 
 def test_fate_crystal_repeat_is_not_a_new_throw_the_curse_still_applies_l362():
@@ -511,6 +520,12 @@ def test_entrapment_door_trap_passed_when_leaving_l386():
     evs = sc.move(0)
     assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
     assert sc.pos(2) == N20, "the door held"
+    sc = two_traps("Poisoned Darts", "Jammed Door")  # standing there: the door trap in the second slot
+    sc.put(2, N20)
+    sc.dice(1, 1)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
+    assert sc.pos(2) == N20
 
 
 def test_theft_tries_to_steal_the_key_before_attacks_are_declared_l410():
