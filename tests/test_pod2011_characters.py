@@ -602,3 +602,37 @@ def test_golem_ward_mistress_stays_with_the_guard_on_ten():
     sc.dice(5, 5)
     sc.move(0)
     assert sc.pos(0) == start_node_of(0), "anyone else needs 12 (l.329)"
+
+
+def test_misfortune_rite_sets_off_a_trap_door_traps_do_nothing_the_witch_sends_l417_l418():
+    # l.417 "Activating a door trap does not bring any results."; l.418 "If a witch
+    # activates a turn-back trap, she is to decide where the character will go."
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Poisoned Darts")
+    sc.dice(1, 1)
+    evs = sc.step(skill_dir(2, 0))
+    assert [e[1:3] for e in events_of(evs, K.EV_TRAP_CHECK)] == [(1, C.TRAP_NAMES.index("Poisoned Darts"))]
+    assert int(sc.s["life"][1]) == 3 and int(sc.s["actions_left"]) == 1
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Jammed Door")
+    evs = sc.step(skill_dir(2, 0))
+    assert not events_of(evs, K.EV_TRAP_CHECK) and int(sc.s["trap_up"][N20]) == 1, "a door trap: nothing"
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Magic Barrier")
+    sc.dice(1, 1)
+    sc.step(skill_dir(2, 0))
+    assert sc.decision == K.D_RITE and sc.decider == 0, "the Witch decides where he goes"
+    assert sc.legal(skill_dir(2, 0)) and sc.legal(skill_dir(2, 3))
+    sc.step(skill_dir(2, 0))
+    assert sc.pos(1) == key_node_of(0) and sc.decision == K.D_MAIN and int(sc.s["seat"]) == 0
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_trap(N20, "Poisoned Darts")
+    assert not sc.legal(skill_dir(2, 0)), "nobody there"

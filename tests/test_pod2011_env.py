@@ -229,6 +229,7 @@ def _invariant_error(s) -> int:
         if s.decider < 0 or s.decider >= n:
             return 18
         busy = s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks or s.shot_queue
+        busy = busy or s.rite_node >= 0 or s.rite_queue or s.rite_victim >= 0
         if s.decision == K.D_MAIN and busy:
             return 29
     if s.outcome == K.WON:

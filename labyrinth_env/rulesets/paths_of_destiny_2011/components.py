@@ -466,6 +466,7 @@ SKILL_PLAYED = frozenset(
         "Silent Step",
         "Bounty",
         "Golem Ward",
+        "Misfortune Rite",
     )
 )
 SKILL_REASONS = {
@@ -527,6 +528,10 @@ SKILL_REASONS = {
     "Golem Ward": (
         "the Mistress's third skill, ours: she commands golems, the Guard among them, so its meeting spares her "
         "more often (10 or more instead of 12, l.329)"
+    ),
+    "Misfortune Rite": (
+        "l.417-418 as written; the range (a corridor next to hers), that it needs someone there, the throw as "
+        "if coming in, and that the one sent comes into the chosen corridor as after a move are ours"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

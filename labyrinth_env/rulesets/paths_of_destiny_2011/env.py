@@ -35,6 +35,7 @@ are named ``(q,r)`` as the text map writes them):
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
+| where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -82,7 +83,8 @@ characters when they are off), but every action mask is longer, so the id moves:
 action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 ``vector.py``), it cannot shrink when characters are off. The skills played so far:
 Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
-Traps, Curse, Dark Enlivening, Mystification, Entrapment, Theft; reconstructed: Blessing,
+Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft;
+reconstructed: Blessing,
 Keen Eye, Silent Step, Bounty, Golem Ward (the rules doc, "Characters").
 """
 

@@ -56,6 +56,7 @@ from .fights import declare, declare_mask, entrant_declares, entrant_mask, occup
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
+from .rite import clear_rite, rite_mask, rite_send
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
 from .skills import character_mask, drafting, setup_characters, take_character, theft_mask, try_theft
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
@@ -73,6 +74,7 @@ from .tables import (
     D_OCCUPANT,
     D_PLACE,
     D_REROLL,
+    D_RITE,
     D_START,
     D_THEFT,
     D_TRAP_ORDER,
@@ -118,6 +120,8 @@ def legal_mask(s, out) -> None:
         trap_order_mask(out)
     elif dec == D_THEFT:
         theft_mask(s, s.decider, out)
+    elif dec == D_RITE:
+        rite_mask(s, out)
     else:
         action_mask(s, out)
 
@@ -163,6 +167,8 @@ def step(s, action: int) -> bool:
         choose_trap_order(s, action)
     elif dec == D_THEFT:
         try_theft(s, s.decider, action)
+    elif dec == D_RITE:
+        rite_send(s, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -228,6 +234,7 @@ def init_resolution(s) -> None:
     s.blade = 0
     s.ex_theft = 0
     s.ex_second = 0
+    clear_rite(s)
     s.actions_left = 0
     s.guard_used = 0
 

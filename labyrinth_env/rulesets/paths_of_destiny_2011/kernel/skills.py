@@ -52,6 +52,7 @@ from .tables import (
     EV_TAKE_KEY,
     EV_THEFT,
     EV_TOKENS,
+    EV_TRAP_REVEALED,
     HEAD_HUNTER,
     ILLUSIONIST,
     M_ENTER,
@@ -77,6 +78,7 @@ from .tables import (
     SK_DOMINATION,
     SK_GOLEM_WARD,
     SK_KEEN_EYE,
+    SK_MISFORTUNE_RITE,
     SK_MYSTIFICATION,
     SK_PRAYER,
     SK_SHOT,
@@ -569,6 +571,39 @@ def mystify_legal(s, seat: int, d: int) -> bool:
     return board_corridor(node) and board_corridor(to)
 
 
+# --- Misfortune Rite (the Witch, l.417-418; the throws and her decision: ``rite``) -----------------
+@njit(cache=True)
+def rite_targets(s, node: int) -> int:
+    out = 0
+    for q in range(s.num_players):
+        if q != s.seat and s.position[q] == node:
+            out |= 1 << q
+    return out
+
+
+@njit(cache=True)
+def rite_legal(s, seat: int, d: int) -> bool:
+    """A trap in the corridor across ``d`` and someone standing there."""
+    if s.actions_left < 1 or not skill_active(s, seat, SK_MISFORTUNE_RITE):
+        return False
+    to = across(s, s.position[seat], d)
+    return to >= 0 and s.node_trap[to] >= 0 and rite_targets(s, to) != 0
+
+
+@njit(cache=True)
+def misfortune_rite(s, seat: int, d: int) -> None:
+    """The trap is uncovered and goes off on each player there (a door trap: nothing)."""
+    to = across(s, s.position[seat], d)
+    ty = TRAP_TOKENS[s.node_trap[to]]
+    emit(s, EV_SKILL, seat, SK_MISFORTUNE_RITE, NO_TARGET, to)
+    if not s.trap_up[to]:
+        s.trap_up[to] = 1
+        emit(s, EV_TRAP_REVEALED, seat, to, ty)
+    if TRAP_DIFF[ty, M_ENTER] > 0:
+        s.rite_node = to
+        s.rite_queue = rite_targets(s, to)
+
+
 # --- Prayer (the Monk, l.396) ---------------------------------------------------------------------
 @njit(cache=True)
 def prayer_legal(s, seat: int, target: int, d: int) -> bool:
@@ -627,6 +662,8 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return enliven_legal(s, seat, k % 6)
         if skill == SK_MYSTIFICATION:
             return mystify_legal(s, seat, k % 6)
+        if skill == SK_MISFORTUNE_RITE:
+            return rite_legal(s, seat, k % 6)
         return False
     k = action - A_PRAY
     target = seat_at(s, k // 6 + 1)
@@ -681,6 +718,10 @@ def use_skill(s, seat: int, action: int) -> None:
     if action >= A_SKILL_DIR:
         k = action - A_SKILL_DIR
         skill = c * SKILLS_PER_CHARACTER + k // 6
+        if skill == SK_MISFORTUNE_RITE:
+            s.actions_left -= 1
+            misfortune_rite(s, seat, k % 6)
+            return
         node = s.position[seat]
         to = across(s, node, k % 6)
         s.actions_left -= 1

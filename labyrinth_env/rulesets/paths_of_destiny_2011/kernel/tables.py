@@ -106,8 +106,8 @@ NUM_ACTIONS = A_NO_THEFT + 1
 
 # --- decisions -----------------------------------------------------------------------------
 (D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
-D_CHARACTER, D_TRAP_ORDER, D_THEFT = 8, 9, 10
-NUM_DECISIONS = 11
+D_CHARACTER, D_TRAP_ORDER, D_THEFT, D_RITE = 8, 9, 10, 11
+NUM_DECISIONS = 12
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -121,6 +121,7 @@ DECISIONS = (
     "choose a character",
     "which trap first",
     "try to steal a key?",
+    "where does the Misfortune Rite send the player?",
 )
 
 # throws in progress (``ck_kind``)
@@ -203,6 +204,7 @@ SK_KEEN_EYE = 3 * ARCHER + 2
 SK_SILENT_STEP = 3 * ASSASSIN + 1
 SK_BOUNTY = 3 * HEAD_HUNTER + 1
 SK_GOLEM_WARD = 3 * MISTRESS + 2
+SK_MISFORTUNE_RITE = 3 * WITCH + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -283,6 +285,11 @@ STATE_DTYPE = state_dtype(
         ("trap2_failed", np.uint8, (NUM_NODES,)),
         ("ex_second", np.int8),  # the second trap of the corridor entered is still to cross
         ("ex_theft", np.int8),  # the Thief of this encounter has been asked (Theft, l.410)
+        # the Witch's Misfortune Rite (l.417-418): the corridor whose trap she set off, the
+        # players there still to throw, the one its turn-back trap caught (she sends him)
+        ("rite_node", np.int16),
+        ("rite_queue", np.int32),
+        ("rite_victim", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -325,8 +332,8 @@ OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observa
 OBS_CHARS = OBS_BASE_SIZE
 CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
 C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
-C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first, try a theft?
-C_CHECK = C_DECISION + 3  # the shot's throw, disarming's, the theft's
+C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first, a theft?, the rite
+C_CHECK = C_DECISION + 4  # the shot's throw, disarming's, the theft's
 C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
 C_TRAPS2 = C_SUPPLY + 3  # per board corridor its second trap: face down, type one-hot, failed
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1

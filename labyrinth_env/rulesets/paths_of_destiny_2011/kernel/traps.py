@@ -151,7 +151,9 @@ def trap_outcome(s, seat: int) -> None:
     move = TRAP_MOVE[ty, mode]
     if move == C.MOVE_TURN_BACK:
         back = s.ex_from
-        if back >= 0:
+        if s.rite_node == node:  # the Misfortune Rite: the Witch decides where (l.418)
+            s.rite_victim = seat
+        elif back >= 0:
             turn_back(s, seat, node, back)
     elif move == C.MOVE_HELD:
         emit(s, EV_HELD, seat, node)

@@ -18,6 +18,7 @@ from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_
 from .life import rest
 from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
 from .queries import move_target, other_seat
+from .rite import rite_step
 from .seating import start_round
 from .skills import any_skill, can_use_skills, drafting, next_shot, skill_legal, skill_mask, use_skill
 from .tables import (
@@ -213,6 +214,10 @@ def advance(s) -> None:
             continue
         if s.ex_active:
             explore_step(s)
+            continue
+        if s.rite_node >= 0:  # the Misfortune Rite's throws, and where the Witch sends
+            if rite_step(s):
+                return
             continue
         if check_win(s):
             return
