@@ -16,6 +16,7 @@ from pod2011_helpers import B, Scenario, options_vector, start_node_of
 
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
@@ -636,3 +637,26 @@ def test_misfortune_rite_sets_off_a_trap_door_traps_do_nothing_the_witch_sends_l
     sc.put(1, key_node_of(3))
     sc.place_trap(N20, "Poisoned Darts")
     assert not sc.legal(skill_dir(2, 0)), "nobody there"
+
+
+def test_correction_architect_turns_a_field_next_to_his_or_his_own_if_alone_l371():
+    # l.371 "You may also rotate the board field you stand on, on condition there is no
+    # other player apart from you."
+    sc = east("Architect", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    own = K.A_CORRECTION + 6 * 5  # his own field, one sixth of a turn
+    before = int(sc.s["node_mask"][N19])
+    trap = sc.place_trap(N19, "Poisoned Darts")
+    assert sc.legal(own)
+    evs = sc.step(own)
+    assert int(sc.s["node_mask"][N19]) == int(ROTATE_HEX[before, 1]) and int(sc.s["actions_left"]) == 1
+    assert sc.pos(0) == N19 and int(sc.s["node_trap"][N19]) == trap, "his corridor turns with him and its trap"
+    assert (K.EV_SKILL, 0, K.SK_CORRECTION, -1, N19, 0) in evs
+    sc.put(1, N19)
+    assert not sc.legal(own), "not with another player on it"
+    sc.put(1, N20)
+    assert not sc.legal(K.A_CORRECTION + 0 * 5), "nor a field next to his with a player on it"
+    sc.put(1, key_node_of(3))
+    assert sc.legal(K.A_CORRECTION + 0 * 5), "the field next to his (east), nobody there"
+    assert not sc.legal(K.A_CORRECTION + 3 * 5), "never the central field"

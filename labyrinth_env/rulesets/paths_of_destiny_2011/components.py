@@ -467,6 +467,7 @@ SKILL_PLAYED = frozenset(
         "Bounty",
         "Golem Ward",
         "Misfortune Rite",
+        "Correction",
     )
 )
 SKILL_REASONS = {
@@ -532,6 +533,11 @@ SKILL_REASONS = {
     "Misfortune Rite": (
         "l.417-418 as written; the range (a corridor next to hers), that it needs someone there, the throw as "
         "if coming in, and that the one sent comes into the chosen corridor as after a move are ours"
+    ),
+    "Correction": (
+        "l.371 lets him turn his own field when alone there, so the card turns fields next to his (nobody on "
+        "them); one action, as building; the building rule's ways (l.152) must stay open; the central and key "
+        "fields are printed, never turned"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

@@ -36,6 +36,7 @@ are named ``(q,r)`` as the text map writes them):
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
 | where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
+| action, the Architect | correction: turn the field <direction> / his own field by 1/6-5/6 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -74,16 +75,16 @@ repeat decision before the seats are taken); the seat block of the observation g
 flags, the check block a "first player" kind, the action space a sixth seat.
 v2 (issue 21: the characters, setup step 8, l.74): options ``characters`` ("none", the
 default, as l.74 advises for a first game; "random"; a name per seat) and
-``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 + 1 actions at its
-end (choose a character; a skill; a skill on a player, also the Thief's victim; towards a
-direction; Prayer; which of a corridor's two traps first; no theft), never legal without
-characters. The default game
+``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 + 1 + 35 actions at
+its end (choose a character; a skill; a skill on a player, also the Thief's victim; towards
+a direction; Prayer; which of a corridor's two traps first; no theft; the Architect's
+Correction), never legal without characters. The default game
 is otherwise v1's: the same dice, events and observations (nothing is drawn for
 characters when they are off), but every action mask is longer, so the id moves: the
 action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 ``vector.py``), it cannot shrink when characters are off. The skills played so far:
 Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
-Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft;
+Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft, Correction;
 reconstructed: Blessing,
 Keen Eye, Silent Step, Bounty, Golem Ward (the rules doc, "Characters").
 """
@@ -190,6 +191,8 @@ class raw_env(LabyrinthAECEnv):
         names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
         names += ["cross the first trap set first", "cross the second trap set first"]
         names += ["do not try to steal a key"]
+        fields = [f"the field{d}" for d in directions] + ["his own field"]
+        names += [f"correction: turn {f} by {t}/6" for f in fields for t in range(1, 6)]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 

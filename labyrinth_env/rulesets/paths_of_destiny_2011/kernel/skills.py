@@ -35,6 +35,7 @@ from .tables import (
     A_SKILL,
     A_SKILL_AT,
     A_SKILL_DIR,
+    A_TRAP_ORDER,
     ARCHER,
     ASSASSIN,
     CENTER_CELL,
@@ -62,7 +63,6 @@ from .tables import (
     MONK,
     NEIGHBORS,
     NO_TARGET,
-    NUM_ACTIONS,
     NUM_BOARD,
     NUM_CHARACTERS,
     NUM_SEATS,
@@ -686,7 +686,7 @@ def skill_mask(s, seat: int, out) -> None:
         return
     lo, hi = A_SKILL, A_SKILL_AT
     if c == MONK:
-        lo, hi = A_SKILL, NUM_ACTIONS
+        lo, hi = A_SKILL, A_TRAP_ORDER
     elif c == WITCH:
         lo, hi = A_SKILL_AT, A_PRAY
     elif c == ILLUSIONIST:
@@ -700,7 +700,7 @@ def any_skill(s, seat: int) -> bool:
     """A skill usable now (``turn.any_action``: the round does not end while one is)."""
     if s.character[seat] < 0 or not can_use_skills(s, seat):
         return False
-    for a in range(A_SKILL, NUM_ACTIONS):
+    for a in range(A_SKILL, A_TRAP_ORDER):
         if skill_allowed(s, seat, a):
             return True
     return False

@@ -102,7 +102,8 @@ A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 
 A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
 A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6  # + 0 / 1: of a corridor's two traps, the first / second set first
 A_NO_THEFT = A_TRAP_ORDER + 2  # the Thief does not try (the theft decision: else A_SKILL_AT + offset - 1)
-NUM_ACTIONS = A_NO_THEFT + 1
+A_CORRECTION = A_NO_THEFT + 1  # + field * 5 + turns - 1: the Architect turns a field (0-5 across d, 6 his own)
+NUM_ACTIONS = A_CORRECTION + 7 * 5
 
 # --- decisions -----------------------------------------------------------------------------
 (D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
@@ -205,6 +206,7 @@ SK_SILENT_STEP = 3 * ASSASSIN + 1
 SK_BOUNTY = 3 * HEAD_HUNTER + 1
 SK_GOLEM_WARD = 3 * MISTRESS + 2
 SK_MISFORTUNE_RITE = 3 * WITCH + 2
+SK_CORRECTION = 3 * ARCHITECT
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,

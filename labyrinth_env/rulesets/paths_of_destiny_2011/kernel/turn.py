@@ -11,6 +11,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 
 from .building import build
+from .correction import correct, correction_legal, correction_mask
 from .exploring import explore_step
 from .fights import attack, attack_legal, attack_mask, kill
 from .guard import move_guard, move_guard_legal, next_guard_meeting, walk_guard
@@ -26,6 +27,7 @@ from .tables import (
     A_BUILD,
     A_CLIMB_UP,
     A_COME_DOWN,
+    A_CORRECTION,
     A_END_TURN,
     A_JUMP_DOWN,
     A_KILL,
@@ -37,6 +39,7 @@ from .tables import (
     A_SET_TRAP,
     A_SKILL,
     A_TAKE_KEY,
+    ARCHITECT,
     CENTER_NODE,
     CK_NONE,
     D_CHARACTER,
@@ -74,6 +77,8 @@ def action_legal(s, a: int) -> bool:
     if a == A_END_TURN:
         return True
     seat = s.seat
+    if a >= A_CORRECTION:  # the Architect's Correction
+        return can_use_skills(s, seat) and correction_legal(s, seat, a - A_CORRECTION)
     if a >= A_SKILL:  # the character's skills ask their own conditions (l.132, l.351)
         return skill_legal(s, seat, a)
     acts = s.actions_left
@@ -120,6 +125,8 @@ def action_mask(s, out) -> None:
         out[A_REST] = 1 if s.actions_left >= 1 else 0
         return
     skill_mask(s, seat, out)
+    if s.character[seat] == ARCHITECT and can_use_skills(s, seat):
+        correction_mask(s, seat, out)
     if s.actions_left <= 0:
         return
     attack_mask(s, seat, out)
@@ -140,7 +147,15 @@ def any_action(s) -> bool:
     for a in range(lo, hi):
         if action_legal(s, a):
             return True
-    return s.character[s.seat] >= 0 and can_use_skills(s, s.seat) and any_skill(s, s.seat)
+    if s.character[s.seat] < 0 or not can_use_skills(s, s.seat):
+        return False
+    if any_skill(s, s.seat):
+        return True
+    if s.character[s.seat] == ARCHITECT and s.actions_left > 0:
+        for k in range(35):
+            if correction_legal(s, s.seat, k):
+                return True
+    return False
 
 
 @njit(cache=True)
@@ -151,6 +166,10 @@ def do_action(s, action: int) -> None:
     if action == A_END_TURN:
         s.actions_left = 0
         end_round(s)
+        return
+    if action >= A_CORRECTION:
+        s.actions_left -= 1
+        correct(s, seat, action - A_CORRECTION)
         return
     if action >= A_SKILL:
         use_skill(s, seat, action)
