@@ -329,7 +329,7 @@ def test_disarming_traps_even_with_the_guard_in_the_corridor_l411():
 
 def test_curse_accumulates_l415():
     # l.415 "The curses accumulate (you may have e.g. -3 to your dice throw)."
-    sc = east("Witch", "Monk")
+    sc = east("Witch", "Thief")
     sc.put(0, N19)
     sc.put(1, N20)
     sc.step(skill_at(0, 1))
@@ -660,3 +660,41 @@ def test_correction_architect_turns_a_field_next_to_his_or_his_own_if_alone_l371
     sc.put(1, key_node_of(3))
     assert sc.legal(K.A_CORRECTION + 0 * 5), "the field next to his (east), nobody there"
     assert not sc.legal(K.A_CORRECTION + 3 * 5), "never the central field"
+
+
+def test_quick_fingers_thief_lifts_a_key_on_a_key_field_past_the_players_there():
+    for who, lifts in (("Thief", True), ("Monk", False)):
+        sc = east(who, "Witch")
+        key = key_node_of(1)  # nobody's own key field
+        sc.put(0, key)
+        sc.put(1, key)
+        sc.place_key(2, key)
+        sc.s["fight_lost"] = 1  # he lost his fight there: the Witch still stands in the way (l.120)
+        assert sc.legal(K.A_LIFT_KEY + 2) == lifts, who
+
+
+def test_parry_sword_master_defending_alone_throws_three_dice_and_drops_the_lowest():
+    sc = east("Witch", "Sword Master")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(3, 3, 1, 5, 4)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 6, 9)]
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(3, 3, 1, 5, 4)
+    assert fights(other.step(K.A_ATTACK + 0)) == [(1, 0b01, 6, 6)]
+
+
+def test_meditation_monk_alone_takes_a_blessing_at_the_start_of_his_round():
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["seat"]) == 1 and int(sc.s["blessing"][1]) == 1
+    sc = east("Witch", "Monk")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["blessing"][1]) == 0, "not with another player in his corridor"

@@ -468,6 +468,9 @@ SKILL_PLAYED = frozenset(
         "Golem Ward",
         "Misfortune Rite",
         "Correction",
+        "Quick Fingers",
+        "Parry",
+        "Meditation",
     )
 )
 SKILL_REASONS = {
@@ -538,6 +541,12 @@ SKILL_REASONS = {
         "l.371 lets him turn his own field when alone there, so the card turns fields next to his (nobody on "
         "them); one action, as building; the building rule's ways (l.152) must stay open; the central and key "
         "fields are printed, never turned"
+    ),
+    "Quick Fingers": "the Thief's third skill, ours: in his theme, a key lifted from under the others' noses",
+    "Parry": "the Sword Master's third skill, ours: a defence to go with his attack (l.406)",
+    "Meditation": (
+        "the Monk's third skill, ours: his blessing tokens (l.49) used on himself, never while stunned (l.351: a "
+        "skill that worked through rest would break it)"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

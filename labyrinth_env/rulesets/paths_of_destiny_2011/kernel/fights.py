@@ -17,7 +17,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import explore
 from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
-from .skills import bounty, fight_bonus, offer_theft, silent, skill_active, throw_modifier
+from .skills import bounty, fight_bonus, offer_theft, parry, silent, skill_active, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -67,7 +67,10 @@ def side_total(s, members: int, encounter: bool) -> int:
     a group, minus each member's lost life, +1 for a member with the bonus of the encounter
     (a good jump down, or standing on the bridge someone climbs onto)."""
     k = popcount(members)
-    total = roll(s.rng, 2 if k == 1 else k + 1, 6)
+    if k == 1 and s.char_mode != 0 and (members & (1 << s.ck_def)) != 0 and parry(s, s.ck_def):
+        total = best_two_of_three(s)  # Parry: the defender alone throws 3 dice, the lowest dropped
+    else:
+        total = roll(s.rng, 2 if k == 1 else k + 1, 6)
     for p in range(s.num_players):
         if (members >> p) & 1:
             total -= LIFE - s.life[p]
@@ -75,6 +78,14 @@ def side_total(s, members: int, encounter: bool) -> int:
             if encounter and (s.ex_bonus >> p) & 1:
                 total += C.JUMP_BONUS
     return total
+
+
+@njit(cache=True)
+def best_two_of_three(s) -> int:
+    a = roll(s.rng, 1, 6)
+    b = roll(s.rng, 1, 6)
+    c = roll(s.rng, 1, 6)
+    return a + b + c - min(a, min(b, c))
 
 
 @njit(cache=True)

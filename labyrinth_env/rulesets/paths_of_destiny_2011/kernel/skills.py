@@ -56,6 +56,7 @@ from .tables import (
     EV_TRAP_REVEALED,
     HEAD_HUNTER,
     ILLUSIONIST,
+    KEY_NODES,
     M_ENTER,
     M_LEAVE,
     MC,
@@ -78,13 +79,17 @@ from .tables import (
     SK_DOMINATION,
     SK_GOLEM_WARD,
     SK_KEEN_EYE,
+    SK_MEDITATION,
     SK_MISFORTUNE_RITE,
     SK_MYSTIFICATION,
+    SK_PARRY,
     SK_PRAYER,
+    SK_QUICK_FINGERS,
     SK_SHOT,
     SK_SILENT_STEP,
     SK_THEFT,
     SKILLS_PER_CHARACTER,
+    SWORD_MASTER,
     THIEF,
     TOKEN_ADRENALINE,
     TOKEN_BLESSING,
@@ -462,6 +467,39 @@ def bounty(s, winners: int, losers: int) -> None:
                     emit(s, EV_SKILL, p, SK_BOUNTY, q, -1)
                     take_one_key(s, p, q)
                     return
+
+
+@njit(cache=True)
+def quick_fingers(s, seat: int) -> bool:
+    """Quick Fingers (the Thief): on a key field the players there never stop him lifting."""
+    if s.character[seat] != THIEF or not skill_active(s, seat, SK_QUICK_FINGERS):
+        return False
+    for i in range(KEY_NODES.shape[0]):
+        if KEY_NODES[i] == s.position[seat]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def parry(s, seat: int) -> bool:
+    """Parry (the Sword Master): defending alone, one die more, the lowest dropped."""
+    return s.character[seat] == SWORD_MASTER and skill_active(s, seat, SK_PARRY)
+
+
+@njit(cache=True)
+def meditation(s, seat: int) -> None:
+    """Meditation (the Monk): at the start of his round, alone in his corridor, a blessing
+    token from his supply onto himself."""
+    if s.character[seat] != MONK or not skill_active(s, seat, SK_MEDITATION):
+        return
+    if tokens_out(s.blessing, s.num_players) >= C.BLESSING_TOKENS:
+        return
+    for q in range(s.num_players):
+        if q != seat and s.position[q] == s.position[seat]:
+            return
+    s.blessing[seat] += 1
+    emit(s, EV_SKILL, seat, SK_MEDITATION, seat, -1)
+    emit(s, EV_TOKENS, seat, TOKEN_BLESSING, 1, s.blessing[seat])
 
 
 # --- Blessing (the Monk) and Curse (the Witch, l.415) ------------------------------------------------
