@@ -698,3 +698,26 @@ def test_meditation_monk_alone_takes_a_blessing_at_the_start_of_his_round():
     sc.put(1, N20)
     sc.step(K.A_END_TURN)
     assert int(sc.s["blessing"][1]) == 0, "not with another player in his corridor"
+
+
+def test_disarm_who_loses_to_the_sword_master_may_not_attack_in_his_next_round():
+    sc = east("Witch", "Sword Master")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.s["ask_crystal"] = 0
+    sc.dice(1, 1, 6, 6)  # the Witch attacks and loses
+    sc.step(K.A_ATTACK + 0)
+    assert int(sc.s["disarmed"]) == 0b01
+    sc.step(K.A_END_TURN)  # her round (the one she lost in) ends: still disarmed
+    assert int(sc.s["disarmed"]) == 0b01
+    sc.fresh_turn(0, turn=int(sc.s["turn"]) + 1)
+    assert not sc.legal(K.A_ATTACK + 0), "no attack in her next round"
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["disarmed"]) == 0, "then she may again"
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.s["ask_crystal"] = 0
+    other.dice(1, 1, 6, 6)
+    other.step(K.A_ATTACK + 0)
+    assert int(other.s["disarmed"]) == 0

@@ -471,6 +471,7 @@ SKILL_PLAYED = frozenset(
         "Quick Fingers",
         "Parry",
         "Meditation",
+        "Disarm",
     )
 )
 SKILL_REASONS = {
@@ -547,6 +548,11 @@ SKILL_REASONS = {
     "Meditation": (
         "the Monk's third skill, ours: his blessing tokens (l.49) used on himself, never while stunned (l.351: a "
         "skill that worked through rest would break it)"
+    ),
+    "Disarm": (
+        "the Sword Master's third skill, ours: his blades (l.406) knock the weapon away; 'his next attack' read "
+        "as: none until the end of his next round (free encounter attacks included, the kill of a stunned "
+        "player not: that is no fight)"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

@@ -86,7 +86,7 @@ action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
 Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
 Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft, Correction;
 reconstructed: Blessing,
-Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation (the rules doc,
+Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation, Disarm (the rules doc,
 "Characters").
 """
 

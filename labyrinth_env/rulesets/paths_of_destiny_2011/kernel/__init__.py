@@ -235,6 +235,8 @@ def init_resolution(s) -> None:
     s.ex_theft = 0
     s.ex_second = 0
     clear_rite(s)
+    s.disarmed = 0
+    s.disarm_turn[:] = 0
     s.actions_left = 0
     s.guard_used = 0
 

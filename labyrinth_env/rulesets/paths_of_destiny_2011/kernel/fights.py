@@ -17,7 +17,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import explore
 from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
-from .skills import bounty, fight_bonus, offer_theft, parry, silent, skill_active, throw_modifier
+from .skills import bounty, disarm_losers, fight_bonus, offer_theft, parry, silent, skill_active, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -57,7 +57,7 @@ from .tables import (
 @njit(cache=True)
 def can_fight(s, seat: int) -> bool:
     """A stunned player can do nothing but rest: it declares no attack."""
-    return s.stun[seat] == 0
+    return s.stun[seat] == 0 and not (s.disarmed >> seat) & 1  # Disarm (the Sword Master)
 
 
 # --- the fight's throws ----------------------------------------------------------------------
@@ -142,6 +142,8 @@ def fight_outcome(s) -> None:
     winners = (s.ck_att | (1 << s.ck_def)) & ~losers
     s.fight_lost = (s.fight_lost | losers) & ~winners  # before a death sends a loser home
     bounty(s, winners, losers)  # the Head Hunter's reward, before a death drops the key
+    if s.char_mode != 0:
+        disarm_losers(s, winners, losers)
     node = s.ck_node
     for p in range(s.num_players):
         if (losers >> p) & 1 and s.position[p] == node:
@@ -185,17 +187,20 @@ def attack_legal(s, seat: int, q: int, kill: bool) -> bool:
     passing the Guard and the traps", l.259)."""
     if q < 0 or s.position[q] != s.position[seat]:
         return False
-    return not kill or (s.stun[q] > 0 and past_trap(s, seat))
+    if not kill:
+        return not (s.disarmed >> seat) & 1
+    return s.stun[q] > 0 and past_trap(s, seat)
 
 
 @njit(cache=True)
 def attack_mask(s, seat: int, out) -> None:
     n = s.num_players
     can_kill = past_trap(s, seat)
+    armed = not (s.disarmed >> seat) & 1
     for off in range(1, n):
         q = (seat + off) % n
         if s.position[q] == s.position[seat]:
-            out[A_ATTACK + off - 1] = 1
+            out[A_ATTACK + off - 1] = 1 if armed else 0
             out[A_KILL + off - 1] = 1 if s.stun[q] > 0 and can_kill else 0
 
 

@@ -75,6 +75,7 @@ from .tables import (
     SK_CLIMBING,
     SK_CURSE,
     SK_DARK_ENLIVENING,
+    SK_DISARM,
     SK_DISARMING,
     SK_DOMINATION,
     SK_GOLEM_WARD,
@@ -500,6 +501,27 @@ def meditation(s, seat: int) -> None:
     s.blessing[seat] += 1
     emit(s, EV_SKILL, seat, SK_MEDITATION, seat, -1)
     emit(s, EV_TOKENS, seat, TOKEN_BLESSING, 1, s.blessing[seat])
+
+
+@njit(cache=True)
+def disarm_losers(s, winners: int, losers: int) -> None:
+    """Disarm (the Sword Master): who loses a fight to him may not attack until the end of
+    his next round."""
+    for p in range(s.num_players):
+        if (winners >> p) & 1 and s.character[p] == SWORD_MASTER and skill_active(s, p, SK_DISARM):
+            for q in range(s.num_players):
+                if (losers >> q) & 1:
+                    s.disarmed |= 1 << q
+                    s.disarm_turn[q] = s.turn
+            emit(s, EV_SKILL, p, SK_DISARM, NO_TARGET, -1)
+            return
+
+
+@njit(cache=True)
+def rearm(s, seat: int) -> None:
+    """His round ends: a Disarm of an earlier round is over."""
+    if (s.disarmed >> seat) & 1 and s.disarm_turn[seat] != s.turn:
+        s.disarmed &= ~(1 << seat)
 
 
 # --- Blessing (the Monk) and Curse (the Witch, l.415) ------------------------------------------------

@@ -210,6 +210,7 @@ SK_CORRECTION = 3 * ARCHITECT
 SK_QUICK_FINGERS = 3 * THIEF + 2
 SK_PARRY = 3 * SWORD_MASTER + 1
 SK_MEDITATION = 3 * MONK + 2
+SK_DISARM = 3 * SWORD_MASTER + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -295,6 +296,9 @@ STATE_DTYPE = state_dtype(
         ("rite_node", np.int16),
         ("rite_queue", np.int32),
         ("rite_victim", np.int8),
+        # the Sword Master's Disarm: who may not attack, and the round it began in
+        ("disarmed", np.int32),
+        ("disarm_turn", np.int32, (NUM_SEATS,)),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],

@@ -21,7 +21,7 @@ from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, 
 from .queries import move_target, other_seat
 from .rite import rite_step
 from .seating import start_round
-from .skills import any_skill, can_use_skills, drafting, next_shot, skill_legal, skill_mask, use_skill
+from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, skill_legal, skill_mask, use_skill
 from .tables import (
     A_ATTACK,
     A_BUILD,
@@ -55,6 +55,7 @@ from .traps import set_trap, set_trap_legal, set_trap_mask
 # --- the round passing on, and the win ---------------------------------------------------------
 @njit(cache=True)
 def end_round(s) -> None:
+    rearm(s, s.seat)
     if next_turn(s, EV_TRUNCATED):
         start_round(s)
 
