@@ -45,12 +45,17 @@ def field_turnable(s, seat: int, cell: int) -> bool:
 
 
 @njit(cache=True)
-def ways_kept(work, cell: int, turns: int) -> bool:
+def ways_needed(work) -> int:
+    """The seats with a way to a key now (``building.key_ways``), on the copy."""
+    reach_from_centre(work)
+    return key_ways(work)
+
+
+@njit(cache=True)
+def ways_kept(work, cell: int, turns: int, need: int) -> bool:
     """On the copy ``work``: turned, every player still has its ways (l.152); turned back."""
     tile = work.cell_tile[cell]
     old = work.cell_rot[cell]
-    reach_from_centre(work)
-    need = key_ways(work)
     set_tile(work, cell, tile, (old + turns) % 6)
     ok = ways_open(work, need)
     set_tile(work, cell, tile, old)
@@ -66,7 +71,8 @@ def correction_legal(s, seat: int, k: int) -> bool:
         return False
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
-    return ways_kept(work[0], cell, k % 5 + 1)
+    w = work[0]
+    return ways_kept(w, cell, k % 5 + 1, ways_needed(w))
 
 
 @njit(cache=True)
@@ -74,14 +80,20 @@ def correction_mask(s, seat: int, out) -> None:
     """``correction_legal`` for the 35 actions on one copy of the record."""
     if s.actions_left < 1 or not skill_active(s, seat, SK_CORRECTION):
         return
+    any_field = False
+    for field in range(7):
+        any_field = any_field or field_turnable(s, seat, correction_cell(s, seat, field))
+    if not any_field:
+        return
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
     w = work[0]
+    need = ways_needed(w)
     for field in range(7):
         cell = correction_cell(s, seat, field)
         if field_turnable(s, seat, cell):
             for t in range(5):
-                out[A_CORRECTION + field * 5 + t] = 1 if ways_kept(w, cell, t + 1) else 0
+                out[A_CORRECTION + field * 5 + t] = 1 if ways_kept(w, cell, t + 1, need) else 0
 
 
 @njit(cache=True)

@@ -43,12 +43,18 @@ def clear_second_traps(s) -> None:
 def second_settable(s, node: int) -> bool:
     """The Head Hunter may set a second trap where there is one and no second (l.134), on a
     board corridor nobody stands in (l.220 still holds)."""
+    return second_place(s, node) and skill_active(s, s.seat, SK_ENTRAPMENT)
+
+
+@njit(cache=True)
+def second_place(s, node: int) -> bool:
+    """``second_settable`` but for who asks (the mask asks that once)."""
     if s.node_trap[node] < 0 or s.node_trap2[node] >= 0 or not board_corridor(node):
         return False
     for p in range(s.num_players):
         if p != s.seat and s.position[p] == node:
             return False
-    return skill_active(s, s.seat, SK_ENTRAPMENT)
+    return True
 
 
 @njit(cache=True)

@@ -746,7 +746,15 @@ def skill_mask(s, seat: int, out) -> None:
         return
     lo, hi = A_SKILL, A_SKILL_AT
     if c == MONK:
-        lo, hi = A_SKILL, A_TRAP_ORDER
+        # Blessing (on himself, on a player), then Prayer only with someone in his corridor
+        out[A_SKILL + 1] = 1 if skill_allowed(s, seat, A_SKILL + 1) else 0
+        lo, hi = A_SKILL_AT + SEAT_OFFSETS, A_SKILL_AT + 2 * SEAT_OFFSETS
+        for q in range(s.num_players):
+            if q != seat and s.position[q] == s.position[seat]:
+                hi = A_TRAP_ORDER
+        for a in range(lo, min(hi, A_SKILL_DIR)):
+            out[a] = 1 if skill_allowed(s, seat, a) else 0
+        lo = A_PRAY
     elif c == WITCH:
         lo, hi = A_SKILL_AT, A_PRAY
     elif c == ILLUSIONIST:

@@ -12,7 +12,7 @@ from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move
-from .entrapment import second_settable, set_second
+from .entrapment import second_place, second_settable, set_second
 from .life import add_stun, lose_life, restore
 from .queries import set_position
 from .skills import skill_active, throw_modifier, trap_bonus
@@ -54,7 +54,7 @@ def set_trap_mask(s, out) -> None:
     hexboard.settable_mask(s, out, A_SET_TRAP, CENTER_CELL)
     if s.trap_pool_len > 0 and s.character[s.seat] >= 0 and skill_active(s, s.seat, SK_ENTRAPMENT):
         for node in range(NUM_BOARD_NODES):
-            if s.node_mask[node] != 0 and second_settable(s, node):
+            if s.node_mask[node] != 0 and second_place(s, node):
                 out[A_SET_TRAP + node] = 1
 
 
