@@ -268,6 +268,34 @@ def test_random_games_with_characters_in_every_seat_end_with_invariants(num_play
     assert out[0] == 800 and out[3] + out[4] == out[0]
 
 
+@njit(cache=True)
+def _observations_out_of_range(states, opts, games: int, seed: int, obs, mask) -> int:
+    """Random games: every seat's observation in [0, 1] after every step (-1), else the game."""
+    s = states[0]
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    for g in range(games):
+        K.init(s, seed + g, opts)
+        while s.outcome == K.RUNNING:
+            for p in range(s.num_players):
+                K.observe(s, p, obs)
+                for i in range(obs.shape[0]):
+                    if not (obs[i] >= 0.0 and obs[i] <= 1.0):
+                        return g
+            K.legal_mask(s, mask)
+            K.step(s, B.random_legal_action(s, mask, rng))
+    return -1
+
+
+@pytest.mark.parametrize("num_players", [3, 6])
+def test_observation_within_its_box_with_characters(num_players):
+    """An adrenaline token makes a third action: the round's feature stays in [0, 1]."""
+    opts = _options(num_players, max_turns=120, characters="random")
+    obs = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    assert _observations_out_of_range(new_states(K, 1), opts, 150, 11 + num_players, obs, mask) == -1
+
+
 def test_random_games_without_crystal_questions_end_with_invariants():
     opts = _options(4, ask_crystal=False, max_turns=120)
     out = check_random_games(K, _invariant_error, INVARIANTS, opts, 150, 77, "4 players, no crystal questions")
@@ -580,3 +608,45 @@ def test_main_mask_equals_the_rule_per_action(num_players):
     assert n > 3000
     chars = _options(num_players, max_turns=80, characters="random")
     assert _main_mask_matches_main_legal(new_states(K, 1), chars, 60, 9 + num_players) > 3000, "with the skills"
+
+
+# --- with characters: the same API, seeding, replay and hidden-information checks ----------------------
+CHARS = {"characters": "random"}
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_pettingzoo_api_and_seed_with_characters(num_players):
+    check_pettingzoo_api(ENV_ID, num_players=num_players, **CHARS)
+    check_pettingzoo_seed(ENV_ID, num_players=num_players, **CHARS)
+    check_pettingzoo_api(ENV_ID, num_players=num_players, characters="random", character_draft=True)
+
+
+def test_replay_with_characters_and_the_draft(tmp_path):
+    events = {"start_turn", "character", "move"}
+    check_replay(tmp_path, ENV_ID, 13, events, num_players=4, max_turns=60, **CHARS)
+    check_replay(tmp_path, ENV_ID, 14, events, num_players=3, max_turns=60, characters="random", character_draft=True)
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_determinize_keeps_the_observation_with_characters(num_players):
+    def state(n: int, seed: int, steps: int, **options):
+        return random_state(n, seed, steps, **CHARS, **options)
+
+    check_determinize_keeps_observations(state, num_players, K, B, _determinize_one, _invariant_error)
+
+
+def test_hidden_traps_second_traps_and_piles_never_reach_the_observation_with_characters():
+    def reorder(s):
+        n = int(s["trap_pool_len"])
+        s["trap_pool"][:n] = s["trap_pool"][:n][::-1].copy()
+        down = [x for x in range(K.NUM_NODES) if s["node_trap2"][x] >= 0 and not s["trap2_up"][x]]
+        tokens = [int(s["node_trap2"][x]) for x in down]
+        for x, t in zip(down, tokens[::-1], strict=True):
+            s["node_trap2"][x] = t
+        s["rng"][0] = np.uint64(12345)
+
+    for seed in range(4):
+        env = random_state(
+            5, 30 + seed, 400, max_turns=None, characters=["Head Hunter", "Witch", "Monk", "Thief", "Architect"]
+        )
+        check_unseen(env, reorder)

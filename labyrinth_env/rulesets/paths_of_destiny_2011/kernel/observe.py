@@ -18,6 +18,7 @@ from .tables import (
     C_CHECK,
     C_DECISION,
     C_DRAFT,
+    C_EXTRA,
     C_SUPPLY,
     C_TRAPS2,
     CENTER_CELL,
@@ -116,7 +117,7 @@ def observe_global(s, seat: int, out) -> None:
         if s.decision < OBS_DECISIONS:  # choosing a character: in the character block
             out[g + G_DECISION + s.decision] = 1.0
         out[g + G_DECIDER + (s.decider - seat) % n] = 1.0
-    out[g + G_ROUND] = s.actions_left / C.ACTIONS_PER_TURN
+    out[g + G_ROUND] = min(s.actions_left, C.ACTIONS_PER_TURN) / C.ACTIONS_PER_TURN  # more: character block
     out[g + G_ROUND + 1] = s.guard_used
     if s.drawn_tile >= 0:
         out[g + G_DRAWN + s.drawn_tile] = 1.0
@@ -184,6 +185,7 @@ def observe_characters(s, seat: int, out) -> None:
     out[b + C_SUPPLY] = 1.0 - tokens_out(s.adrenaline, n) / C.ADRENALINE_TOKENS
     out[b + C_SUPPLY + 1] = 1.0 - tokens_out(s.blessing, n) / C.BLESSING_TOKENS
     out[b + C_SUPPLY + 2] = 1.0 - tokens_out(s.curse, n) / C.CURSE_TOKENS
+    out[b + C_EXTRA] = 1.0 if s.actions_left > C.ACTIONS_PER_TURN else 0.0
     for node in range(NUM_BOARD_NODES):  # the Head Hunter's second traps: face down, or which
         t = s.node_trap2[node]
         if t >= 0:
