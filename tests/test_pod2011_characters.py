@@ -721,3 +721,18 @@ def test_disarm_who_loses_to_the_sword_master_may_not_attack_in_his_next_round()
     other.dice(1, 1, 6, 6)
     other.step(K.A_ATTACK + 0)
     assert int(other.s["disarmed"]) == 0
+
+
+def test_picture_and_text_board_show_characters_and_tokens():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, characters=["Witch", "Female Archer", "Monk"])
+    env.reset(seed=5)
+    s = env.unwrapped.state if hasattr(env, "unwrapped") else env.state
+    s["curse"][2] = 2
+    s["adrenaline"][1] = 1
+    text = env.render_text()
+    assert "Witch (curses 4 left)" in text and "Female Archer (adrenaline 1)" in text and "cursed 2" in text
+    from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
+
+    canvas = picture.draw(s, viewer=0)
+    words = " ".join(str(x) for x in canvas.__dict__.values())
+    assert "Female Archer (adrenaline 1)" in words and "Monk" in words
