@@ -4,6 +4,8 @@ hidden information, the egocentric observation and bad input."""
 
 from __future__ import annotations
 
+import types
+
 import numpy as np
 import pytest
 from generic_env_checks import (
@@ -31,11 +33,11 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v1").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v2").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v1").loops
+B = get_spec("paths_of_destiny_2011_v2").loops
 
-ENV_ID = "paths_of_destiny_2011_v1"
+ENV_ID = "paths_of_destiny_2011_v2"
 PLAYERS = [2, 3, 4, 5, 6]
 
 
@@ -60,7 +62,7 @@ def test_api_test_raw_env(num_players):
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import paths_of_destiny_2011_v1 as mod
+    from labyrinth_env import paths_of_destiny_2011_v2 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 6)
@@ -99,7 +101,69 @@ INVARIANTS = {
     31: "a player counts a key taken from a stunned player who is not in its corridor",
     32: "a player counts as fallen into the trap of a corridor without a trap",
     33: "a corridor memory (fight lost, trap fallen into, start field left) for a seat not in play",
+    34: "a character card is held twice, is out of range, or is held in a game without characters",
+    35: "adrenaline tokens outside 0..3, or on a player who is not the Female Archer",
+    36: "blessing tokens: negative, more than 6 out, or out in a game without the Monk",
+    37: "curse tokens: negative, more than 6 out, or out in a game without the Witch",
+    38: "a seat lacks a character once the cards are dealt or chosen",
+    39: "a Head Hunter's second trap lies where there is no first, or off the board's corridors",
 }
+
+
+@njit(cache=True)
+def _second_traps_error(s) -> int:
+    """6 with the second traps counted (each token in exactly one place: pile, a first or
+    a second slot); 39: a second trap without a first."""
+    if traps_error(s, K.CENTER_CELL) not in (0, 6):
+        return traps_error(s, K.CENTER_CELL)
+    seen = np.zeros(s.trap_pool.shape[0], dtype=np.int64)
+    for i in range(s.trap_pool_len):
+        seen[s.trap_pool[i]] += 1
+    for node in range(K.NUM_NODES):
+        if s.node_trap[node] >= 0:
+            seen[s.node_trap[node]] += 1
+        if s.node_trap2[node] >= 0:
+            seen[s.node_trap2[node]] += 1
+            if s.node_trap[node] < 0 or node >= K.NUM_BOARD_NODES or s.node_mask[node] == 0:
+                return 39
+    for t in range(seen.shape[0]):
+        if seen[t] != 1:
+            return 6
+    return 0
+
+
+@njit(cache=True)
+def _characters_error(s) -> int:
+    """The cards and the tokens (l.47-51): each card once, the tokens conserved."""
+    n = s.num_players
+    held = 0
+    for p in range(K.NUM_SEATS):
+        c = s.character[p]
+        if c < 0:
+            if s.char_mode != 0 and p < n and s.draft_pos >= n:
+                return 38
+            continue
+        if c >= K.NUM_CHARACTERS or p >= n or s.char_mode == 0 or (held >> c) & 1:
+            return 34
+        held |= 1 << c
+    blessings = 0
+    curses = 0
+    for p in range(K.NUM_SEATS):
+        if s.adrenaline[p] < 0 or s.adrenaline[p] > C.ADRENALINE_TOKENS:
+            return 35
+        if s.adrenaline[p] > 0 and s.character[p] != K.ARCHER:
+            return 35
+        if s.blessing[p] < 0:
+            return 36
+        if s.curse[p] < 0:
+            return 37
+        blessings += s.blessing[p]
+        curses += s.curse[p]
+    if blessings > C.BLESSING_TOKENS or (blessings > 0 and not (held >> K.MONK) & 1):
+        return 36
+    if curses > C.CURSE_TOKENS or (curses > 0 and not (held >> K.WITCH) & 1):
+        return 37
+    return 0
 
 
 @njit(cache=True)
@@ -107,8 +171,9 @@ def _invariant_error(s) -> int:
     """0 if the state is sound, else a code of ``INVARIANTS``."""
     n = s.num_players
     for err in (
+        _characters_error(s),
         keys_error(s),
-        traps_error(s, K.CENTER_CELL),
+        _second_traps_error(s),
         tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
     ):
         if err != 0:
@@ -163,7 +228,9 @@ def _invariant_error(s) -> int:
     if s.outcome == K.RUNNING:
         if s.decider < 0 or s.decider >= n:
             return 18
-        if s.decision == K.D_MAIN and (s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks):
+        busy = s.ex_active or s.ck_kind != K.CK_NONE or s.guard_steps or s.guard_checks or s.shot_queue
+        busy = busy or s.rite_node >= 0 or s.rite_queue or s.rite_victim >= 0
+        if s.decision == K.D_MAIN and busy:
             return 29
     if s.outcome == K.WON:
         w = s.winner
@@ -187,6 +254,46 @@ def test_random_games_end_with_invariants_after_every_step(num_players):
         out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 31 * num_players + max_turns, what)
     assert out[0] == 1040
     assert out[3] + out[4] == out[0]
+
+
+@pytest.mark.parametrize("num_players", PLAYERS)
+def test_random_games_with_characters_in_every_seat_end_with_invariants(num_players):
+    """Characters in every seat (dealt, and chosen in the draft), every player count; the
+    tokens conserved after every step (invariants 34-38)."""
+    out = np.zeros(7, dtype=np.int64)
+    for draft, games in ((False, 600), (True, 200)):
+        opts = _options(num_players, max_turns=80, characters="random", character_draft=draft)
+        what = f"{num_players} players with characters, draft {draft}"
+        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 53 * num_players + draft, what)
+    assert out[0] == 800 and out[3] + out[4] == out[0]
+
+
+@njit(cache=True)
+def _observations_out_of_range(states, opts, games: int, seed: int, obs, mask) -> int:
+    """Random games: every seat's observation in [0, 1] after every step (-1), else the game."""
+    s = states[0]
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    for g in range(games):
+        K.init(s, seed + g, opts)
+        while s.outcome == K.RUNNING:
+            for p in range(s.num_players):
+                K.observe(s, p, obs)
+                for i in range(obs.shape[0]):
+                    if not (obs[i] >= 0.0 and obs[i] <= 1.0):
+                        return g
+            K.legal_mask(s, mask)
+            K.step(s, B.random_legal_action(s, mask, rng))
+    return -1
+
+
+@pytest.mark.parametrize("num_players", [3, 6])
+def test_observation_within_its_box_with_characters(num_players):
+    """An adrenaline token makes a third action: the round's feature stays in [0, 1]."""
+    opts = _options(num_players, max_turns=120, characters="random")
+    obs = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    assert _observations_out_of_range(new_states(K, 1), opts, 150, 11 + num_players, obs, mask) == -1
 
 
 def test_random_games_without_crystal_questions_end_with_invariants():
@@ -236,7 +343,10 @@ def test_observation_fixed_shape_for_every_player_count():
             obs = env.observe(agent)
             shapes.add((obs["observation"].shape, obs["action_mask"].shape, obs["observation"].dtype))
             assert env.observation_space(agent).contains(obs)
-    assert shapes == {((K.OBS_SIZE,), (K.NUM_ACTIONS,), np.dtype(np.float32))}
+    assert shapes == {((K.OBS_BASE_SIZE,), (K.NUM_ACTIONS,), np.dtype(np.float32))}
+    on = labyrinth_env.make(ENV_ID, num_players=3, characters="random")
+    on.reset(seed=0)
+    assert on.observe("player_0")["observation"].shape == (K.OBS_SIZE,), "the character block with characters"
 
 
 def _char_plane(obs: np.ndarray, rel: int) -> np.ndarray:
@@ -334,7 +444,9 @@ def _determinize_one(states, seat, seed):
 
 @pytest.mark.parametrize("num_players", [2, 4, 5, 6])
 def test_determinize_keeps_the_observation_of_that_seat(num_players):
-    check_determinize_keeps_observations(random_state, num_players, K, B, _determinize_one, _invariant_error)
+    # without characters the observation is v1's (``K.OBS_BASE_SIZE``), which the check reads as OBS_SIZE
+    base = types.SimpleNamespace(OBS_SIZE=K.OBS_BASE_SIZE)
+    check_determinize_keeps_observations(random_state, num_players, base, B, _determinize_one, _invariant_error)
 
 
 def test_determinize_depends_only_on_what_the_seat_knows():
@@ -482,7 +594,8 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != (a < K.A_PLACE and K.action_legal(s, a)):
+                    main = a < K.A_PLACE or a >= K.A_SKILL  # the round's actions, the skills
+                    if (mask[a] != 0) != (main and K.action_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))
@@ -493,3 +606,47 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
 def test_main_mask_equals_the_rule_per_action(num_players):
     n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 5 + num_players)
     assert n > 3000
+    chars = _options(num_players, max_turns=80, characters="random")
+    assert _main_mask_matches_main_legal(new_states(K, 1), chars, 60, 9 + num_players) > 3000, "with the skills"
+
+
+# --- with characters: the same API, seeding, replay and hidden-information checks ----------------------
+CHARS = {"characters": "random"}
+
+
+@pytest.mark.parametrize("num_players", [2, 4, 6])
+def test_pettingzoo_api_and_seed_with_characters(num_players):
+    check_pettingzoo_api(ENV_ID, num_players=num_players, **CHARS)
+    check_pettingzoo_seed(ENV_ID, num_players=num_players, **CHARS)
+    check_pettingzoo_api(ENV_ID, num_players=num_players, characters="random", character_draft=True)
+
+
+def test_replay_with_characters_and_the_draft(tmp_path):
+    events = {"start_turn", "character", "move"}
+    check_replay(tmp_path, ENV_ID, 13, events, num_players=4, max_turns=60, **CHARS)
+    check_replay(tmp_path, ENV_ID, 14, events, num_players=3, max_turns=60, characters="random", character_draft=True)
+
+
+@pytest.mark.parametrize("num_players", [3, 5])
+def test_determinize_keeps_the_observation_with_characters(num_players):
+    def state(n: int, seed: int, steps: int, **options):
+        return random_state(n, seed, steps, **CHARS, **options)
+
+    check_determinize_keeps_observations(state, num_players, K, B, _determinize_one, _invariant_error)
+
+
+def test_hidden_traps_second_traps_and_piles_never_reach_the_observation_with_characters():
+    def reorder(s):
+        n = int(s["trap_pool_len"])
+        s["trap_pool"][:n] = s["trap_pool"][:n][::-1].copy()
+        down = [x for x in range(K.NUM_NODES) if s["node_trap2"][x] >= 0 and not s["trap2_up"][x]]
+        tokens = [int(s["node_trap2"][x]) for x in down]
+        for x, t in zip(down, tokens[::-1], strict=True):
+            s["node_trap2"][x] = t
+        s["rng"][0] = np.uint64(12345)
+
+    for seed in range(4):
+        env = random_state(
+            5, 30 + seed, 400, max_turns=None, characters=["Head Hunter", "Witch", "Monk", "Thief", "Architect"]
+        )
+        check_unseen(env, reorder)

@@ -1,12 +1,12 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v1``): the ruleset's spec.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v2``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("paths_of_destiny_2011_v1")`` or, PettingZoo style,
-``from labyrinth_env import paths_of_destiny_2011_v1``."""
+The env is ``labyrinth_env.make("paths_of_destiny_2011_v2")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_2011_v2``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="paths_of_destiny_2011_v1",
+    env_id="paths_of_destiny_2011_v2",
     title="Paths of Destiny, 2011 edition",
     players=(2, 6),
     utility=ZERO_SUM,
@@ -15,5 +15,5 @@ SPEC = RulesetSpec(
     heuristic_module=f"{__name__}.heuristic",
     picture_module=f"{__name__}.picture",
     summary="d6 jumps, a Guard that sleeps, door and turn-back traps, group fights",
-    status="complete base game; characters and their skills come in a later issue",
+    status="complete base game; characters: 23 of their 30 skills so far (option characters)",
 )

@@ -227,6 +227,340 @@ RECONSTRUCTION_REASONS = {
 }
 
 
+# --- characters and their skills (l.55, l.57, l.128-134, l.367-418) ---------------------
+# RULEBOOK: 10 character cards (l.55) and 10 character skill cards (l.57); "after using the
+# third skill" (l.376) gives each character three skills. Section VI (l.367-418) names 17 of
+# the 30; the cards' texts are not in the rulebook. Each skill below is (name, source, lines,
+# card text): the text of a RULEBOOK skill is what its comment says, completed where the
+# comment presumes a card text (each completion said in the rules doc); a RECONSTRUCTED skill
+# is ours, with its reason in SKILL_REASONS. Only the skills with ``SKILL_PLAYED`` are in the
+# kernel yet (see the rules doc, "Characters").
+CHARACTERS = (
+    "Architect",
+    "Assassin",
+    "Illusionist",
+    "Head Hunter",
+    "Female Archer",
+    "Monk",
+    "Mistress of Golems",
+    "Sword Master",
+    "Thief",
+    "Witch",
+)
+NUM_CHARACTERS = len(CHARACTERS)  # RULEBOOK: 10 character cards (l.55)
+SKILLS_PER_CHARACTER = 3  # RULEBOOK: "after using the third skill" (l.376)
+(ARCHITECT, ASSASSIN, ILLUSIONIST, HEAD_HUNTER, ARCHER, MONK, MISTRESS, SWORD_MASTER, THIEF, WITCH) = range(10)
+
+# token supplies (RULEBOOK, l.47-51)
+ADRENALINE_TOKENS = 3  # "3 adrenaline tokens (for the Female Archer)"; "at most 3" (l.390)
+BLESSING_TOKENS = 6  # "6 blessing tokens (for the Monk)"
+CURSE_TOKENS = 6  # "6 curse tokens (for the Witch)"
+SHOT_HIT = 7  # RECONSTRUCTED: a target of the Shot below 7 on 2 dice is hit (see SKILL_REASONS)
+THEFT_SUCCESS = 8  # RECONSTRUCTED: the Thief's Theft takes a key on 8 or more on 2 dice
+GOLEM_WARD_STAY = 10  # RECONSTRUCTED: the Mistress of Golems stays on 10 or more when meeting the Guard
+
+SKILLS = {
+    ARCHITECT: (
+        (
+            "Correction",
+            RULEBOOK,
+            "l.371",
+            "1 action: rotate a board field next to yours with nobody on it, or the "
+            "one you stand on if no other player is there (l.371)",
+        ),
+        ("Foundation", RECONSTRUCTED, "-", "when you build, you may look at the top 2 board fields and build one"),
+        ("Shortcut", RECONSTRUCTED, "-", "once per round, a move into a corridor of a field you built costs no action"),
+    ),
+    ASSASSIN: (
+        (
+            "Climbing",
+            RULEBOOK,
+            "l.375",
+            "after you jump down from a bridge, whether you land or fall, you have +1 "
+            "to your throw in a fight right after it (l.375, l.198)",
+        ),
+        ("Silent Step", RECONSTRUCTED, "-", "a player already in a corridor you come into may not attack you first"),
+        (
+            "Time Loop",
+            RULEBOOK,
+            "l.376",
+            "turn your fate crystal face down: your last action is undone, and the "
+            "players it touched come back to their state before it (l.376, l.363)",
+        ),
+    ),
+    ILLUSIONIST: (
+        (
+            "Spreading Illusion",
+            RULEBOOK,
+            "l.380-381",
+            "you may build a board field face down; nobody may place "
+            "traps on it (l.380); if the Guard enters it, you uncover it (l.381)",
+        ),
+        (
+            "Mystification",
+            RULEBOOK,
+            "l.382",
+            "1 action: swap the traps of your corridor and of a corridor next to it, even with the Guard there (l.382)",
+        ),
+        ("Mirror Image", RECONSTRUCTED, "-", "the first fight thrown against you in a round is thrown again"),
+    ),
+    HEAD_HUNTER: (
+        (
+            "Entrapment",
+            RULEBOOK,
+            "l.134, l.386",
+            "you may set a second trap in a corridor that has one (l.134); "
+            "a player crossing it uncovers both, passes the turn-back trap first, the others in the order he likes, "
+            "a door trap when he leaves (l.386)",
+        ),
+        ("Bounty", RECONSTRUCTED, "-", "when you win a fight against a player holding a key, you take that key"),
+        ("Tracking", RECONSTRUCTED, "-", "you may look at a face-down trap in your corridor or next to it"),
+    ),
+    ARCHER: (
+        (
+            "Adrenaline",
+            RULEBOOK,
+            "l.390",
+            "each time you lose a life point you take an adrenaline token (at most "
+            "3, l.390), kept when you go back to your start field (l.390); in your round, hand one back for one "
+            "more action",
+        ),
+        (
+            "Shot",
+            RULEBOOK,
+            "l.391-392",
+            "1 action: shoot at every other player in the corridors next to yours; "
+            "each throws 2 dice for himself (l.391) and below 7 receives 1 stun point (l.345); not while stunned "
+            "(l.392)",
+        ),
+        ("Keen Eye", RECONSTRUCTED, "-", "+1 to your throws against traps"),
+    ),
+    MONK: (
+        (
+            "Prayer",
+            RULEBOOK,
+            "l.396",
+            "1 action: move another player in your corridor one move; he bears the "
+            "standard consequences of the corridor he comes into (l.396)",
+        ),
+        (
+            "Blessing",
+            RECONSTRUCTED,
+            "l.49",
+            "1 action: put one of your blessing tokens on yourself or a player in "
+            "your corridor: +1 to each of his dice throws until he has thrown once",
+        ),
+        (
+            "Meditation",
+            RECONSTRUCTED,
+            "-",
+            "at the start of your round, standing alone in your corridor, put one of your blessing tokens on "
+            "yourself (free)",
+        ),
+    ),
+    MISTRESS: (
+        (
+            "Enslavement",
+            RULEBOOK,
+            "l.400-401",
+            "1 action: a player in your corridor is transformed into the Guard "
+            "until your next round: Guard cards move him, the moon stuns him, the sun-burst sends him to the centre "
+            "(l.400), he ignores the Guard (l.400), a player he meets loses a key (l.401)",
+        ),
+        (
+            "Domination",
+            RULEBOOK,
+            "l.402",
+            "+1 to your throw in every fight, also on the central field while you hold a key (l.402)",
+        ),
+        (
+            "Golem Ward",
+            RECONSTRUCTED,
+            "-",
+            "meeting the Guard, you stay in your corridor on a throw of 10 or more (instead of 12, l.329)",
+        ),
+    ),
+    SWORD_MASTER: (
+        (
+            "Whirling Blades",
+            RULEBOOK,
+            "l.406",
+            "when you attack, you attack twice, also in an encounter; both attacks are free (l.406)",
+        ),
+        (
+            "Parry",
+            RECONSTRUCTED,
+            "-",
+            "when a fight is thrown against you alone, you throw one die more and drop the lowest",
+        ),
+        ("Disarm", RECONSTRUCTED, "-", "a player who loses a fight to you loses his next attack"),
+    ),
+    THIEF: (
+        (
+            "Theft",
+            RULEBOOK,
+            "l.410",
+            "in an encounter, before attacks are declared (l.410), throw 2 dice: 8 or more "
+            "takes one key of a player there",
+        ),
+        (
+            "Disarming Traps",
+            RULEBOOK,
+            "l.411",
+            "1 action: throw 2 dice against the trap of your corridor; at its "
+            "difficulty or more the trap is taken off the board; the Guard there does not prevent it (l.411)",
+        ),
+        (
+            "Quick Fingers",
+            RECONSTRUCTED,
+            "-",
+            "lifting a key on a key field never needs the fight with the players there",
+        ),
+    ),
+    WITCH: (
+        (
+            "Curse",
+            RULEBOOK,
+            "l.362, l.415",
+            "1 action: put one of your curse tokens on a player in your corridor "
+            "or one next to it: -1 per curse token on his next dice throw (they accumulate, l.415), repeated with the "
+            "fate crystal too (l.362); then the tokens come back to you",
+        ),
+        (
+            "Dark Enlivening",
+            RULEBOOK,
+            "l.416",
+            "1 action: move a trap of your corridor into a corridor next to it "
+            "without a trap, never into one with two traps (l.416)",
+        ),
+        (
+            "Misfortune Rite",
+            RULEBOOK,
+            "l.417-418",
+            "1 action: the trap of a corridor next to yours goes off on the "
+            "players there; a door trap does nothing (l.417); you decide where a turn-back trap sends them (l.418)",
+        ),
+    ),
+}
+SKILL_NAMES = tuple(sk[0] for c in range(NUM_CHARACTERS) for sk in SKILLS[c])  # skill id = 3 * character + slot
+NUM_SKILLS = len(SKILL_NAMES)
+SKILL_SOURCES = tuple(sk[1] for c in range(NUM_CHARACTERS) for sk in SKILLS[c])
+# the skills the kernel plays so far (skill ids); the others are documented, not yet played
+SKILL_PLAYED = frozenset(
+    SKILL_NAMES.index(name)
+    for name in (
+        "Climbing",
+        "Adrenaline",
+        "Shot",
+        "Blessing",
+        "Prayer",
+        "Domination",
+        "Whirling Blades",
+        "Disarming Traps",
+        "Curse",
+        "Dark Enlivening",
+        "Mystification",
+        "Entrapment",
+        "Theft",
+        "Keen Eye",
+        "Silent Step",
+        "Bounty",
+        "Golem Ward",
+        "Misfortune Rite",
+        "Correction",
+        "Quick Fingers",
+        "Parry",
+        "Meditation",
+        "Disarm",
+    )
+)
+SKILL_REASONS = {
+    "card texts": (
+        "the skill cards (l.57) are a separate printed component; section VI comments on 17 skills by name and "
+        "l.376 implies three per character; the 13 unnamed ones are ours, each small and in the character's "
+        "theme, so that every character has three"
+    ),
+    "Blessing": (
+        "the Monk has 6 blessing tokens (l.49) and no named skill uses them; the Witch's curse tokens give -1 "
+        "each to a throw (l.415) and the curse lasts through a repeated throw (l.362), so a blessing is read as "
+        "its mirror: +1 per token on the next throw"
+    ),
+    "Curse": (
+        "l.415 says curses accumulate and l.362 that a throw repeated with the fate crystal is 'not a new throw' "
+        "so the curse 'still affects' it: a curse that affects the next throw and is then spent is the reading "
+        "under which l.362 says something; range (your corridor or one next to it) is ours"
+    ),
+    "Shot": (
+        "l.391 gives a range and one throw per target; the range (the corridors next to yours), the number (7 on "
+        "2 dice, about even odds) and the effect (1 stun point, one of the 'skills' that give stun points of "
+        "l.345) are ours"
+    ),
+    "Adrenaline": (
+        "l.390 says the tokens are kept at the start field and at most 3; how they are gained (a life point "
+        "lost) and spent (one more action in the round) are ours"
+    ),
+    "Domination": "l.402 names a fight bonus; its size (+1, as the bridge's bonus l.198) is ours",
+    "Disarming Traps": (
+        "l.411 names the skill and says the Guard does not prevent it; the throw against the trap's own number "
+        "and the token going back into the trap pile (the 57 tokens stay in the game) are ours"
+    ),
+    "Prayer": (
+        "l.396 gives the effect; who may be moved (a player in the Monk's corridor) and how far (one move) are ours"
+    ),
+    "Whirling Blades": (
+        "l.406 as written; 'you attack' read as attacking alone (a group's fight is the group's attack, l.281)"
+    ),
+    "Dark Enlivening": (
+        "l.416 bars a corridor with two traps; with one trap a corridor (l.218) the target must have none; the "
+        "range (the corridor next to hers) and that nobody stands there (as for setting one, l.220) are ours"
+    ),
+    "Mystification": (
+        "l.382 names swapping 'the traps in the given corridor' despite the Guard; swapping her corridor's trap "
+        "with the next corridor's (either may be empty) is our reading"
+    ),
+    "Entrapment": (
+        "l.134 and l.386 as written; what lies under the skill's card (the Head Hunter may set the second trap, "
+        "l.134) and that nobody may stand there (l.220 still holds) are ours; a corridor with two door traps "
+        "checks one of them on leaving (l.386 names one door trap)"
+    ),
+    "Theft": (
+        "l.410 places the try before the attacks are declared; the throw (8 or more on 2 dice, as often as a "
+        "Poisoned Darts passes) and one key taken are ours; a Thief in an encounter with a key carrier is asked"
+    ),
+    "Keen Eye": "the Female Archer's third skill, ours: a small edge in her theme (a sharp eye) on the traps",
+    "Silent Step": "the Assassin's third skill, ours: in his theme (unseen), the first attack of l.263 is lost",
+    "Bounty": "the Head Hunter's third skill, ours: in his theme (a hunter's bounty), a key for a fight won",
+    "Golem Ward": (
+        "the Mistress's third skill, ours: she commands golems, the Guard among them, so its meeting spares her "
+        "more often (10 or more instead of 12, l.329)"
+    ),
+    "Misfortune Rite": (
+        "l.417-418 as written; the range (a corridor next to hers), that it needs someone there, the throw as "
+        "if coming in, and that the one sent comes into the chosen corridor as after a move are ours"
+    ),
+    "Correction": (
+        "l.371 lets him turn his own field when alone there, so the card turns fields next to his (nobody on "
+        "them); one action, as building; the building rule's ways (l.152) must stay open; the central and key "
+        "fields are printed, never turned"
+    ),
+    "Quick Fingers": "the Thief's third skill, ours: in his theme, a key lifted from under the others' noses",
+    "Parry": "the Sword Master's third skill, ours: a defence to go with his attack (l.406)",
+    "Meditation": (
+        "the Monk's third skill, ours: his blessing tokens (l.49) used on himself, never while stunned (l.351: a "
+        "skill that worked through rest would break it)"
+    ),
+    "Disarm": (
+        "the Sword Master's third skill, ours: his blades (l.406) knock the weapon away; 'his next attack' read "
+        "as: none until the end of his next round (free encounter attacks included, the kill of a stunned "
+        "player not: that is no fight)"
+    ),
+    "Climbing": (
+        "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "
+        "jump gives it"
+    ),
+}
+
+
 # --- readable descriptions ----------------------------------------------------------------
 def describe_trap_way(trap_type: int, mode: int) -> str:
     """``"8 (6): lose 1 life"``, or ``"-"`` when the trap does not work that way."""

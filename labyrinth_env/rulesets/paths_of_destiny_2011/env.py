@@ -1,4 +1,4 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v1``), 2-6 players.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v2``), 2-6 players.
 
 Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
 your own start field) and reach the central field with it. Traps (red ones on entry,
@@ -6,7 +6,7 @@ orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump 
 or climb up, and fights with the other players stand in the way.
 Rules: ``docs/rules/paths_of_destiny_2011.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_2011_v1", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v2", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -29,6 +29,14 @@ are named ``(q,r)`` as the text map writes them):
 | attack the player coming in? (the player already there) | attack the newcomer / no attack |
 | attack on coming in (the newcomer) | attack offset 1-5 / no attack |
 | declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
+| choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
+| action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself), |
+| | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
+| | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
+| which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
+| try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
+| where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
+| action, the Architect | correction: turn the field <direction> / his own field by 1/6-5/6 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the frame's start fields) whether it exists, its level
@@ -39,7 +47,13 @@ relative seat; per seat life, stun, crystal, keys, start field, the +1 of the en
 what it met in its corridor (a fight lost there, its trap fallen into, its start field just left);
 the decision and who makes it, actions left, the drawn field while it is placed, pile
 sizes and the Guard cards not yet used (by kind, never their order), the throw and the
-encounter being resolved, the start fields taken and the first player.
+encounter being resolved, the start fields taken and the first player. With characters
+(option ``characters``; public, l.131) a block follows: per relative seat its character
+(one-hot) and the adrenaline, blessing and curse tokens on it, the cards still free in the
+draft, "choosing a character", a skill's throw (the Shot, disarming a trap: the thrower and
+the total in the throw block), the tokens left in the three supplies, and per board corridor
+the Head Hunter's second trap (face down, or its type and whether its bracket applies). Without characters
+the observation is v1's, feature for feature.
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
@@ -59,6 +73,21 @@ start-field portal and the crystal rune became a turn-back barrier and a stunnin
 l.359); the fate crystal may repeat the throw for the first player (l.76, l.360: a
 repeat decision before the seats are taken); the seat block of the observation gains three
 flags, the check block a "first player" kind, the action space a sixth seat.
+v2 (issue 21: the characters, setup step 8, l.74): options ``characters`` ("none", the
+default, as l.74 advises for a first game; "random"; a name per seat) and
+``character_draft``; the action space gains 10 + 3 + 15 + 18 + 30 + 2 + 1 + 35 actions at
+its end (choose a character; a skill; a skill on a player, also the Thief's victim; towards
+a direction; Prayer; which of a corridor's two traps first; no theft; the Architect's
+Correction), never legal without characters. The default game
+is otherwise v1's: the same dice, events and observations (nothing is drawn for
+characters when they are off), but every action mask is longer, so the id moves: the
+action space is the kernel's ``NUM_ACTIONS`` for every option (``aec.py``,
+``vector.py``), it cannot shrink when characters are off. The skills played so far:
+Climbing, Adrenaline, Shot, Blessing, Prayer, Domination, Whirling Blades, Disarming
+Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft, Correction;
+reconstructed: Blessing,
+Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation, Disarm (the rules doc,
+"Characters").
 """
 
 from __future__ import annotations
@@ -72,10 +101,26 @@ from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
+from labyrinth_env.rulesets.paths_of_destiny_2011 import characters as CH
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
 node_name = hexenv.node_name
+
+
+def _check_characters(value: Any) -> Any:
+    if isinstance(value, str):
+        if value not in ("none", "random"):
+            raise ValueError(f'use "none", "random" or a list of names of {list(C.CHARACTERS)}')
+        return value
+    if not isinstance(value, (list, tuple)):
+        raise ValueError(f'use "none", "random" or a list of names of {list(C.CHARACTERS)}')
+    for name in value:
+        if name not in C.CHARACTERS:
+            raise ValueError(f"unknown character {name!r}; the characters are {list(C.CHARACTERS)}")
+    if len(set(value)) != len(value):
+        raise ValueError("a character is given twice; there is one card of each")
+    return tuple(value)
 
 
 @dataclass(frozen=True)
@@ -87,6 +132,17 @@ class PathsOfDestiny2011Options:
     ask_crystal: bool = option(
         True, "ask the owner of a face-up fate crystal whether to repeat a throw (False: never)", check=check_bool
     )
+    characters: Any = option(
+        "none",
+        'character cards: "none" (setup step 8 skipped, l.74), "random" (one each, drawn) or a name per seat',
+        check=_check_characters,
+    )
+    character_draft: bool = option(
+        False, 'with characters="random": the seats choose their cards in turn (a decision)', check=check_bool
+    )
+
+    def validate(self) -> None:
+        CH.check_options(self.characters, self.character_draft, self.num_players)
 
 
 def _seats(mask: int) -> list[int]:
@@ -103,7 +159,13 @@ class raw_env(LabyrinthAECEnv):
         o = self.options
         vec = super().options_vector()
         vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
+        mode, chosen = CH.check_options(o.characters, o.character_draft, o.num_players)
+        CH.encode(vec, K.OPT_CHARS, K.OPT_CHAR_LIST, mode, chosen)
         return vec
+
+    def observation_size(self) -> int:
+        """v1's observation without characters; the character block after it with them."""
+        return K.OBS_BASE_SIZE if self.options.characters == "none" else K.OBS_SIZE
 
     def action_names(self) -> list[str]:
         names = ["build"]
@@ -121,6 +183,17 @@ class raw_env(LabyrinthAECEnv):
         names += [f"attack player +{k} on coming in" for k in range(1, K.NUM_SEATS)]
         names += ["join the attack on the chosen player"]
         names += [f"choose start field {f}" for f in range(K.NUM_STARTS)]
+        names += [f"choose the {c.lower()}" for c in C.CHARACTERS]
+        names += [f"use skill {k + 1}" for k in range(K.SKILLS_PER_CHARACTER)]
+        offsets = range(1, K.NUM_SEATS)
+        names += [f"use skill {k + 1} on player +{o}" for k in range(K.SKILLS_PER_CHARACTER) for o in offsets]
+        directions = hexenv.direction_names("")
+        names += [f"use skill {k + 1} towards{d}" for k in range(K.SKILLS_PER_CHARACTER) for d in directions]
+        names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
+        names += ["cross the first trap set first", "cross the second trap set first"]
+        names += ["do not try to steal a key"]
+        fields = [f"the field{d}" for d in directions] + ["his own field"]
+        names += [f"correction: turn {f} by {t}/6" for f in fields for t in range(1, 6)]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 
@@ -176,6 +249,25 @@ class raw_env(LabyrinthAECEnv):
             K.EV_CHOOSER: lambda: {"type": "first_to_choose", "seat": seat},
             K.EV_DECLARE: lambda: {"type": "declare", "seat": seat, "declares": K.DECLARE_NAMES[a], "target": b},
             K.EV_HELD: lambda: {"type": "held_by_door", "seat": seat, "node": node_name(a)},
+            K.EV_CHARACTER: lambda: {"type": "character", "seat": seat, "character": C.CHARACTERS[a]},
+            K.EV_SKILL: lambda: {
+                "type": "skill",
+                "seat": seat,
+                "skill": C.SKILL_NAMES[a],
+                "target": None if b == K.NO_TARGET else b,
+                "node": None if c < 0 else node_name(c),
+            },
+            K.EV_TOKENS: lambda: {"type": "tokens", "seat": seat, "token": K.TOKEN_NAMES[a], "change": b, "after": c},
+            K.EV_THEFT: lambda: {"type": "theft", "seat": seat, "victim": a, "roll": b, "success": bool(c)},
+            K.EV_SHOT: lambda: {"type": "shot", "seat": seat, "roll": a, "hit": bool(b), "archer": c},
+            K.EV_DISARM: lambda: {
+                "type": "disarm",
+                "seat": seat,
+                "node": node_name(a),
+                "trap": C.TRAP_NAMES[b],
+                "roll": c,
+                "success": bool(d),
+            },
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")
@@ -207,8 +299,27 @@ def render_text(s: np.void) -> str:
         tile = int(s["drawn_tile"])
         panel += [f"drawn field: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
-    panel += [hexenv.player_line(s, p) for p in range(n)]
+    panel += [hexenv.player_line(s, p) + character_text(s, p) for p in range(n)]
     return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)")
+
+
+def character_text(s: np.void, p: int) -> str:
+    """``", Witch (curse 6); cursed 1"``: the character (public, l.131) and its tokens."""
+    c = int(s["character"][p])
+    if c < 0:
+        return ""
+    text = f", {C.CHARACTERS[c]}"
+    if c == K.ARCHER:
+        text += f" (adrenaline {int(s['adrenaline'][p])})"
+    elif c == K.MONK:
+        text += f" (blessings {C.BLESSING_TOKENS - int(s['blessing'][: int(s['num_players'])].sum())} left)"
+    elif c == K.WITCH:
+        text += f" (curses {C.CURSE_TOKENS - int(s['curse'][: int(s['num_players'])].sum())} left)"
+    if s["blessing"][p]:
+        text += f", blessed {int(s['blessing'][p])}"
+    if s["curse"][p]:
+        text += f", cursed {int(s['curse'][p])}"
+    return text
 
 
 def env(**options: Any) -> raw_env:

@@ -26,6 +26,7 @@ from labyrinth_env.render.pod import (
 )
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011.env import character_text
 
 TRAP_ABBR = abbreviations(C.TRAP_NAMES)
 GUARD_AWAKE = "#3d5a80"
@@ -48,7 +49,7 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     for p in range(n):
         node = int(s["position"][p])
         if node >= 0:
-            title = f"player {p}: life {int(s['life'][p])}, stun {int(s['stun'][p])}"
+            title = f"player {p}: life {int(s['life'][p])}, stun {int(s['stun'][p])}{character_text(s, p)}"
             tokens.setdefault(node, []).append(character_token(p, p == seat, title))
     asleep = bool(s["guard_asleep"])
     guard = Token(
@@ -128,4 +129,6 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
     where = {
         q: place_name(int(s["position"][q]), K.MC) if s["position"][q] >= 0 else "choosing a start" for q in range(n)
     }
-    player_rows(p, s, seat, viewer, C.LIFE, keys_of, {}, where)
+    # the character and its tokens (public, l.131), as the text board writes them
+    extra = {q: character_text(s, q).lstrip(", ") for q in range(n) if s["character"][q] >= 0}
+    player_rows(p, s, seat, viewer, C.LIFE, keys_of, extra, where)

@@ -51,17 +51,22 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
 from .building import compute_placements, key_ways, lay_frame, place_field, reach_from_centre, set_tile, ways_open  # noqa: F401
+from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
+from .rite import clear_rite, rite_mask, rite_send
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
+from .skills import character_mask, drafting, setup_characters, take_character, theft_mask, try_theft
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
+    A_SKILL,
     CENTER_CELL,
     CENTER_NODE,
     CK_NONE,
+    D_CHARACTER,
     D_DECLARE,
     D_ENTRANT,
     D_GUARD_DIR,
@@ -69,7 +74,10 @@ from .tables import (
     D_OCCUPANT,
     D_PLACE,
     D_REROLL,
+    D_RITE,
     D_START,
+    D_THEFT,
+    D_TRAP_ORDER,
     LIFE,
     NUM_ACTIONS,
     NUM_GUARD_CARDS,
@@ -106,6 +114,14 @@ def legal_mask(s, out) -> None:
         entrant_mask(s, s.decider, out)
     elif dec == D_DECLARE:
         declare_mask(s, out)
+    elif dec == D_CHARACTER:
+        character_mask(s, out)
+    elif dec == D_TRAP_ORDER:
+        trap_order_mask(out)
+    elif dec == D_THEFT:
+        theft_mask(s, s.decider, out)
+    elif dec == D_RITE:
+        rite_mask(s, out)
     else:
         action_mask(s, out)
 
@@ -115,7 +131,7 @@ def is_legal(s, action: int) -> bool:
     if not pod.in_play(s, action, NUM_ACTIONS):
         return False
     if s.decision == D_MAIN:  # the actions ask their own rules, not the whole mask
-        return action < A_PLACE and action_legal(s, action)
+        return (action < A_PLACE or action >= A_SKILL) and action_legal(s, action)
     # a local mask: a rejected action must leave every byte of the state as it was
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     legal_mask(s, mask)
@@ -143,6 +159,16 @@ def step(s, action: int) -> bool:
         entrant_declares(s, s.decider, action)
     elif dec == D_DECLARE:
         declare(s, s.decider, action)
+    elif dec == D_CHARACTER:
+        take_character(s, s.decider, action)
+        if not drafting(s):  # every card taken: the throw for the first player (l.80)
+            throw_for_first(s)
+    elif dec == D_TRAP_ORDER:
+        choose_trap_order(s, action)
+    elif dec == D_THEFT:
+        try_theft(s, s.decider, action)
+    elif dec == D_RITE:
+        rite_send(s, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -205,6 +231,12 @@ def init_resolution(s) -> None:
     s.first_roll[:] = 0
     s.first_tied = 0
     s.move_dir = 0
+    s.blade = 0
+    s.ex_theft = 0
+    s.ex_second = 0
+    clear_rite(s)
+    s.disarmed = 0
+    s.disarm_turn[:] = 0
     s.actions_left = 0
     s.guard_used = 0
 
@@ -223,7 +255,10 @@ def init(s, seed, options) -> None:
     s.choose_pos = 0  # nobody seated yet: ``seating.first_outcome`` seats them
     s.first_player = -1
     s.first_tied = (1 << n) - 1
-    throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
+    setup_characters(s)
+    clear_second_traps(s)
+    if not drafting(s):
+        throw_for_first(s)  # settled (crystals offered, ties thrown again, seats) by advance
     set_decision(s, D_MAIN, 0)
     advance(s)
 
@@ -237,6 +272,7 @@ def determinize(s, seat: int, seed) -> None:
     depends only on what ``seat`` knows and ``seed``."""
     rng = pod.resample_tiles(s, seed)
     shuffle_unknown(rng, s.guard_deck[s.guard_pos :])
+    reshuffle_second_traps(s, rng)  # the Head Hunter's face-down second tokens, with the pile
     pod.resample_traps_and_dice(s, rng)
 
 

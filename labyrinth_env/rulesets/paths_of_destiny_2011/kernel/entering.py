@@ -31,6 +31,8 @@ def explore(s, seat: int, node: int, came_from: int, mode: int, ignore_trap: boo
     s.ex_from = came_from
     s.ex_mode = mode
     s.ex_ignore_trap = 1 if ignore_trap else 0
+    s.ex_second = 0
+    s.ex_theft = 0
     s.ex_step = 1
     s.ex_phase = P_START
     s.ex_bonus = bonus

@@ -15,8 +15,9 @@ from labyrinth_env.core.rng import roll
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import explore
-from .life import die, lose_life
+from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
+from .skills import bounty, disarm_losers, fight_bonus, offer_theft, parry, silent, skill_active, throw_modifier
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -38,6 +39,7 @@ from .tables import (
     EV_KILL,
     EV_LIFE,
     EV_SENT_BACK,
+    EV_SKILL,
     LIFE,
     M_ENTER,
     P_CHOOSE,
@@ -48,13 +50,14 @@ from .tables import (
     P_START,
     P_VS_ENTRANT,
     P_VS_TARGET,
+    SK_WHIRLING_BLADES,
 )
 
 
 @njit(cache=True)
 def can_fight(s, seat: int) -> bool:
     """A stunned player can do nothing but rest: it declares no attack."""
-    return s.stun[seat] == 0
+    return s.stun[seat] == 0 and not (s.disarmed >> seat) & 1  # Disarm (the Sword Master)
 
 
 # --- the fight's throws ----------------------------------------------------------------------
@@ -64,13 +67,25 @@ def side_total(s, members: int, encounter: bool) -> int:
     a group, minus each member's lost life, +1 for a member with the bonus of the encounter
     (a good jump down, or standing on the bridge someone climbs onto)."""
     k = popcount(members)
-    total = roll(s.rng, 2 if k == 1 else k + 1, 6)
+    if k == 1 and s.char_mode != 0 and (members & (1 << s.ck_def)) != 0 and parry(s, s.ck_def):
+        total = best_two_of_three(s)  # Parry: the defender alone throws 3 dice, the lowest dropped
+    else:
+        total = roll(s.rng, 2 if k == 1 else k + 1, 6)
     for p in range(s.num_players):
         if (members >> p) & 1:
             total -= LIFE - s.life[p]
+            total += throw_modifier(s, p) + fight_bonus(s, p)
             if encounter and (s.ex_bonus >> p) & 1:
                 total += C.JUMP_BONUS
     return total
+
+
+@njit(cache=True)
+def best_two_of_three(s) -> int:
+    a = roll(s.rng, 1, 6)
+    b = roll(s.rng, 1, 6)
+    c = roll(s.rng, 1, 6)
+    return a + b + c - min(a, min(b, c))
 
 
 @njit(cache=True)
@@ -126,6 +141,9 @@ def fight_outcome(s) -> None:
     losers = s.ck_att if b > a else (1 << s.ck_def)
     winners = (s.ck_att | (1 << s.ck_def)) & ~losers
     s.fight_lost = (s.fight_lost | losers) & ~winners  # before a death sends a loser home
+    bounty(s, winners, losers)  # the Head Hunter's reward, before a death drops the key
+    if s.char_mode != 0:
+        disarm_losers(s, winners, losers)
     node = s.ck_node
     for p in range(s.num_players):
         if (losers >> p) & 1 and s.position[p] == node:
@@ -139,6 +157,29 @@ def fight_outcome(s) -> None:
             explore(s, e, back, -1, M_ENTER, False, 0)  # as an ordinary move
 
 
+@njit(cache=True)
+def whirling_blades(s) -> None:
+    """The Sword Master attacks twice, in an encounter too, both free (l.406): after a fight
+    he threw alone as the attacker, a second one against the same player if both still
+    stand in that corridor (and he may still use skills)."""
+    if s.blade:
+        s.blade = 0
+        return
+    att = s.ck_att
+    if popcount(att) != 1:
+        return
+    p = 0
+    while not (att >> p) & 1:
+        p += 1
+    q = s.ck_def
+    node = s.ck_node
+    if s.position[p] != node or s.position[q] != node or not skill_active(s, p, SK_WHIRLING_BLADES):
+        return
+    s.blade = 1
+    emit(s, EV_SKILL, p, SK_WHIRLING_BLADES, q, -1)
+    begin_fight(s, att, q, s.ck_enc != 0)
+
+
 # --- Attack and Kill a stunned player (actions) ----------------------------------------------
 @njit(cache=True)
 def attack_legal(s, seat: int, q: int, kill: bool) -> bool:
@@ -146,17 +187,20 @@ def attack_legal(s, seat: int, q: int, kill: bool) -> bool:
     passing the Guard and the traps", l.259)."""
     if q < 0 or s.position[q] != s.position[seat]:
         return False
-    return not kill or (s.stun[q] > 0 and past_trap(s, seat))
+    if not kill:
+        return not (s.disarmed >> seat) & 1
+    return s.stun[q] > 0 and past_trap(s, seat)
 
 
 @njit(cache=True)
 def attack_mask(s, seat: int, out) -> None:
     n = s.num_players
     can_kill = past_trap(s, seat)
+    armed = not (s.disarmed >> seat) & 1
     for off in range(1, n):
         q = (seat + off) % n
         if s.position[q] == s.position[seat]:
-            out[A_ATTACK + off - 1] = 1
+            out[A_ATTACK + off - 1] = 1 if armed else 0
             out[A_KILL + off - 1] = 1 if s.stun[q] > 0 and can_kill else 0
 
 
@@ -171,6 +215,7 @@ def kill(s, seat: int, action: int) -> None:
     victim = other_seat(s, action - A_KILL + 1)
     emit(s, EV_KILL, seat, victim)
     emit(s, EV_LIFE, victim, -s.life[victim], 0)
+    gain_adrenaline(s, victim, s.life[victim])
     s.life[victim] = 0
     die(s, victim, seat)
 
@@ -198,6 +243,8 @@ def encounter_step(s) -> None:
     node = s.ex_node
     others = occupants(s, node, seat)
     phase = s.ex_phase
+    if phase == P_START and others != 0 and not s.ex_theft and s.char_mode != 0 and offer_theft(s):
+        return  # the Thief may try to steal a key before attacks are declared (l.410)
     if phase == P_START:
         if others == 0:
             s.ex_step = 4
@@ -211,7 +258,7 @@ def encounter_step(s) -> None:
             q = 0
             while not (others >> q) & 1:
                 q += 1
-            if can_fight(s, q):
+            if can_fight(s, q) and not silent(s, seat):
                 set_decision(s, D_OCCUPANT, q)
     elif phase == P_ENTRANT:
         s.ex_phase = P_DONE
@@ -289,7 +336,7 @@ def declare_mask(s, out) -> None:
     x = s.ex_target
     if x >= 0 and s.position[x] == node:
         out[A_JOIN] = 1
-    if s.position[s.ex_seat] == node:
+    if s.position[s.ex_seat] == node and not silent(s, s.ex_seat):
         out[A_ATTACK_NEWCOMER] = 1
 
 

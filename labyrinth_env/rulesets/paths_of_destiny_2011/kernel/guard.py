@@ -15,6 +15,7 @@ from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .life import go_home
+from .skills import guard_needed, throw_modifier
 from .tables import (
     A_GUARD_DIR,
     CENTER_NODE,
@@ -178,11 +179,11 @@ def begin_guard(s, seat: int) -> None:
 def throw_against_guard(s, seat: int) -> None:
     s.ck_kind = CK_GUARD
     s.ck_seat = seat
-    s.ck_a = roll_2d6(s.rng)
-    emit(s, EV_GUARD_MEETING, seat, s.ck_a, 1 if s.ck_a >= C.GUARD_STAY else 0)
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, seat)
+    emit(s, EV_GUARD_MEETING, seat, s.ck_a, 1 if s.ck_a >= guard_needed(s, seat) else 0)
 
 
 @njit(cache=True)
 def guard_outcome(s, seat: int) -> None:
-    if s.ck_a < C.GUARD_STAY:
+    if s.ck_a < guard_needed(s, seat):
         go_home(s, seat)  # keys are kept

@@ -9,6 +9,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 
 from .queries import first_key, other_seat, past_players, past_trap, pickable_key
+from .skills import quick_fingers
 from .tables import A_LIFT_KEY, A_TAKE_KEY, EV_LIFT_KEY, EV_TAKE_KEY, NUM_KEYS
 
 
@@ -21,7 +22,7 @@ def lift_key_legal(s, seat: int, k: int) -> bool:
     lifting is done "without using actions" (l.108)."""
     if s.key_node[k] != s.position[seat] or not pickable_key(s, seat, k):
         return False
-    return past_trap(s, seat) and past_players(s, seat)
+    return past_trap(s, seat) and (past_players(s, seat) or (s.char_mode != 0 and quick_fingers(s, seat)))
 
 
 @njit(cache=True)

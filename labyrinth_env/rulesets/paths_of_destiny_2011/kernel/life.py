@@ -8,9 +8,23 @@ from labyrinth_env.core import pod
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .queries import first_key, set_position
-from .tables import EV_DEATH, EV_DROP_KEY, EV_HOME, EV_LIFE, EV_REST, EV_RESTORED, EV_STUN, EV_TAKE_KEY, LIFE
+from .tables import (
+    ARCHER,
+    EV_DEATH,
+    EV_DROP_KEY,
+    EV_HOME,
+    EV_LIFE,
+    EV_REST,
+    EV_RESTORED,
+    EV_STUN,
+    EV_TAKE_KEY,
+    EV_TOKENS,
+    LIFE,
+    TOKEN_ADRENALINE,
+)
 
 
 @njit(cache=True)
@@ -49,9 +63,22 @@ def die(s, seat: int, taker: int) -> None:
 
 
 @njit(cache=True)
+def gain_adrenaline(s, seat: int, lost: int) -> None:
+    """The Female Archer's Adrenaline: a token per life point lost, at most 3 (l.390); they
+    are kept when she goes back to her start field (l.390)."""
+    if s.character[seat] != ARCHER or lost <= 0:
+        return
+    add = min(lost, C.ADRENALINE_TOKENS - s.adrenaline[seat])
+    if add > 0:
+        s.adrenaline[seat] += add
+        emit(s, EV_TOKENS, seat, TOKEN_ADRENALINE, add, s.adrenaline[seat])
+
+
+@njit(cache=True)
 def lose_life(s, seat: int, n: int) -> bool:
     """Lose ``n`` life; returns True if that was the last (the player is then at home)."""
     life = max(s.life[seat] - n, 0)
+    gain_adrenaline(s, seat, s.life[seat] - life)
     emit(s, EV_LIFE, seat, life - s.life[seat], life)
     s.life[seat] = life
     if life == 0:

@@ -11,8 +11,10 @@ from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move, explore, place
+from .entrapment import door_first
 from .life import add_stun, lose_life
 from .queries import move_target
+from .skills import climbing, throw_modifier
 from .tables import (
     A_CLIMB_UP,
     A_COME_DOWN,
@@ -44,6 +46,7 @@ def try_move(s, seat: int, d: int) -> None:
     except on the key field by the player who came onto it from its start field: "a player
     leaving a start field ignores it" (l.224), on its way out of the key field too."""
     node = s.position[seat]
+    door_first(s, node)
     t = s.node_trap[node]
     if t >= 0 and TRAP_DIFF[TRAP_TOKENS[t], M_LEAVE] > 0 and not (s.left_start >> seat) & 1:
         ty = TRAP_TOKENS[t]
@@ -79,7 +82,7 @@ def begin_jump(s, seat: int) -> None:
     """Jump down: one die (``throws.settle_throw`` offers the repeat and applies the outcome)."""
     s.ck_kind = CK_JUMP
     s.ck_seat = seat
-    s.ck_a = d6(s.rng)
+    s.ck_a = d6(s.rng) + throw_modifier(s, seat)
     emit(s, EV_JUMP, seat, s.ck_a, 1 if s.ck_a >= C.JUMP_SUCCESS else 0)
 
 
@@ -87,13 +90,15 @@ def begin_jump(s, seat: int) -> None:
 def finish_jump(s, seat: int, success: bool) -> None:
     node = s.position[seat]
     below = s.node_pair[node]
+    # Climbing (l.375): the Assassin has the +1 after a fall too
+    bonus = 1 << seat if success or climbing(s, seat) else 0
     place(s, seat, below, M_DOWN)
     if success:
-        explore(s, seat, below, node, M_DOWN, False, 1 << seat)
+        explore(s, seat, below, node, M_DOWN, False, bonus)
         return
     if not lose_life(s, seat, C.JUMP_FAIL_LIFE):
         add_stun(s, seat, C.JUMP_FAIL_STUN)
-        explore(s, seat, below, node, M_DOWN, False, 0)
+        explore(s, seat, below, node, M_DOWN, False, bonus)
 
 
 @njit(cache=True)

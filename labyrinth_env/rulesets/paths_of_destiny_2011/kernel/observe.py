@@ -9,15 +9,26 @@ from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.hexboard import at_start
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011.characters import taken_cards
 
 from .queries import pickable_key
 from .seating import best_first
+from .skills import tokens_out
 from .tables import (
+    C_CHECK,
+    C_DECISION,
+    C_DRAFT,
+    C_EXTRA,
+    C_SUPPLY,
+    C_TRAPS2,
     CENTER_CELL,
+    CHAR_SEAT_FEATURES,
     CK_FIGHT,
     CK_FIRST,
     CK_NONE,
+    CK_SHOT,
     CK_TRAP,
+    D_CHARACTER,
     F_CHAR,
     F_GUARD,
     F_KEY,
@@ -36,18 +47,23 @@ from .tables import (
     GUARD_CLASS,
     LIFE,
     NODE_FEATURES,
-    NUM_CHECKS,
+    NUM_BOARD_NODES,
+    NUM_CHARACTERS,
     NUM_GUARD_CARDS,
     NUM_KEYS,
     NUM_NODES,
     NUM_SEATS,
     NUM_STARTS,
+    OBS_CHARS,
+    OBS_CHECKS,
+    OBS_DECISIONS,
     OBS_GLOBAL,
     OBS_SEATS,
     S_FIGHT_LOST,
     S_LEFT_START,
     S_TRAP_FELL,
     SEAT_FEATURES,
+    TRAP2_FEATURES,
     TRAP_TOKENS,
 )
 
@@ -98,9 +114,10 @@ def observe_global(s, seat: int, out) -> None:
     n = s.num_players
     g = OBS_GLOBAL
     if s.outcome == RUNNING:
-        out[g + G_DECISION + s.decision] = 1.0
+        if s.decision < OBS_DECISIONS:  # choosing a character: in the character block
+            out[g + G_DECISION + s.decision] = 1.0
         out[g + G_DECIDER + (s.decider - seat) % n] = 1.0
-    out[g + G_ROUND] = s.actions_left / C.ACTIONS_PER_TURN
+    out[g + G_ROUND] = min(s.actions_left, C.ACTIONS_PER_TURN) / C.ACTIONS_PER_TURN  # more: character block
     out[g + G_ROUND + 1] = s.guard_used
     if s.drawn_tile >= 0:
         out[g + G_DRAWN + s.drawn_tile] = 1.0
@@ -109,9 +126,10 @@ def observe_global(s, seat: int, out) -> None:
     for i in range(s.guard_pos, NUM_GUARD_CARDS):  # the used cards were shown: the rest is known
         out[g + G_GUARD_CARDS + GUARD_CLASS[s.guard_deck[i]]] += 1.0 / 3.0
     kind = s.ck_kind
-    out[g + G_CHECK + kind] = 1.0
-    if kind != CK_NONE:
-        c = g + G_CHECK + NUM_CHECKS
+    if kind < OBS_CHECKS:  # a skill's throw is in the character block
+        out[g + G_CHECK + kind] = 1.0
+    if kind != CK_NONE and kind < OBS_CHECKS:
+        c = g + G_CHECK + OBS_CHECKS
         out[c] = kernel_common.check_total_feature(s.ck_a)
         if kind == CK_FIRST:  # the throws are public: one's own, and the best still throwing
             out[c] = kernel_common.check_total_feature(s.first_roll[seat])
@@ -142,6 +160,44 @@ def observe_global(s, seat: int, out) -> None:
 
 
 @njit(cache=True)
+def observe_characters(s, seat: int, out) -> None:
+    """The character block (only with characters; public, l.131): per relative seat its card
+    and the tokens on it, the cards still free in the draft, the draft's decision, a skill's
+    throw (the thrower is in the throw block's seats), the tokens left in the supplies."""
+    n = s.num_players
+    b = OBS_CHARS
+    for p in range(n):
+        r = b + ((p - seat) % n) * CHAR_SEAT_FEATURES
+        if s.character[p] >= 0:
+            out[r + s.character[p]] = 1.0
+        out[r + NUM_CHARACTERS] = s.adrenaline[p] / C.ADRENALINE_TOKENS
+        out[r + NUM_CHARACTERS + 1] = s.blessing[p] / C.BLESSING_TOKENS
+        out[r + NUM_CHARACTERS + 2] = s.curse[p] / C.CURSE_TOKENS
+    taken = taken_cards(s.character, n)
+    for c in range(NUM_CHARACTERS):
+        out[b + C_DRAFT + c] = 0.0 if (taken >> c) & 1 else 1.0
+    if s.outcome == RUNNING and s.decision >= OBS_DECISIONS:
+        out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
+    if s.ck_kind >= CK_SHOT:
+        out[b + C_CHECK + s.ck_kind - CK_SHOT] = 1.0
+        out[OBS_GLOBAL + G_CK_SEATS + NUM_SEATS + (s.ck_seat - seat) % n] = 1.0
+        out[OBS_GLOBAL + G_CHECK + OBS_CHECKS] = kernel_common.check_total_feature(s.ck_a)
+    out[b + C_SUPPLY] = 1.0 - tokens_out(s.adrenaline, n) / C.ADRENALINE_TOKENS
+    out[b + C_SUPPLY + 1] = 1.0 - tokens_out(s.blessing, n) / C.BLESSING_TOKENS
+    out[b + C_SUPPLY + 2] = 1.0 - tokens_out(s.curse, n) / C.CURSE_TOKENS
+    out[b + C_EXTRA] = 1.0 if s.actions_left > C.ACTIONS_PER_TURN else 0.0
+    for node in range(NUM_BOARD_NODES):  # the Head Hunter's second traps: face down, or which
+        t = s.node_trap2[node]
+        if t >= 0:
+            f = b + C_TRAPS2 + node * TRAP2_FEATURES
+            if s.trap2_up[node]:
+                out[f + 1 + TRAP_TOKENS[t]] = 1.0
+                out[f + 1 + C.NUM_TRAP_TYPES] = s.trap2_failed[node]
+            else:
+                out[f] = 1.0
+
+
+@njit(cache=True)
 def observe(s, seat: int, out) -> None:
     """What ``seat`` may know, egocentric (relative seat 0 is ``seat``): the board, face-down
     traps only as "a trap is here", pile sizes and the Guard cards not yet used (the used
@@ -151,3 +207,5 @@ def observe(s, seat: int, out) -> None:
     observe_nodes(s, seat, out)
     observe_seats(s, seat, out)
     observe_global(s, seat, out)
+    if s.char_mode != 0:
+        observe_characters(s, seat, out)

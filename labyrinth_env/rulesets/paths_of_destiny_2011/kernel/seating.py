@@ -14,6 +14,7 @@ from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
+from .skills import meditation
 from .tables import (
     A_START_FIELD,
     CK_FIRST,
@@ -30,7 +31,10 @@ from .tables import (
 def start_round(s) -> None:
     s.actions_left = C.ACTIONS_PER_TURN
     s.guard_used = 0
+    s.adrenaline_used = 0
     emit(s, EV_START_TURN, s.seat, s.turn)
+    if s.char_mode != 0:
+        meditation(s, s.seat)
 
 
 # --- the throw for the first player (a throw in progress: ``CK_FIRST``) -------------------------

@@ -63,7 +63,12 @@ for _n, _seats in C.FIXED_SEATS.items():
 
 # options vector
 OPT_CRYSTAL = OPT_RULESET  # after num_players, max_turns (core.contract)
-NUM_OPTIONS = 4
+OPT_CHARS = OPT_CRYSTAL + 1  # CHARS_NONE / DEALT / FIXED / DRAFT (``characters.CHARS_*``)
+OPT_CHAR_LIST = OPT_CHARS + 1  # + seat: the character of each seat (CHARS_FIXED)
+NUM_OPTIONS = OPT_CHAR_LIST + NUM_SEATS
+NUM_CHARACTERS = C.NUM_CHARACTERS
+SKILLS_PER_CHARACTER = C.SKILLS_PER_CHARACTER
+(ARCHITECT, ASSASSIN, ILLUSIONIST, HEAD_HUNTER, ARCHER, MONK, MISTRESS, SWORD_MASTER, THIEF, WITCH) = range(10)
 
 # --- actions ---------------------------------------------------------------------------
 A_BUILD = 0
@@ -89,11 +94,22 @@ A_ATTACK_NEWCOMER = A_DECLINE + 1  # a player in the corridor attacks the one co
 A_TARGET = A_ATTACK_NEWCOMER + 1  # + (offset - 1): the newcomer attacks that player (free)
 A_JOIN = A_TARGET + NUM_SEATS - 1  # attack the player the newcomer chose, in its group
 A_START_FIELD = A_JOIN + 1  # + start field (6)
-NUM_ACTIONS = A_START_FIELD + NUM_STARTS
+NUM_BASE_ACTIONS = A_START_FIELD + NUM_STARTS  # v1's actions; the characters' follow (never legal without)
+A_CHARACTER = NUM_BASE_ACTIONS  # + character (10): take that character card (the draft)
+A_SKILL = A_CHARACTER + NUM_CHARACTERS  # + slot (3): use the character's skill of that slot
+A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that skill on a player
+A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 + d: towards the corridor across d
+A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
+A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6  # + 0 / 1: of a corridor's two traps, the first / second set first
+A_NO_THEFT = A_TRAP_ORDER + 2  # the Thief does not try (the theft decision: else A_SKILL_AT + offset - 1)
+A_CORRECTION = A_NO_THEFT + 1  # + field * 5 + turns - 1: the Architect turns a field (0-5 across d, 6 his own)
+NUM_ACTIONS = A_CORRECTION + 7 * 5
 
 # --- decisions -----------------------------------------------------------------------------
-D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE = range(8)
-NUM_DECISIONS = 8
+(D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
+D_CHARACTER, D_TRAP_ORDER, D_THEFT, D_RITE = 8, 9, 10, 11
+NUM_DECISIONS = 12
+OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
     "choose a start field",
@@ -103,12 +119,17 @@ DECISIONS = (
     "attack the player coming in?",
     "attack on coming in",
     "declare an attack",
+    "choose a character",
+    "which trap first",
+    "try to steal a key?",
+    "where does the Misfortune Rite send the player?",
 )
 
 # throws in progress (``ck_kind``)
-CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST = 0, 1, 2, 3, 4, 5
-CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player")
+CK_NONE, CK_JUMP, CK_GUARD, CK_TRAP, CK_FIGHT, CK_FIRST, CK_SHOT, CK_DISARM, CK_THEFT = range(9)
+CHECK_NAMES = ("none", "jump", "guard", "trap", "fight", "first player", "shot", "disarming a trap", "theft")
 NUM_CHECKS = len(CHECK_NAMES)
+OBS_CHECKS = 6  # the throws of v1's observation block; the skills' throws are shown in the character block
 # how a character came into a corridor: the trap modes, then "sent back" (an ordinary move)
 M_ENTER, M_CLIMB, M_DOWN, M_LEAVE = C.MODE_ENTER, C.MODE_CLIMB, C.MODE_DOWN, C.MODE_LEAVE
 ENTRY_NAMES = ("move", "climb up", "jump down", "leave")  # EV_MOVE's "how"
@@ -150,6 +171,12 @@ EV_START_FIELD = 31  # seat, start field
 EV_CHOOSER = 32  # seat drawn to choose first
 EV_DECLARE = 33  # seat, DECLARE_*, target
 EV_HELD = 34  # seat, node (a door trap held it)
+EV_CHARACTER = 35  # seat, character (dealt, fixed or taken in the draft)
+EV_SKILL = 36  # seat, skill id, target seat (NO_SEAT: none), node
+EV_TOKENS = 37  # seat, TOKEN_*, change, tokens after (on that seat)
+EV_SHOT = 38  # target seat, throw, hit, archer
+EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
+EV_THEFT = 40  # thief, victim, throw, success
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -157,6 +184,33 @@ GUARD_WAKES, GUARD_FALLS_ASLEEP = 0, 1
 GUARD_SLEEP_NAMES = ("guard_wakes", "guard_sleeps")
 DECLARE_NONE, DECLARE_TARGET, DECLARE_JOIN, DECLARE_NEWCOMER = 0, 1, 2, 3
 DECLARE_NAMES = ("no attack", "attacks", "joins the attack on", "attacks the newcomer")
+TOKEN_ADRENALINE, TOKEN_BLESSING, TOKEN_CURSE = 0, 1, 2
+TOKEN_NAMES = ("adrenaline", "blessing", "curse")
+NO_TARGET = -1
+# skill ids (3 * character + slot) the kernel reads
+SK_CLIMBING = 3 * ASSASSIN
+SK_ADRENALINE = 3 * ARCHER
+SK_SHOT = 3 * ARCHER + 1
+SK_BLESSING = 3 * MONK + 1
+SK_DOMINATION = 3 * MISTRESS + 1
+SK_DISARMING = 3 * THIEF + 1
+SK_CURSE = 3 * WITCH
+SK_DARK_ENLIVENING = 3 * WITCH + 1
+SK_PRAYER = 3 * MONK
+SK_WHIRLING_BLADES = 3 * SWORD_MASTER
+SK_MYSTIFICATION = 3 * ILLUSIONIST + 1
+SK_ENTRAPMENT = 3 * HEAD_HUNTER
+SK_THEFT = 3 * THIEF
+SK_KEEN_EYE = 3 * ARCHER + 2
+SK_SILENT_STEP = 3 * ASSASSIN + 1
+SK_BOUNTY = 3 * HEAD_HUNTER + 1
+SK_GOLEM_WARD = 3 * MISTRESS + 2
+SK_MISFORTUNE_RITE = 3 * WITCH + 2
+SK_CORRECTION = 3 * ARCHITECT
+SK_QUICK_FINGERS = 3 * THIEF + 2
+SK_PARRY = 3 * SWORD_MASTER + 1
+SK_MEDITATION = 3 * MONK + 2
+SK_DISARM = 3 * SWORD_MASTER + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -219,6 +273,32 @@ STATE_DTYPE = state_dtype(
         ("ck_node", np.int16),
         ("ck_diff", np.int8),
         ("move_dir", np.int8),
+        # characters (l.128-134) and their tokens (l.47-51): the tokens on each player; the
+        # supply is the rest (``components.*_TOKENS``)
+        ("char_mode", np.int8),
+        ("character", np.int8, (NUM_SEATS,)),
+        ("draft_pos", np.int8),  # the seats that have taken a character card so far
+        ("adrenaline", np.int8, (NUM_SEATS,)),
+        ("blessing", np.int8, (NUM_SEATS,)),
+        ("curse", np.int8, (NUM_SEATS,)),
+        ("shot_queue", np.int32),  # the players the Shot still has to throw for
+        ("adrenaline_used", np.int8),  # an adrenaline token handed back this round
+        ("blade", np.int8),  # the fight in progress is the Sword Master's second attack
+        # the Head Hunter's second trap of a corridor (Entrapment, l.134, l.386): only where
+        # the corridor has a first one (``node_trap``)
+        ("node_trap2", np.int8, (NUM_NODES,)),
+        ("trap2_up", np.uint8, (NUM_NODES,)),
+        ("trap2_failed", np.uint8, (NUM_NODES,)),
+        ("ex_second", np.int8),  # the second trap of the corridor entered is still to cross
+        ("ex_theft", np.int8),  # the Thief of this encounter has been asked (Theft, l.410)
+        # the Witch's Misfortune Rite (l.417-418): the corridor whose trap she set off, the
+        # players there still to throw, the one its turn-back trap caught (she sends him)
+        ("rite_node", np.int16),
+        ("rite_queue", np.int32),
+        ("rite_victim", np.int8),
+        # the Sword Master's Disarm: who may not attack, and the round it began in
+        ("disarmed", np.int32),
+        ("disarm_turn", np.int32, (NUM_SEATS,)),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -245,17 +325,30 @@ S_TRAP_FELL = S_FIGHT_LOST + 1
 S_LEFT_START = S_FIGHT_LOST + 2
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 G_DECISION = 0
-G_DECIDER = G_DECISION + NUM_DECISIONS
+G_DECIDER = G_DECISION + OBS_DECISIONS
 G_ROUND = G_DECIDER + NUM_SEATS  # actions left, Guard moved
 G_DRAWN = G_ROUND + 2
 G_PILES = G_DRAWN + NUM_TILES  # board fields, traps, Guard cards left
 G_GUARD_CARDS = G_PILES + 3  # Guard cards left by kind
 G_CHECK = G_GUARD_CARDS + C.NUM_GUARD_CLASSES  # kind one-hot, then a, b, difficulty, mode one-hot
-G_CK_SEATS = G_CHECK + NUM_CHECKS + 3 + 4  # attackers, defender / thrower by relative seat
+G_CK_SEATS = G_CHECK + OBS_CHECKS + 3 + 4  # attackers, defender / thrower by relative seat
 G_ENCOUNTER = G_CK_SEATS + 2 * NUM_SEATS  # newcomer, target, joined, against the newcomer, declared
 G_STARTS = G_ENCOUNTER + 5 * NUM_SEATS  # start fields taken, first player
 GLOBAL_FEATURES = G_STARTS + NUM_STARTS + NUM_SEATS
-OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES
+OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observation
+# with characters, a block after it (public, l.131): per relative seat the character
+# (one-hot) and the tokens on it; the draft's free cards; the decision and the throw
+OBS_CHARS = OBS_BASE_SIZE
+CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
+C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
+C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first, a theft?, the rite
+C_CHECK = C_DECISION + 4  # the shot's throw, disarming's, the theft's
+C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
+C_EXTRA = C_SUPPLY + 3  # an action beyond the round's two (Adrenaline)
+C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type one-hot, failed
+TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
+CHAR_FEATURES = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES
+OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the
 # package re-exports them, and env.py, picture.py, the heuristic and the tests read K.<name>

@@ -12,18 +12,31 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import can_crystal
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
-from .fights import fight_candidate, fight_outcome, rethrow_side
+from .fights import fight_candidate, fight_outcome, rethrow_side, whirling_blades
 from .guard import guard_outcome, throw_against_guard
 from .moving import begin_jump, finish_jump
 from .seating import first_candidate, first_outcome, rethrow_first
+from .skills import (
+    disarm_outcome,
+    guard_needed,
+    shot_outcome,
+    theft_outcome,
+    throw_against_disarm,
+    throw_against_shot,
+    throw_against_theft,
+    throw_settled,
+)
 from .tables import (
     A_KEEP,
     A_REROLL,
+    CK_DISARM,
     CK_FIGHT,
     CK_FIRST,
     CK_GUARD,
     CK_JUMP,
     CK_NONE,
+    CK_SHOT,
+    CK_THEFT,
     CK_TRAP,
     D_REROLL,
     EV_CRYSTAL,
@@ -38,9 +51,13 @@ def throw_failed(s) -> bool:
     if kind == CK_JUMP:
         return s.ck_a < C.JUMP_SUCCESS
     if kind == CK_GUARD:
-        return s.ck_a < C.GUARD_STAY
-    if kind == CK_TRAP:
+        return s.ck_a < guard_needed(s, s.ck_seat)
+    if kind == CK_THEFT:
+        return s.ck_a < C.THEFT_SUCCESS
+    if kind in (CK_TRAP, CK_DISARM):
         return s.ck_a < s.ck_diff
+    if kind == CK_SHOT:  # the one shot at is hit
+        return s.ck_a < C.SHOT_HIT
     return False
 
 
@@ -65,6 +82,7 @@ def resolve_throw(s) -> None:
     """Apply the outcome of the throw in progress."""
     kind = s.ck_kind
     seat = s.ck_seat
+    throw_settled(s, kind)  # the blessings and curses on whoever threw are spent
     s.ck_kind = CK_NONE
     if kind == CK_JUMP:
         finish_jump(s, seat, s.ck_a >= C.JUMP_SUCCESS)
@@ -74,8 +92,15 @@ def resolve_throw(s) -> None:
         trap_outcome(s, seat)
     elif kind == CK_FIGHT:
         fight_outcome(s)
+        whirling_blades(s)
     elif kind == CK_FIRST:
         first_outcome(s)
+    elif kind == CK_SHOT:
+        shot_outcome(s, seat)
+    elif kind == CK_DISARM:
+        disarm_outcome(s)
+    elif kind == CK_THEFT:
+        theft_outcome(s)
 
 
 @njit(cache=True)
@@ -109,6 +134,12 @@ def repeat_throw(s, who: int, action: int) -> None:
             throw_against_trap(s)
         elif kind == CK_FIRST:
             rethrow_first(s, who)
+        elif kind == CK_SHOT:
+            throw_against_shot(s)
+        elif kind == CK_DISARM:
+            throw_against_disarm(s)
+        elif kind == CK_THEFT:
+            throw_against_theft(s)
         else:
             rethrow_side(s, who)
     if s.ck_kind != CK_FIGHT and s.ck_kind != CK_FIRST:  # the others there may still repeat

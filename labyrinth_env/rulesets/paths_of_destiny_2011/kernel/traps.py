@@ -12,8 +12,10 @@ from labyrinth_env.core.rng import roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move
+from .entrapment import second_place, second_settable, set_second
 from .life import add_stun, lose_life, restore
 from .queries import set_position
+from .skills import skill_active, throw_modifier, trap_bonus
 from .tables import (
     A_SET_TRAP,
     CENTER_CELL,
@@ -25,7 +27,9 @@ from .tables import (
     EV_TURNED_BACK,
     M_ENTER,
     M_LEAVE,
+    NUM_BOARD_NODES,
     P_START,
+    SK_ENTRAPMENT,
     TRAP_DIFF,
     TRAP_DIFF2,
     TRAP_LIFE,
@@ -42,21 +46,28 @@ def trap_settable(s, node: int) -> bool:
 
 @njit(cache=True)
 def set_trap_legal(s, node: int) -> bool:
-    return s.trap_pool_len > 0 and trap_settable(s, node)
+    return s.trap_pool_len > 0 and (trap_settable(s, node) or second_settable(s, node))
 
 
 @njit(cache=True)
 def set_trap_mask(s, out) -> None:
     hexboard.settable_mask(s, out, A_SET_TRAP, CENTER_CELL)
+    if s.trap_pool_len > 0 and s.character[s.seat] >= 0 and skill_active(s, s.seat, SK_ENTRAPMENT):
+        for node in range(NUM_BOARD_NODES):
+            if s.node_mask[node] != 0 and second_place(s, node):
+                out[A_SET_TRAP + node] = 1
 
 
 @njit(cache=True)
 def set_trap(s, seat: int, node: int) -> None:
     """The top token of the pile, face down and not yet failed, onto ``node``."""
     s.trap_pool_len -= 1
-    s.node_trap[node] = s.trap_pool[s.trap_pool_len]
-    s.trap_up[node] = 0
-    s.trap_failed[node] = 0
+    if s.node_trap[node] >= 0:  # the Head Hunter's second trap (l.134)
+        set_second(s, node, s.trap_pool[s.trap_pool_len])
+    else:
+        s.node_trap[node] = s.trap_pool[s.trap_pool_len]
+        s.trap_up[node] = 0
+        s.trap_failed[node] = 0
     emit(s, EV_TRAP_SET, seat, node)
 
 
@@ -91,7 +102,7 @@ def begin_trap(s, seat: int, node: int, ty: int, mode: int) -> None:
 def throw_against_trap(s) -> None:
     """2d6 against the trap of the throw in progress (``ck_*``: the fate crystal repeats the
     same throw, same difficulty)."""
-    s.ck_a = roll_2d6(s.rng)
+    s.ck_a = roll_2d6(s.rng) + throw_modifier(s, s.ck_seat) + trap_bonus(s, s.ck_seat)
     emit(s, EV_TRAP_CHECK, s.ck_seat, s.ck_trap, s.ck_a, s.ck_diff, s.ck_mode)
 
 
@@ -103,6 +114,8 @@ def turn_back(s, seat: int, node: int, back: int) -> None:
     where there is another player" (l.253). Nothing is lifted there before that."""
     emit(s, EV_TURNED_BACK, seat, node, back)
     set_position(s, seat, back)
+    s.ex_second = 0  # a second trap where it was turned back is not crossed
+    s.ex_theft = 0
     if back == start_node(s, seat):
         restore(s, seat)
         s.ex_active = 0
@@ -138,7 +151,9 @@ def trap_outcome(s, seat: int) -> None:
     move = TRAP_MOVE[ty, mode]
     if move == C.MOVE_TURN_BACK:
         back = s.ex_from
-        if back >= 0:
+        if s.rite_node == node:  # the Misfortune Rite: the Witch decides where (l.418)
+            s.rite_victim = seat
+        elif back >= 0:
             turn_back(s, seat, node, back)
     elif move == C.MOVE_HELD:
         emit(s, EV_HELD, seat, node)

@@ -11,6 +11,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 
 from .building import build
+from .correction import correct, correction_legal, correction_mask
 from .exploring import explore_step
 from .fights import attack, attack_legal, attack_mask, kill
 from .guard import move_guard, move_guard_legal, next_guard_meeting, walk_guard
@@ -18,12 +19,15 @@ from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_
 from .life import rest
 from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
 from .queries import move_target, other_seat
+from .rite import rite_step
 from .seating import start_round
+from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, skill_legal, skill_mask, use_skill
 from .tables import (
     A_ATTACK,
     A_BUILD,
     A_CLIMB_UP,
     A_COME_DOWN,
+    A_CORRECTION,
     A_END_TURN,
     A_JUMP_DOWN,
     A_KILL,
@@ -33,9 +37,12 @@ from .tables import (
     A_REGENERATE,
     A_REST,
     A_SET_TRAP,
+    A_SKILL,
     A_TAKE_KEY,
+    ARCHITECT,
     CENTER_NODE,
     CK_NONE,
+    D_CHARACTER,
     D_MAIN,
     D_START,
     EV_TRUNCATED,
@@ -48,6 +55,7 @@ from .traps import set_trap, set_trap_legal, set_trap_mask
 # --- the round passing on, and the win ---------------------------------------------------------
 @njit(cache=True)
 def end_round(s) -> None:
+    rearm(s, s.seat)
     if next_turn(s, EV_TRUNCATED):
         start_round(s)
 
@@ -70,6 +78,10 @@ def action_legal(s, a: int) -> bool:
     if a == A_END_TURN:
         return True
     seat = s.seat
+    if a >= A_CORRECTION:  # the Architect's Correction
+        return can_use_skills(s, seat) and correction_legal(s, seat, a - A_CORRECTION)
+    if a >= A_SKILL:  # the character's skills ask their own conditions (l.132, l.351)
+        return skill_legal(s, seat, a)
     acts = s.actions_left
     # free, "without using actions" (l.108, l.257): a stunned player too, whom l.349 bars
     # only from "any other actions apart from getting rid of the stun point"
@@ -113,6 +125,9 @@ def action_mask(s, out) -> None:
     if s.stun[seat] > 0:
         out[A_REST] = 1 if s.actions_left >= 1 else 0
         return
+    skill_mask(s, seat, out)
+    if s.character[seat] == ARCHITECT and can_use_skills(s, seat):
+        correction_mask(s, seat, out)
     if s.actions_left <= 0:
         return
     attack_mask(s, seat, out)
@@ -133,6 +148,14 @@ def any_action(s) -> bool:
     for a in range(lo, hi):
         if action_legal(s, a):
             return True
+    if s.character[s.seat] < 0 or not can_use_skills(s, s.seat):
+        return False
+    if any_skill(s, s.seat):
+        return True
+    if s.character[s.seat] == ARCHITECT and s.actions_left > 0:
+        for k in range(35):
+            if correction_legal(s, s.seat, k):
+                return True
     return False
 
 
@@ -144,6 +167,13 @@ def do_action(s, action: int) -> None:
     if action == A_END_TURN:
         s.actions_left = 0
         end_round(s)
+        return
+    if action >= A_CORRECTION:
+        s.actions_left -= 1
+        correct(s, seat, action - A_CORRECTION)
+        return
+    if action >= A_SKILL:
+        use_skill(s, seat, action)
         return
     if action >= A_TAKE_KEY and action < A_SET_TRAP:  # free
         if action >= A_LIFT_KEY:
@@ -183,8 +213,14 @@ def advance(s) -> None:
     just made, the start fields still to choose, queued Guard meetings, the Guard's steps,
     the entry into a corridor, the win, the end of the round."""
     while s.outcome == RUNNING and s.decision == D_MAIN:
+        if drafting(s):  # the character cards first (set-up step 8, l.74)
+            set_decision(s, D_CHARACTER, s.draft_pos)
+            return
         if s.ck_kind != CK_NONE:
             settle_throw(s)
+            continue
+        if s.shot_queue != 0:  # the players the Shot is fired at throw in seat order
+            next_shot(s)
             continue
         if s.choose_pos < s.num_players:
             set_decision(s, D_START, s.choose_order[s.choose_pos])
@@ -198,6 +234,10 @@ def advance(s) -> None:
             continue
         if s.ex_active:
             explore_step(s)
+            continue
+        if s.rite_node >= 0:  # the Misfortune Rite's throws, and where the Witch sends
+            if rite_step(s):
+                return
             continue
         if check_win(s):
             return

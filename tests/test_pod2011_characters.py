@@ -1,0 +1,738 @@
+"""Scenario tests for the characters of Paths of Destiny 2011 (issue 21): the options, the
+cards dealt, fixed or chosen in turn, the general rules of characters (l.130-134, l.345,
+l.351, l.362), and each skill the kernel plays, named after it.
+
+Board: ``east()`` lays straight corridors centre - 19 - 20 - key field 0 (as the rules
+tests do); N19 and N20 are one move apart. Dice are forced with ``Scenario.dice`` (one
+face per die, in the order the kernel throws them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hex_helpers import events, events_of, key_node_of, node
+from pod2011_helpers import B, Scenario, options_vector, start_node_of
+
+import labyrinth_env
+from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.grid import ROTATE_HEX
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
+from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+
+ENV_ID = "paths_of_destiny_2011_v2"
+N19, N20 = node(19), node(20)
+FAR = key_node_of(2)
+SEAT_OFFSETS = K.NUM_SEATS - 1
+
+
+def east(*characters: str, crystals: bool = False) -> Scenario:
+    sc = Scenario(num_players=len(characters), characters=list(characters))
+    sc.lay_line(0)
+    sc.guard(FAR)
+    if not crystals:
+        for p in range(len(characters)):
+            sc.set(p, crystal=0)
+    return sc
+
+
+def skill_at(slot: int, offset: int) -> int:
+    return K.A_SKILL_AT + slot * SEAT_OFFSETS + offset - 1
+
+
+def fights(evs) -> list[tuple[int, int, int, int]]:
+    return [e[1:5] for e in events_of(evs, K.EV_FIGHT)]
+
+
+# =====================================================================================
+# The options, the cards, the draft
+# =====================================================================================
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"characters": "all"}, "characters='all' is not allowed"),
+        ({"characters": ["Witch"]}, "1 names for 2 players"),
+        ({"characters": ["Witch", "Wizard"]}, "unknown character 'Wizard'"),
+        ({"characters": ["Witch", "Witch"]}, "given twice"),
+        ({"characters": 3}, "characters=3 is not allowed"),
+        ({"characters": "none", "character_draft": True}, 'needs characters="random"'),
+        ({"characters": ["Witch", "Monk"], "character_draft": True}, "cannot go with a list"),
+        ({"characters": "random", "character_draft": 1}, "character_draft=1 is not allowed"),
+    ],
+)
+def test_characters_option_bad_values_get_clear_errors(options, message):
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace("[", r"\[")):
+        labyrinth_env.make(ENV_ID, num_players=2, **options)
+
+
+def test_characters_none_is_the_default_first_game_advice_l74():
+    # l.74 "If you are playing for the first time, we advise you to skip this step"
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3)
+    env.reset(seed=4)
+    s = env.state
+    assert int(s["char_mode"]) == 0 and (s["character"] == -1).all()
+    assert env.observation_space("player_0")["observation"].shape == (K.OBS_BASE_SIZE,)
+    assert not [e for e in env.game_log if e["type"] == "character"]
+    on = labyrinth_env.raw_env(ENV_ID, num_players=3, characters="random")
+    assert on.observation_space("player_0")["observation"].shape == (K.OBS_SIZE,)
+
+
+def test_characters_random_dealt_from_the_kernel_rng_one_card_each():
+    deals = set()
+    for seed in range(12):
+        env = labyrinth_env.raw_env(ENV_ID, num_players=6, characters="random")
+        env.reset(seed=seed)
+        chars = tuple(int(c) for c in env.state["character"][:6])
+        assert len(set(chars)) == 6 and all(0 <= c < C.NUM_CHARACTERS for c in chars), "one card of each"
+        again = labyrinth_env.raw_env(ENV_ID, num_players=6, characters="random")
+        again.reset(seed=seed)
+        assert tuple(int(c) for c in again.state["character"][:6]) == chars, "same seed, same deal"
+        deals.add(chars)
+        log = [e for e in env.game_log if e["type"] == "character"]
+        assert [e["character"] for e in log] == [C.CHARACTERS[c] for c in chars]
+    assert len(deals) > 8
+
+
+def test_characters_fixed_by_name_per_seat():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, characters=["Witch", "Monk", "Thief"])
+    env.reset(seed=2)
+    assert [int(c) for c in env.state["character"][:3]] == [K.WITCH, K.MONK, K.THIEF]
+    assert "Witch (curses 6 left)" in env.render_text()
+
+
+def test_character_draft_seats_choose_in_turn_before_the_first_player_throw():
+    states = new_states(K, 1)
+    B.init_one(states, np.uint64(3), options_vector(num_players=3, characters="random", character_draft=True))
+    s = states[0]
+    assert not events_of(s, K.EV_FIRST_PLAYER), "the cards come first (step 8 before step 11, l.74-80)"
+    picks = [K.WITCH, K.ARCHER, K.MONK]
+    for seat, c in enumerate(picks):
+        assert int(s["decision"]) == K.D_CHARACTER and int(s["decider"]) == seat
+        mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+        K.legal_mask(s, mask)
+        free = [a - K.A_CHARACTER for a in np.flatnonzero(mask)]
+        assert free == [x for x in range(C.NUM_CHARACTERS) if x not in picks[:seat]]
+        assert K.step(s, K.A_CHARACTER + c)
+    assert [int(c) for c in s["character"][:3]] == picks
+    assert events_of(s, K.EV_FIRST_PLAYER), "then the throw for the first player"
+    assert int(s["decision"]) != K.D_CHARACTER
+
+
+# =====================================================================================
+# The general rules (l.130-134, l.345, l.351, l.362)
+# =====================================================================================
+def test_character_kept_till_the_end_of_the_game_l130():
+    # l.130 "You have to play with the chosen / drawn character till the end of the game."
+    for seed in range(6):
+        env = labyrinth_env.raw_env(ENV_ID, num_players=4, characters="random", max_turns=60)
+        env.reset(seed=seed)
+        dealt = env.state["character"].copy()
+        rng = np.random.default_rng(seed)
+        while env.agents and not env.terminations[env.agent_selection] and not env.truncations[env.agent_selection]:
+            mask = env.observe(env.agent_selection)["action_mask"]
+            assert not mask[K.A_CHARACTER : K.A_SKILL].any(), "no card is taken after the deal"
+            env.step(int(rng.choice(np.flatnonzero(mask))))
+            assert (env.state["character"] == dealt).all()
+
+
+def test_character_and_its_tokens_visible_to_other_players_l131():
+    # l.131 "The character and its skills must be visible to other players."
+    sc = east("Witch", "Female Archer", "Monk")
+    sc.s["adrenaline"][1] = 2
+    sc.s["curse"][2] = 1
+    for seat in range(3):
+        obs = sc.observe(seat)
+        for p in range(3):
+            r = K.OBS_CHARS + ((p - seat) % 3) * K.CHAR_SEAT_FEATURES
+            assert obs[r + int(sc.s["character"][p])] == 1.0
+            assert obs[r + K.NUM_CHARACTERS] == pytest.approx(int(sc.s["adrenaline"][p]) / 3)
+            assert obs[r + K.NUM_CHARACTERS + 2] == pytest.approx(int(sc.s["curse"][p]) / 6)
+
+
+def test_no_skill_on_the_start_field_l132():
+    # l.132 "You cannot make use of the character's skills, if it is standing at the start field."
+    sc = east("Female Archer", "Witch")
+    sc.s["adrenaline"][0] = 1
+    sc.put(0, start_node_of(0))
+    assert not sc.legal(K.A_SKILL)
+    sc.put(0, N19)
+    assert sc.legal(K.A_SKILL), "off the start field the same skill is allowed"
+
+
+def test_skills_give_stun_points_l345_shot_stuns():
+    # l.345 a player receives stun points "under influence of some characters' skills"
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.dice(2, 3)  # the Witch throws 5: hit
+    evs = sc.step(K.A_SKILL + 1)
+    assert (K.EV_SHOT, 1, 5, 1, 0, 0) in evs and int(sc.s["stun"][1]) == 1
+
+
+def test_stunned_player_cannot_use_skills_l351_shot_l392():
+    # l.351 a stunned player "Cannot make use of any skills his character has"; l.392 "This
+    # skill does not work, if you are under the influence of stun."
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    assert sc.legal(K.A_SKILL + 1)
+    sc.set(0, stun=1)
+    assert not sc.legal(K.A_SKILL + 1) and not K.action_legal(sc.s, K.A_SKILL + 1)
+    sc.fresh_turn(1)
+    sc.set(1, stun=1)
+    assert not sc.legal(skill_at(0, 1)), "the stunned Witch cannot curse either"
+    assert not K.action_legal(sc.s, skill_at(0, 1))
+    # a passive skill too: the stunned Mistress of Golems has no Domination in a fight
+    sc = east("Witch", "Mistress of Golems")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.set(1, stun=1)
+    sc.dice(3, 3, 3, 3)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 6, 6)]
+
+
+def test_fate_crystal_repeat_is_not_a_new_throw_the_curse_still_applies_l362():
+    # l.362 "if the character was cursed, after using the fate crystal the curse still
+    # affects the character's dice throw"
+    sc = east("Witch", "Monk", crystals=True)
+    sc.put(1, N19)
+    sc.s["curse"][1] = 2
+    sc.place_trap(N20, "Falling Rocks")  # 7 to pass
+    sc.fresh_turn(1)
+    sc.dice(4, 4, 4, 4)
+    evs = sc.move(0)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 8 - 2, "the curse on the throw"
+    assert sc.decision == K.D_REROLL and sc.decider == 1
+    evs = sc.step(K.A_REROLL)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 8 - 2, "and on the repeated throw"
+    assert int(sc.s["curse"][1]) == 0 and int(sc.s["life"][1]) == 3, "then the curses go back"
+
+
+# =====================================================================================
+# The skills (l.367-418), each named after it
+# =====================================================================================
+def test_climbing_assassin_has_the_bonus_after_a_fall_too_l375():
+    # l.375 "You may fall down or try to jump down from a bridge in order to receive a +1
+    # bonus to the dice throw."
+    totals = {}
+    for who in ("Assassin", "Monk"):
+        sc = east(who, "Witch")
+        b, u = sc.bridge(13)
+        sc.put(0, b)
+        sc.put(1, u)
+        sc.dice(2, 3, 3, 3, 3)  # a fall, then the Witch attacks: 6 against 6 - 2 lost life
+        sc.step(K.A_JUMP_DOWN)
+        assert sc.decision == K.D_OCCUPANT and sc.decider == 1
+        evs = sc.step(K.A_ATTACK_NEWCOMER)
+        totals[who] = fights(evs)[0][3]
+    assert totals == {"Assassin": 6 - 2 + 1, "Monk": 6 - 2}
+
+
+def test_adrenaline_a_token_per_life_lost_at_most_three_kept_at_the_start_field_l390():
+    # l.390 "You keep the adrenaline tokens when you come back to the start field. You may
+    # have the maximum number of them (which is 3)."
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.set(0, life=2)
+    sc.fresh_turn(1)
+    sc.dice(6, 6, 1, 1)
+    sc.step(K.A_ATTACK + 0)
+    assert int(sc.s["adrenaline"][0]) == 1 and int(sc.s["life"][0]) == 1
+    sc.s["adrenaline"][0] = 2
+    sc.dice(6, 6, 1, 1)
+    sc.step(K.A_ATTACK + 0)  # her last life: back to the start field
+    assert sc.pos(0) == start_node_of(0) and int(sc.s["life"][0]) == 4
+    assert int(sc.s["adrenaline"][0]) == 3, "kept at the start field, never more than 3"
+
+
+def test_adrenaline_hands_a_token_back_for_one_more_action_once_a_round():
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.s["adrenaline"][0] = 2
+    sc.actions(0)
+    evs = sc.step(K.A_SKILL)
+    assert int(sc.s["actions_left"]) == 1 and int(sc.s["adrenaline"][0]) == 1
+    assert (K.EV_TOKENS, 0, K.TOKEN_ADRENALINE, -1, 1, 0) in evs
+    assert not sc.legal(K.A_SKILL), "once a round"
+
+
+def test_shot_fires_at_every_player_in_range_each_throws_for_himself_l391():
+    # l.391 "If two or more players are in the corridors within the shooting range, you can
+    # shoot both of them (each of them throws dice behind himself)."
+    sc = east("Female Archer", "Witch", "Monk", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.put(2, K.CENTER_NODE)
+    sc.put(3, N19)  # in her own corridor: not in range
+    sc.dice(1, 1, 6, 6)
+    evs = sc.step(K.A_SKILL + 1)
+    assert [e[1:4] for e in events_of(evs, K.EV_SHOT)] == [(1, 2, 1), (2, 12, 0)]
+    assert [int(x) for x in sc.s["stun"][:4]] == [0, 1, 0, 0]
+    assert int(sc.s["actions_left"]) == 1
+    sc2 = east("Female Archer", "Witch")
+    sc2.put(0, N19)
+    sc2.put(1, key_node_of(3))
+    assert not sc2.legal(K.A_SKILL + 1), "nobody in range"
+
+
+def test_blessing_adds_one_to_the_next_throw_then_goes_back():
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.step(K.A_SKILL + 1)
+    assert int(sc.s["blessing"][0]) == 1
+    sc.place_trap(N20, "Falling Rocks")
+    sc.dice(3, 3)
+    evs = sc.move(0)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 6 + 1
+    assert int(sc.s["blessing"][0]) == 0 and int(sc.s["life"][0]) == 4, "7 passes the 7"
+    sc.fresh_turn(0)
+    sc.put(1, N20)
+    assert sc.legal(skill_at(1, 1)), "a player in the Monk's corridor"
+    sc.put(1, N19)
+    assert not sc.legal(skill_at(1, 1)), "not one in another corridor"
+
+
+def test_domination_a_fight_bonus_also_on_the_central_field_with_a_key_l402():
+    # l.402 "Having a key you still have a bonus to use during a fight on the central field."
+    sc = east("Mistress of Golems", "Witch")
+    sc.put(0, K.CENTER_NODE)
+    sc.put(1, K.CENTER_NODE)
+    sc.give_key(0, 2)
+    sc.s["seat"] = 1
+    sc.fresh_turn(1)
+    sc.dice(3, 3, 3, 3)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(0, 0b10, 6, 7)]
+
+
+def test_disarming_traps_even_with_the_guard_in_the_corridor_l411():
+    # l.411 "The presence of the Guard does not prevent you from disarming a trap in that corridor."
+    sc = east("Thief", "Witch")
+    sc.put(0, N20)
+    sc.guard(N20)
+    token = sc.place_trap(N20, "Poisoned Darts")  # 8
+    pile = int(sc.s["trap_pool_len"])
+    sc.dice(4, 4)
+    evs = sc.step(K.A_SKILL + 1)
+    assert (K.EV_DISARM, 0, N20, 1, 8, 1) in evs
+    assert int(sc.s["node_trap"][N20]) == -1 and int(sc.s["trap_pool_len"]) == pile + 1
+    assert token in [int(t) for t in sc.s["trap_pool"][: pile + 1]], "the token is back in the pile"
+    sc2 = east("Thief", "Witch")
+    sc2.put(0, N20)
+    sc2.place_trap(N20, "Poisoned Darts")
+    sc2.dice(3, 4)
+    sc2.step(K.A_SKILL + 1)
+    assert int(sc2.s["node_trap"][N20]) >= 0, "7 does not reach the 8"
+
+
+def test_curse_accumulates_l415():
+    # l.415 "The curses accumulate (you may have e.g. -3 to your dice throw)."
+    sc = east("Witch", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.step(skill_at(0, 1))
+    sc.step(skill_at(0, 1))
+    assert int(sc.s["curse"][1]) == 2 and int(sc.s["seat"]) == 1, "two actions: her round is over"
+    sc.fresh_turn(1)
+    sc.place_trap(key_node_of(0), "Falling Rocks")
+    sc.dice(5, 5)
+    evs = sc.move(0)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 10 - 2
+    assert int(sc.s["curse"][1]) == 0
+
+
+def test_curse_only_on_a_player_in_or_next_to_her_corridor():
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(0))
+    assert not sc.legal(skill_at(0, 1))
+    sc.put(1, N20)
+    assert sc.legal(skill_at(0, 1))
+    sc.s["curse"][1] = C.CURSE_TOKENS
+    assert not sc.legal(skill_at(0, 1)), "all 6 curse tokens are out"
+
+
+def test_skill_actions_never_legal_without_characters():
+    sc = Scenario(num_players=2)
+    sc.lay_line(0)
+    sc.put(0, N19)
+    assert not sc.mask()[K.NUM_BASE_ACTIONS :].any()
+    assert events(sc.s) is not None
+
+
+def skill_dir(slot: int, d: int) -> int:
+    return K.A_SKILL_DIR + slot * 6 + d
+
+
+def test_whirling_blades_attacks_twice_both_attacks_free_l406():
+    # l.406 "You attack twice, also during an encounter (both attacks are free)."
+    sc = east("Sword Master", "Witch")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(6, 6, 1, 1, 6, 5, 1, 2)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12, 2), (1, 0b01, 11, 3 - 1)]
+    assert int(sc.s["life"][1]) == 2 and int(sc.s["actions_left"]) == 1, "the second attack costs nothing"
+    assert (K.EV_SKILL, 0, K.SK_WHIRLING_BLADES, 1, -1, 0) in evs
+    # in an encounter: the Sword Master comes in and attacks: two fights
+    sc = east("Sword Master", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT
+    sc.step(K.A_DECLINE)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0
+    sc.dice(6, 6, 1, 1, 6, 6, 1, 1)
+    evs = sc.step(K.A_TARGET + 0)
+    assert len(fights(evs)) == 2 and int(sc.s["life"][1]) == 2
+    other = east("Monk", "Witch")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(6, 6, 1, 1, 6, 5, 1, 2)
+    assert len(fights(other.step(K.A_ATTACK + 0))) == 1, "anyone else attacks once"
+
+
+def test_prayer_moves_another_player_who_bears_the_standard_consequences_l396():
+    # l.396 "If you moved another player to the corridor, where there is the Guard, a trap or
+    # another player, the player you moved bears standard consequences."
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.place_trap(N20, "Poisoned Darts")
+    sc.dice(2, 2)
+    evs = sc.step(K.A_PRAY + 0 * 6 + 0)  # player +1, east
+    assert sc.pos(1) == N20 and (K.EV_SKILL, 0, K.SK_PRAYER, 1, N20, 0) in evs
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][1] == 1 and int(sc.s["life"][1]) == 3, "his trap throw"
+    assert int(sc.s["actions_left"]) == 1
+    sc = east("Monk", "Witch", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.put(2, N20)
+    sc.step(K.A_PRAY + 0)
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 2, "an encounter with the player there"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    assert not sc.legal(K.A_PRAY + 0), "only a player in the Monk's corridor"
+
+
+def test_dark_enlivening_moves_a_trap_never_into_a_corridor_with_traps_l416():
+    # l.416 "You cannot move the trap to the corridor, where there are already two traps."
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    token = sc.place_trap(N19, "Poisoned Darts", face_up=True)
+    evs = sc.step(skill_dir(1, 0))
+    assert int(sc.s["node_trap"][N20]) == token and int(sc.s["node_trap"][N19]) == -1
+    assert int(sc.s["trap_up"][N20]) == 1 and (K.EV_SKILL, 0, K.SK_DARK_ENLIVENING, -1, N20, 0) in evs
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_trap(N19, "Poisoned Darts")
+    sc.place_trap(N20, "Falling Rocks")
+    assert not sc.legal(skill_dir(1, 0)), "one trap a corridor (l.218): never onto another"
+    assert not sc.legal(skill_dir(1, 3)), "nor into the central field"
+
+
+def test_mystification_swaps_traps_even_with_the_guard_there_l382():
+    # l.382 "The presence of the Guard does not stop you from swapping places of the traps in
+    # the given corridor."
+    sc = east("Illusionist", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.guard(N20)
+    a = sc.place_trap(N19, "Poisoned Darts")
+    b = sc.place_trap(N20, "Falling Rocks", face_up=True)
+    sc.step(skill_dir(1, 0))
+    assert int(sc.s["node_trap"][N19]) == b and int(sc.s["node_trap"][N20]) == a
+    assert int(sc.s["trap_up"][N19]) == 1 and int(sc.s["trap_up"][N20]) == 0, "each token as it lay"
+    sc = east("Illusionist", "Monk")
+    sc.put(0, N19)
+    assert not sc.legal(skill_dir(1, 0)), "no trap on either side: nothing to swap"
+
+
+def test_entrapment_second_trap_in_a_corridor_skills_prevail_over_the_rules_l134():
+    # l.134 "The character's skills prevail over the rules listed in the instruction manual
+    # (e.g. the Head Hunter may place the second trap in the same corridor, which is not
+    # possible otherwise)"; l.218 "In one corridor there may be only one trap."
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    first = sc.place_trap(N20, "Poisoned Darts")
+    assert sc.legal(K.A_SET_TRAP + N20)
+    top = int(sc.s["trap_pool"][int(sc.s["trap_pool_len"]) - 1])
+    sc.step(K.A_SET_TRAP + N20)
+    assert int(sc.s["node_trap"][N20]) == first and int(sc.s["node_trap2"][N20]) == top
+    assert not sc.legal(K.A_SET_TRAP + N20), "never a third"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    other.place_trap(N20, "Poisoned Darts")
+    assert not other.legal(K.A_SET_TRAP + N20), "anyone else: one trap a corridor"
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, start_node_of(0))
+    sc.place_trap(N20, "Poisoned Darts")
+    assert not sc.legal(K.A_SET_TRAP + N20), "not from the start field (l.132)"
+
+
+def two_traps(first: str, second: str) -> Scenario:
+    sc = east("Head Hunter", "Witch", "Monk")
+    sc.put(0, key_node_of(3))
+    sc.put(2, N19)
+    sc.place_trap(N20, first)
+    t = sc.trap_token_of(C.TRAP_NAMES.index(second))
+    sc.s["node_trap2"][N20] = t
+    sc.fresh_turn(2)
+    return sc
+
+
+def test_entrapment_crossing_uncovers_both_turn_back_trap_first_l386():
+    # l.386 "When any player crosses a corridor with two traps, he uncovers both of them; he
+    # has to pass the turn-back traps at the beginning, others - as he likes"
+    sc = two_traps("Poisoned Darts", "Magic Barrier")
+    sc.dice(6, 6, 6, 6)
+    evs = sc.move(0)
+    revealed = [e[3] for e in events_of(evs, K.EV_TRAP_REVEALED)]
+    assert sorted(revealed) == sorted([C.TRAP_NAMES.index("Poisoned Darts"), C.TRAP_NAMES.index("Magic Barrier")])
+    checks = [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)]
+    assert checks == [C.TRAP_NAMES.index("Magic Barrier"), C.TRAP_NAMES.index("Poisoned Darts")]
+
+
+def test_entrapment_crossing_the_others_in_the_order_he_likes_l386():
+    sc = two_traps("Poisoned Darts", "Falling Rocks")
+    sc.move(0)
+    assert sc.decision == K.D_TRAP_ORDER and sc.decider == 2, "the player crossing decides"
+    sc.dice(6, 6, 6, 6)
+    evs = sc.step(K.A_TRAP_ORDER + 1)
+    checks = [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)]
+    assert checks == [C.TRAP_NAMES.index("Falling Rocks"), C.TRAP_NAMES.index("Poisoned Darts")]
+    assert sc.pos(2) == N20 and int(sc.s["life"][2]) == 4
+
+
+def test_entrapment_door_trap_passed_when_leaving_l386():
+    # l.386 "(apart from the door traps which he has to pass when he tries to leave the given corridor)"
+    sc = two_traps("Poisoned Darts", "Jammed Door")
+    sc.dice(6, 6)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Poisoned Darts")]
+    sc.fresh_turn(2)
+    sc.dice(1, 1)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
+    assert sc.pos(2) == N20, "the door held"
+    sc = two_traps("Poisoned Darts", "Jammed Door")  # standing there: the door trap in the second slot
+    sc.put(2, N20)
+    sc.dice(1, 1)
+    evs = sc.move(0)
+    assert [e[2] for e in events_of(evs, K.EV_TRAP_CHECK)] == [C.TRAP_NAMES.index("Jammed Door")]
+    assert sc.pos(2) == N20
+
+
+def test_theft_tries_to_steal_the_key_before_attacks_are_declared_l410():
+    # l.410 "You may try to steal the key before declaring attacks."
+    sc = east("Thief", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    assert sc.decision == K.D_THEFT and sc.decider == 0, "before anyone declares an attack"
+    assert sc.legal(K.A_NO_THEFT) and sc.legal(skill_at(0, 1))
+    sc.dice(4, 4)
+    evs = sc.step(skill_at(0, 1))
+    assert (K.EV_THEFT, 0, 1, 8, 1, 0) in evs and int(sc.s["key_holder"][2]) == 0
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 1, "then the encounter's attacks"
+    sc = east("Thief", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    sc.dice(3, 4)
+    sc.step(skill_at(0, 1))
+    assert int(sc.s["key_holder"][2]) == 1, "7 is not enough"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT, "nobody else is asked"
+
+
+def test_keen_eye_archer_adds_one_against_traps():
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.place_trap(N20, "Falling Rocks")
+    sc.dice(3, 3)
+    evs = sc.move(0)
+    assert events_of(evs, K.EV_TRAP_CHECK)[0][3] == 7 and int(sc.s["life"][0]) == 4
+
+
+def test_silent_step_nobody_attacks_the_assassin_as_he_comes_in():
+    sc = east("Assassin", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0, "the Witch is not asked"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.move(0)
+    assert sc.decision == K.D_OCCUPANT and sc.decider == 1
+
+
+def test_bounty_head_hunter_takes_a_key_from_the_player_he_beats():
+    sc = east("Head Hunter", "Witch")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.dice(6, 6, 1, 1)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert int(sc.s["key_holder"][2]) == 0 and (K.EV_SKILL, 0, K.SK_BOUNTY, 1, -1, 0) in evs
+
+
+def test_golem_ward_mistress_stays_with_the_guard_on_ten():
+    sc = east("Mistress of Golems", "Witch")
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(5, 5)
+    sc.move(0)
+    assert sc.pos(0) == N20, "10 keeps her there"
+    sc = east("Monk", "Witch")
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(5, 5)
+    sc.move(0)
+    assert sc.pos(0) == start_node_of(0), "anyone else needs 12 (l.329)"
+
+
+def test_misfortune_rite_sets_off_a_trap_door_traps_do_nothing_the_witch_sends_l417_l418():
+    # l.417 "Activating a door trap does not bring any results."; l.418 "If a witch
+    # activates a turn-back trap, she is to decide where the character will go."
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Poisoned Darts")
+    sc.dice(1, 1)
+    evs = sc.step(skill_dir(2, 0))
+    assert [e[1:3] for e in events_of(evs, K.EV_TRAP_CHECK)] == [(1, C.TRAP_NAMES.index("Poisoned Darts"))]
+    assert int(sc.s["life"][1]) == 3 and int(sc.s["actions_left"]) == 1
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Jammed Door")
+    evs = sc.step(skill_dir(2, 0))
+    assert not events_of(evs, K.EV_TRAP_CHECK) and int(sc.s["trap_up"][N20]) == 1, "a door trap: nothing"
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.place_trap(N20, "Magic Barrier")
+    sc.dice(1, 1)
+    sc.step(skill_dir(2, 0))
+    assert sc.decision == K.D_RITE and sc.decider == 0, "the Witch decides where he goes"
+    assert sc.legal(skill_dir(2, 0)) and sc.legal(skill_dir(2, 3))
+    sc.step(skill_dir(2, 0))
+    assert sc.pos(1) == key_node_of(0) and sc.decision == K.D_MAIN and int(sc.s["seat"]) == 0
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_trap(N20, "Poisoned Darts")
+    assert not sc.legal(skill_dir(2, 0)), "nobody there"
+
+
+def test_correction_architect_turns_a_field_next_to_his_or_his_own_if_alone_l371():
+    # l.371 "You may also rotate the board field you stand on, on condition there is no
+    # other player apart from you."
+    sc = east("Architect", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    own = K.A_CORRECTION + 6 * 5  # his own field, one sixth of a turn
+    before = int(sc.s["node_mask"][N19])
+    trap = sc.place_trap(N19, "Poisoned Darts")
+    assert sc.legal(own)
+    evs = sc.step(own)
+    assert int(sc.s["node_mask"][N19]) == int(ROTATE_HEX[before, 1]) and int(sc.s["actions_left"]) == 1
+    assert sc.pos(0) == N19 and int(sc.s["node_trap"][N19]) == trap, "his corridor turns with him and its trap"
+    assert (K.EV_SKILL, 0, K.SK_CORRECTION, -1, N19, 0) in evs
+    sc.put(1, N19)
+    assert not sc.legal(own), "not with another player on it"
+    sc.put(1, N20)
+    assert not sc.legal(K.A_CORRECTION + 0 * 5), "nor a field next to his with a player on it"
+    sc.put(1, key_node_of(3))
+    assert sc.legal(K.A_CORRECTION + 0 * 5), "the field next to his (east), nobody there"
+    assert not sc.legal(K.A_CORRECTION + 3 * 5), "never the central field"
+
+
+def test_quick_fingers_thief_lifts_a_key_on_a_key_field_past_the_players_there():
+    for who, lifts in (("Thief", True), ("Monk", False)):
+        sc = east(who, "Witch")
+        key = key_node_of(1)  # nobody's own key field
+        sc.put(0, key)
+        sc.put(1, key)
+        sc.place_key(2, key)
+        sc.s["fight_lost"] = 1  # he lost his fight there: the Witch still stands in the way (l.120)
+        assert sc.legal(K.A_LIFT_KEY + 2) == lifts, who
+
+
+def test_parry_sword_master_defending_alone_throws_three_dice_and_drops_the_lowest():
+    sc = east("Witch", "Sword Master")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(3, 3, 1, 5, 4)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 6, 9)]
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(3, 3, 1, 5, 4)
+    assert fights(other.step(K.A_ATTACK + 0)) == [(1, 0b01, 6, 6)]
+
+
+def test_meditation_monk_alone_takes_a_blessing_at_the_start_of_his_round():
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["seat"]) == 1 and int(sc.s["blessing"][1]) == 1
+    sc = east("Witch", "Monk")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["blessing"][1]) == 0, "not with another player in his corridor"
+
+
+def test_disarm_who_loses_to_the_sword_master_may_not_attack_in_his_next_round():
+    sc = east("Witch", "Sword Master")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.s["ask_crystal"] = 0
+    sc.dice(1, 1, 6, 6)  # the Witch attacks and loses
+    sc.step(K.A_ATTACK + 0)
+    assert int(sc.s["disarmed"]) == 0b01
+    sc.step(K.A_END_TURN)  # her round (the one she lost in) ends: still disarmed
+    assert int(sc.s["disarmed"]) == 0b01
+    sc.fresh_turn(0, turn=int(sc.s["turn"]) + 1)
+    assert not sc.legal(K.A_ATTACK + 0), "no attack in her next round"
+    sc.step(K.A_END_TURN)
+    assert int(sc.s["disarmed"]) == 0, "then she may again"
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.s["ask_crystal"] = 0
+    other.dice(1, 1, 6, 6)
+    other.step(K.A_ATTACK + 0)
+    assert int(other.s["disarmed"]) == 0
+
+
+def test_picture_and_text_board_show_characters_and_tokens():
+    env = labyrinth_env.raw_env(ENV_ID, num_players=3, characters=["Witch", "Female Archer", "Monk"])
+    env.reset(seed=5)
+    s = env.unwrapped.state if hasattr(env, "unwrapped") else env.state
+    s["curse"][2] = 2
+    s["adrenaline"][1] = 1
+    text = env.render_text()
+    assert "Witch (curses 4 left)" in text and "Female Archer (adrenaline 1)" in text and "cursed 2" in text
+    from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
+
+    canvas = picture.draw(s, viewer=0)
+    words = " ".join(str(x) for x in canvas.__dict__.values())
+    assert "Female Archer (adrenaline 1)" in words and "Monk" in words
