@@ -31,9 +31,8 @@ def child(env_id: str, num_envs: int) -> dict[str, Any]:
     """Measured in this process (a fresh one per call from ``measure``)."""
     import resource
 
-    import numpy as np
-
     import numba
+    import numpy as np
 
     from labyrinth_env.vector import PARALLEL_MIN_ENVS, VectorEnv
 
