@@ -709,7 +709,8 @@ def test_illusion_never_closes_the_last_way_to_a_key_space_l142_l143():
 def test_nothing_is_built_or_laid_on_a_face_down_tile():
     sc = arena(["Illusionist", "Architect"], crystals=True)
     sc.clear_cell(20)
-    face_down(sc, 20, 0, DEAD_END)
+    sc.put(0, N19)
+    sc.step(K.A_FACE_DOWN + 20)
     sc.fresh_turn(1)
     sc.put(1, N16)
     mask = sc.mask()

@@ -493,21 +493,25 @@ def ability_action(s, mask, me: int) -> int:
         return K.A_LAY_TOKEN
     if s.character[me] == C.ARCHITECT and mask[K.A_REBUILD : K.A_MOVE_TILE].any():
         return rebuild_cut(s, mask, me)
-    if s.character[me] == C.ILLUSIONIST and mask[K.A_FACE_DOWN : K.A_ORIENT].any():
+    # once a turn, as its first action, while she carries no key herself
+    first = s.actions_left == C.ACTIONS_PER_TURN and K.keys_held(s, me) == 0
+    if s.character[me] == C.ILLUSIONIST and first and mask[K.A_FACE_DOWN : K.A_ORIENT].any():
         return illusion_cut(s, mask, me)
     return -1
 
 
 @njit(cache=True)
 def illusion_cut(s, mask, me: int) -> int:
-    """The Illusionist's face-down tile on the empty cell a rival (key carriers first) must
-    build or cross within its next few steps: the rival then meets a closed space, and
-    entering it lets her turn it against him (``orient_action``). -1 if none is near."""
+    """The Illusionist's face-down tile on the empty cell a rival key carrier must build or
+    cross within its next few steps on its way to the central space: it then meets a closed
+    space, and entering it lets her turn it against him (``orient_action``). -1 if none is
+    near. (Against every rival, not only key carriers, she spent her actions hindering
+    players who were not winning: 0.3x her fair share with 5-6 players.)"""
     dist, first, pred, queue, inq, targets, fill = new_scratch()
     fill_wild(s, fill, False)
-    for carriers in (True, False):
+    for _ in range(1):
         for p in range(s.num_players):
-            if p == me or (K.keys_held(s, p) > 0) != carriers or s.position[p] >= K.START_CELL * MC:
+            if p == me or K.keys_held(s, p) == 0 or s.position[p] >= K.START_CELL * MC:
                 continue
             src = s.position[p]
             shortest_paths(s, src, fill, dist, first, pred, queue, inq)
