@@ -7,7 +7,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hex_helpers import events_of, key_node_of, node
-from pod3e_helpers import CENTER, Scenario, ev, start_node_of
+from pod3e_helpers import CENTER, ROTATE_HEX, Scenario, ev, start_node_of
 
 import labyrinth_env
 from labyrinth_env.core import characters as CH
@@ -70,7 +70,6 @@ def in_hand(sc: Scenario, token: int) -> bool:
         ({"characters": ["Swordmaster", "Swordmaster"]}, "'Swordmaster' is chosen twice"),
         ({"characters": ["Swordmaster"]}, "1 names for 2 players"),
         ({"characters": ["Swordmaster", "Golem Mistress"]}, "'Golem Mistress' cannot be used with 2 players"),
-        ({"num_players": 3, "characters": ["Swordmaster", "Warlock", "Illusionist"]}, "not implemented yet"),
         ({"characters": "some"}, "expected 'random', 'none' or a list"),
         ({"characters": 3}, "expected 'random', 'none' or a list"),
         ({"characters": "none", "character_draft": True}, "needs characters='random'"),
@@ -651,3 +650,216 @@ def test_core_characters_listed_and_draft_modes():
     mask = np.zeros(10, dtype=np.uint8)
     CH.draft_mask(out, 3, 0b111, mask, 4, 3)
     assert mask.tolist() == [0, 0, 0, 0, 1, 1, 0, 0, 0, 0], "a character taken is not offered"
+
+
+# =====================================================================================
+# The Illusionist: face-down tiles whose orientation she decides (l.465)
+# =====================================================================================
+DEAD_END, TRAPPED_NICHE = 0, 2  # one corridor, edge 0 (the Niche with a trap icon)
+
+
+def face_down(sc: Scenario, cell: int, owner: int, tile: int) -> None:
+    """A face-down tile of ``owner`` on the empty ``cell`` (taken from the pool)."""
+    sc._take_from_pool(tile)
+    s = sc.s
+    s["fd_owner"][cell] = owner
+    s["fd_tile"][cell] = tile
+    s["cell_built"][cell] = 1
+
+
+def rotations_onto(tile: int, edge: int) -> set[int]:
+    """The rotations of ``tile`` with a corridor on ``edge``."""
+    return {
+        r
+        for r in range(6)
+        for k in range(K.MC)
+        if C.TILE_CORRIDOR_LEVEL[tile, k] >= 0 and (int(ROTATE_HEX[int(C.TILE_CORRIDOR_MASK[tile, k]), r]) >> edge) & 1
+    }
+
+
+def test_illusionist_illusion_lays_the_top_tile_face_down_unseen_for_1_action():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    sc.put(0, N19)
+    n = int(sc.s["tile_pool_len"])
+    top = int(sc.s["tile_pool"][n - 1])
+    assert not sc.legal(K.A_FACE_DOWN + 19), "not on a built space"
+    far = next(c for c in range(K.NUM_BOARD) if not sc.s["cell_built"][c] and not K.buildable_cell(sc.s, c))
+    assert not sc.legal(K.A_FACE_DOWN + far), "only next to the board (l.141)"
+    evs = sc.step(K.A_FACE_DOWN + 20)
+    assert ev(K.EV_FACE_DOWN, 0, 20) in evs, "the event names no tile"
+    assert int(sc.s["fd_owner"][20]) == 0 and int(sc.s["fd_tile"][20]) == top
+    assert int(sc.s["tile_pool_len"]) == n - 1 and int(sc.s["actions_left"]) == 1
+    assert sc.s["cell_built"][20] and not sc.s["node_mask"][20 * K.MC : 21 * K.MC].any(), "closed: no corridor"
+    sc.fresh_turn(1)
+    sc.put(1, N16)
+    assert not sc.mask()[K.A_FACE_DOWN : K.A_ORIENT].any(), "the Illusionist's ability only"
+
+
+def test_illusion_never_closes_the_last_way_to_a_key_space_l142_l143():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    sc.lay(14, "03")  # key space 0 (cell 21) is now reached through cell 20 only
+    sc.lay(27, "03")
+    sc.put(0, N19)
+    assert not sc.legal(K.A_FACE_DOWN + 20), "a closed space there cuts key space 0 off"
+    assert sc.legal(K.A_FACE_DOWN + 13)
+
+
+def test_nothing_is_built_or_laid_on_a_face_down_tile():
+    sc = arena(["Illusionist", "Architect"], crystals=True)
+    sc.clear_cell(20)
+    sc.put(0, N19)
+    sc.step(K.A_FACE_DOWN + 20)
+    sc.fresh_turn(1)
+    sc.put(1, N16)
+    mask = sc.mask()
+    assert not mask[K.A_SET_TRAP + 20 * K.MC : K.A_SET_TRAP + 21 * K.MC].any(), "no trap on it"
+    assert not mask[K.A_REBUILD + 20] and not mask[K.A_MOVE_TILE + 20], "Rebuild cannot take it"
+    sc.step(K.A_BUILD)
+    assert sc.decision == K.D_PLACE
+    assert not sc.mask()[K.A_PLACE + 20 * 6 : K.A_PLACE + 21 * 6].any(), "no tile is built onto it"
+
+
+def test_entering_a_face_down_tile_reveals_it_and_the_illusionist_orients_it_l465():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    face_down(sc, 20, 0, DEAD_END)
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    evs = sc.move(EAST)
+    assert sc.decision == K.D_ORIENT and sc.decider == 0, "she decides, though it is his turn (l.465)"
+    legal = {a - K.A_ORIENT for a in sc.legal_actions()}
+    assert legal == rotations_onto(DEAD_END, WEST) and len(legal) == 1, "a corridor on the edge he enters by"
+    assert int(sc.s["actions_left"]) == 1 and sc.pos(1) == N19, "the Move is spent; he waits on the edge"
+    r = legal.pop()
+    evs = sc.step(K.A_ORIENT + r)
+    assert ev(K.EV_REVEALED, 0, DEAD_END, 20, r, 1) in evs
+    assert int(sc.s["fd_owner"][20]) == -1 and int(sc.s["cell_tile"][20]) == DEAD_END
+    assert sc.pos(1) == N20 and ev(K.EV_MOVE, 1, N19, N20) in evs, "he enters it and explores it"
+
+
+def test_a_revealed_face_down_tile_lays_its_icons_trap_explored_at_once():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    face_down(sc, 20, 0, TRAPPED_NICHE)
+    sc.next_trap(TRAP["Spiked Pit"])
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    sc.move(EAST)
+    r = next(iter(rotations_onto(TRAPPED_NICHE, WEST)))
+    sc.rolls(2)
+    evs = sc.step(K.A_ORIENT + r)
+    assert ev(K.EV_TRAP_PLACED, 1, N20) in evs, "the trap icon draws a trap (l.149), by the active player"
+    assert events_of(evs, K.EV_TRAP_CHECK) and life(sc, 1) == 3, "he explores the corridor: its trap (l.189)"
+
+
+def test_the_golem_stepping_into_a_face_down_tile_reveals_it_l465():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    face_down(sc, 20, 0, DEAD_END)
+    sc.fresh_turn(1)
+    sc.put(1, N16)
+    sc.golem(N19)
+    sc.next_golem_card(C.GOLEM_MOVE, 1)
+    sc.step(K.A_MOVE_GOLEM)
+    assert sc.decision == K.D_GOLEM_DIR and sc.legal(K.A_GOLEM_DIR + EAST), "the Golem may go into it"
+    sc.golem_dir(EAST)
+    assert sc.decision == K.D_ORIENT and sc.decider == 0, "the Illusionist orients it"
+    r = next(iter(rotations_onto(DEAD_END, WEST)))
+    evs = sc.step(K.A_ORIENT + r)
+    assert ev(K.EV_REVEALED, 0, DEAD_END, 20, r, -1) in evs
+    assert int(sc.s["golem_node"]) == N20 and int(sc.s["golem_steps"]) == 0, "its step ends on the tile"
+
+
+def test_changing_characters_whoever_enters_the_illusionists_tile_orients_it_l465():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    sc.clear_cell(17)
+    face_down(sc, 20, 0, DEAD_END)
+    face_down(sc, 17, 0, DEAD_END)
+    K.change_character(sc.s, 0, C.WITCH)
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    sc.move(EAST)
+    assert sc.decision == K.D_ORIENT and sc.decider == 1, "the character entering decides"
+    sc.step(K.A_ORIENT + next(iter(rotations_onto(DEAD_END, WEST))))
+    sc.fresh_turn(1)
+    sc.golem(CENTRE)
+    sc.next_golem_card(C.GOLEM_MOVE, 1)
+    sc.step(K.A_MOVE_GOLEM)
+    sc.golem_dir(WEST)
+    assert sc.decision == K.D_ORIENT and sc.decider == 1, "revealing it with the Golem: the active player decides"
+
+
+def test_terror_stops_illusion_but_her_face_down_tiles_stay_hers_l317():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(20)
+    face_down(sc, 20, 0, DEAD_END)
+    sc.set_event(EVENT["Terror"])
+    sc.put(0, N16)
+    assert not sc.mask()[K.A_FACE_DOWN : K.A_ORIENT].any(), "no ability is used under Terror"
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    sc.move(EAST)
+    assert sc.decider == 0, "a tile already in the game: she still orients it"
+
+
+def test_face_down_tile_hidden_from_every_seat_and_resampled_by_determinize():
+    sc = arena(["Illusionist", "Warlock", "Witch"])
+    sc.clear_cell(20)
+    sc.put(0, N19)
+    sc.step(K.A_FACE_DOWN + 20)
+    before = [sc.observe(p) for p in range(3)]
+    n = int(sc.s["tile_pool_len"])
+    hidden = int(sc.s["fd_tile"][20])
+    other = int(sc.s["tile_pool"][0])
+    sc.s["fd_tile"][20], sc.s["tile_pool"][0] = other, hidden
+    assert all(np.array_equal(before[p], sc.observe(p)) for p in range(3)), "no seat sees which tile it is"
+    seen = set()
+    for seed in range(40):
+        trial = sc.states.copy()
+        K.determinize(trial[0], 2, np.uint64(seed))
+        seen.add(int(trial[0]["fd_tile"][20]))
+        unknown = sorted([*trial[0]["tile_pool"][:n].tolist(), int(trial[0]["fd_tile"][20])])
+        assert unknown == sorted([*sc.s["tile_pool"][:n].tolist(), other])
+        assert np.array_equal(before[2], _observe(trial, 2))
+    assert len(seen) > 5, "the face-down tile is dealt again from the unknown tiles"
+
+
+def _observe(states, seat):
+    out = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    K.observe(states[0], seat, out)
+    return out
+
+
+def test_heuristic_illusionist_lays_a_face_down_tile_in_a_key_carriers_way():
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(19)
+    sc.put(0, N16)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    a = heuristic(sc)
+    assert a == K.A_FACE_DOWN + 19, K.DECISIONS[sc.decision]
+
+
+def test_heuristic_illusionist_orients_the_tile_against_a_rival():
+    # a one-corridor tile that some of its turns open onto the central space, others not
+    tile = next(
+        t
+        for t in range(C.NUM_NORMAL_TILES)
+        if C.TILE_CORRIDOR_LEVEL[t, 1] < 0
+        and {r for r in rotations_onto(t, EAST) if r not in rotations_onto(t, WEST)}
+        and rotations_onto(t, EAST) & rotations_onto(t, WEST)
+    )
+    sc = arena(["Illusionist", "Warlock"])
+    sc.clear_cell(19)
+    face_down(sc, 19, 0, tile)
+    sc.fresh_turn(1)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.move(WEST)
+    assert sc.decider == 0
+    r = heuristic(sc) - K.A_ORIENT
+    sc.step(K.A_ORIENT + r)
+    assert not (int(sc.s["node_mask"][N19]) >> WEST) & 1, "not the way through to the central space"

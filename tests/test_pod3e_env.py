@@ -95,7 +95,51 @@ INVARIANTS = {
     28: "two seats play the same character, a seat not in play has one, or a 2-player game has an excluded one",
     29: "an ability token is in the box while a seat plays its character, or in hand of a seat not playing it",
     30: "a seat has no character after the deal (characters='random')",
+    31: "a face-down tile is not closed, has corridors, a trap or the Golem, or an owner not in play",
+    32: "a face-down tile is being revealed outside the orientation decision",
 }
+
+
+@njit(cache=True)
+def _tiles_error(s) -> int:
+    """``tiles_error`` with the face-down tiles counted (each normal tile once: board face
+    up or face down, drawn tile, pool): they are lent to the pool and the cells opened for
+    the check, then put back."""
+    n = s.tile_pool_len
+    m = n
+    for cell in range(K.NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.tile_pool[m] = s.fd_tile[cell]
+            s.cell_built[cell] = 0
+            m += 1
+    s.tile_pool_len = m
+    err = tiles_error(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
+    s.tile_pool_len = n
+    for cell in range(K.NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.cell_built[cell] = 1
+    return err
+
+
+@njit(cache=True)
+def _face_down_error(s) -> int:
+    for cell in range(K.NUM_BOARD):
+        o = s.fd_owner[cell]
+        if o < 0:
+            if s.fd_tile[cell] != -1:
+                return 31
+            continue
+        if o >= s.num_players or not s.cell_built[cell] or s.cell_tile[cell] != -1 or s.fd_tile[cell] < 0:
+            return 31
+        for k in range(K.MC):
+            node = cell * K.MC + k
+            if s.node_mask[node] != 0 or s.node_trap[node] >= 0 or s.golem_node == node:
+                return 31
+    if s.rv_cell >= 0 and not (s.outcome == K.RUNNING and s.decision == K.D_ORIENT):
+        return 32
+    if s.outcome == K.RUNNING and s.decision == K.D_ORIENT and (s.rv_cell < 0 or s.fd_owner[s.rv_cell] < 0):
+        return 32
+    return 0
 
 
 @njit(cache=True)
@@ -105,7 +149,8 @@ def _invariant_error(s) -> int:
     for err in (
         keys_error(s),
         traps_error(s, s.center_cell),
-        tiles_error(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
+        _tiles_error(s),
+        _face_down_error(s),
     ):
         if err != 0:
             return err
@@ -376,6 +421,66 @@ def test_drawn_tile_is_visible_while_placing():
     raise AssertionError("no build happened")
 
 
+def _swap_hidden_tiles(s: np.void, rng: np.random.Generator) -> bool:
+    """Deal the unknown tiles (the pool and every face-down tile not being revealed) again
+    at random, in place; False if no face-down tile lies on the board."""
+    n = int(s["tile_pool_len"])
+    cells = [c for c in range(K.NUM_BOARD) if s["fd_owner"][c] >= 0 and c != s["rv_cell"]]
+    if not cells:
+        return False
+    unknown = np.array([*s["tile_pool"][:n].tolist(), *(int(s["fd_tile"][c]) for c in cells)])
+    unknown = rng.permutation(unknown)
+    s["tile_pool"][:n] = unknown[:n]
+    for i, c in enumerate(cells):
+        s["fd_tile"][c] = unknown[n + i]
+    return True
+
+
+@pytest.mark.parametrize("num_players", [2, 3, 5])
+def test_face_down_tiles_never_reach_another_seat_over_whole_games(num_players):
+    """The Illusionist's face-down tiles (and the pool) dealt again at random at every step
+    of whole games: every seat's observation, who is asked, what, the legal actions and the
+    heuristic's choice stay the same; only the reveal shows the tile."""
+    names = ["Illusionist", "Warlock", "Architect", "Witch", "Warden", "Swordmaster"][:num_players]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    mask2 = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    checked = 0
+    for g in range(12):
+        chars = names[g % num_players :] + names[: g % num_players]
+        env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, characters=chars, max_turns=60)
+        env.reset(seed=500 + g)
+        rng = np.random.default_rng(g)
+        while int(env.state["outcome"]) == K.RUNNING:
+            s = env.state
+            other = np.array([s]).copy()
+            if _swap_hidden_tiles(other[0], rng):
+                checked += 1
+                for p in range(num_players):
+                    a, b = np.zeros(K.OBS_SIZE, np.float32), np.zeros(K.OBS_SIZE, np.float32)
+                    K.observe(s, p, a)
+                    K.observe(other[0], p, b)
+                    assert np.array_equal(a, b), f"seat {p} sees the hidden tile, game {g}"
+                assert (int(other[0]["decision"]), int(other[0]["decider"])) == (int(s["decision"]), int(s["decider"]))
+                h1 = H.heuristic_action(s, mask)
+                h2 = H.heuristic_action(other[0], mask2)
+                assert np.array_equal(mask, mask2) and h1 == h2, f"the hidden tile shows in the mask, game {g}"
+            legal = env.legal_actions()
+            a = H.heuristic_action(env.state, mask) if rng.random() < 0.8 else int(rng.choice(legal))
+            draws = int(a) == K.A_BUILD or int(env.state["decision"]) == K.D_PLACE  # a Build shows its tile
+            env.step(int(a))
+            # ... and one step on: the same, unless that step revealed a tile or built one
+            swapped = checked and not draws and K.step(other[0], int(a))
+            if swapped and int(env.state["decision"]) not in (K.D_ORIENT, K.D_PLACE):
+                revealed = any(int(e[0]) == K.EV_REVEALED for e in env.state["events"][: int(env.state["num_events"])])
+                if not revealed and int(env.state["outcome"]) == K.RUNNING:
+                    for p in range(num_players):
+                        a1, b1 = np.zeros(K.OBS_SIZE, np.float32), np.zeros(K.OBS_SIZE, np.float32)
+                        K.observe(env.state, p, a1)
+                        K.observe(other[0], p, b1)
+                        assert np.array_equal(a1, b1), f"seat {p} learns the hidden tile by a step, game {g}"
+    assert checked > 200
+
+
 @njit(cache=True)
 def _determinize_one(states, seat, seed):
     K.determinize(states[0], seat, seed)
@@ -520,7 +625,8 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
                 for a in range(K.NUM_ACTIONS):
-                    if (mask[a] != 0) != ((a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY) and K.activity_legal(s, a)):
+                    activity = a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY or K.A_FACE_DOWN <= a < K.A_ORIENT
+                    if (mask[a] != 0) != (activity and K.activity_legal(s, a)):
                         return -1
                 compared += 1
             K.step(s, B.random_legal_action(s, mask, rng))
@@ -600,5 +706,5 @@ def test_random_games_every_character_in_every_seat_with_invariants(num_players)
         assert out[2] == 0, f"invariant broken: {INVARIANTS.get(int(out[2]))}, {what}, game {out[5]} step {out[6]}"
         games += int(out[0])
     assert games == len(names) * 43
-    for kind in (K.EV_CHARACTER, K.EV_TOKEN_LAID, K.EV_TOKEN_EFFECT):
+    for kind in (K.EV_CHARACTER, K.EV_TOKEN_LAID, K.EV_TOKEN_EFFECT, K.EV_FACE_DOWN, K.EV_REVEALED):
         assert seen[kind] > 0, f"no event of kind {kind} in the heuristic's games"

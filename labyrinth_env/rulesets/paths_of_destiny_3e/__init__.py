@@ -15,5 +15,5 @@ SPEC = RulesetSpec(
     heuristic_module=f"{__name__}.heuristic",
     picture_module=f"{__name__}.picture",
     summary="hex board built during play, 2d6 checks, traps, the Golem, items, events, characters",
-    status="base game, 2-player variant, characters (14 of 15 written; the Illusionist is not dealt yet)",
+    status="base game, 2-player variant, the 15 characters",
 )

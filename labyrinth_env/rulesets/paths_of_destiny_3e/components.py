@@ -427,7 +427,7 @@ assert len(ABILITY_TOKENS) == NUM_ABILITY_TOKENS
 
 # Entries: (name, token type or -1, combat bonus, Golem Check bonus, source, ready, text).
 # ``ready``: the kernel plays the ability; characters not ready yet are never dealt (the
-# ``characters`` option rejects them) until a later issue writes them.
+# ``characters`` option rejects them) until a later issue writes them. All 15 are written.
 CHARACTERS = [
     ("Swordmaster", -1, 3, 0, RULEBOOK, True,
      "Master of the Blade: +3 to all his Combat Checks (l.445)."),
@@ -450,8 +450,16 @@ CHARACTERS = [
      "to the bottom of the Labyrinth pool. Moved: built again at once by the Build rules, its icons "
      "laying new traps and items (back to the bottom if it fits nowhere). Either way its traps and "
      "items go back to their pools and its ability tokens to their owners (l.152)."),
-    ("Illusionist", -1, 0, 0, RULEBOOK, False,
-     "Face-down space tiles whose orientation she decides when they are entered (l.465): not written yet."),
+    ("Illusionist", -1, 0, 0, RULEBOOK, True,
+     "Illusion: for 1 action, take the top tile of the Labyrinth pool without looking at it and lay it "
+     "face down on an empty space touching the board (l.141), where a closed space cuts no way to the "
+     "central space or a key space (l.142-143). A face-down tile shows no corridor: nothing is built "
+     "or laid on it. A character that moves into it along a corridor, or the Golem stepping into it, "
+     "reveals it; she decides how it is oriented (l.465), with a corridor on the edge it is entered "
+     "by; its icons then lay a trap or an item, and the character explores the corridor (the Golem "
+     "takes its step). Once she has changed into another character, whoever enters the tile, or the "
+     "player moving the Golem, decides (l.465). Her tiles are in the game: Terror does not stop "
+     "them (l.317). (The rulebook gives l.465; everything else is reconstructed.)"),
     ("Arch-priestess", TOK_CONSECRATION, 0, 0, RULEBOOK, True,
      "Consecration (3 tokens): for 1 action, lay a Consecration token on your corridor. No combat "
      "takes place on a consecrated corridor (no Attack, no free attack) while the token lies there. "

@@ -22,7 +22,7 @@ are named ``(q,r)`` as the text map writes them):
 | | set a trap on corridor N, move the Golem, trigger an event, activate the Crystal of Fate |
 | | sip the Healing Potion, pick up (free), end turn (not while Rest or moving the Golem is a must) |
 | | lay an ability token on your corridor; Rebuild: remove or move the tile on a cell (the Architect) |
-| | change into a character (the Shapeshifter) |
+| | change into a character (the Shapeshifter); Illusion: lay the top tile face down on a cell (the Illusionist) |
 | place the drawn tile | cell x rotation |
 | Golem direction | the Golem steps in a direction |
 | reroll? (owner of the Crystal) | keep / reroll |
@@ -37,15 +37,18 @@ are named ``(q,r)`` as the text map writes them):
 | Fury? (the War Sister losing a combat) | fury / no fury |
 | ability token to resolve next (active player) | token 0-20 (one per type is offered) |
 | choose a character (draft; seat 0 first) | character 0-14 |
+| orient the face-down tile being revealed (the Illusionist; l.465) | rotation 0-5 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
 3 corridors, the last 6 cells are the starting spaces) whether it exists, its level and
 edges, its kind (central, key, start), a face-down trap (only that one is there) or the
 revealed trap's type, items, keys, the Golem, the characters by relative seat, the ability
-tokens lying there by type and by owner; per seat life, stun, crystal, keys, items,
+tokens lying there by type and by owner, and on corridor 0 of a cell a face-down tile of
+the Illusionist (that it is there, who laid it, that it is being revealed; never which tile
+it is); per seat life, stun, crystal, keys, items,
 starting space, character, ability tokens in hand by type; the decision and who makes it, actions
-left, the drawn tile while it is being placed, pool and deck sizes, the current event, the
-check being resolved.
+left, the drawn tile while it is being placed (or the face-down tile being revealed), pool
+and deck sizes, the current event, the check being resolved.
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
@@ -69,8 +72,9 @@ default, dealt from the kernel's RNG; "none", the v1 game; or a name per seat) a
 ``character_draft``; each seat's character and ability tokens are public in the
 observation; new decisions and actions (laying a token, Rebuild, Fury, the order of ability
 tokens in step 1 of exploring, the draft, the Shapeshifter's change) and events; Terror now
-stops abilities. 14 of the 15 characters are written (``components.CHARACTERS``, ``ready``);
-the Illusionist is not dealt yet.
+stops abilities. All 15 characters are written (``components.CHARACTERS``): the
+Illusionist's face-down tiles (Illusion, an activity; the orientation decided on the reveal,
+a decision; l.465) are hidden information, resampled by ``determinize``.
 """
 
 from __future__ import annotations
@@ -184,6 +188,8 @@ class raw_env(LabyrinthAECEnv):
             for i in range(K.NUM_ABILITY_TOKENS)
         ]
         names += [f"choose the {n.lower()}" for n in C.CHARACTER_NAMES]
+        names += [f"illusion: lay a face-down tile at {node_name(c * K.MC)}" for c in range(K.NUM_BOARD)]
+        names += [f"orient the revealed tile: rotation {r}" for r in range(6)]
         assert len(names) == K.NUM_ACTIONS, len(names)
         return names
 
@@ -279,10 +285,18 @@ class raw_env(LabyrinthAECEnv):
             },
             K.EV_STEAL: lambda: {"type": "steal", "seat": seat, "loser": a, "key": b},
             K.EV_PORTAL: lambda: {"type": "chaos_portal", "seat": seat, "from": node_name(a), "to": node_name(b)},
+            K.EV_FACE_DOWN: lambda: {"type": "face_down_tile", "seat": seat, "cell": node_name(a * K.MC)},
+            K.EV_REVEALED: lambda: {
+                "type": "face_down_revealed",
+                "seat": seat,
+                "tile": C.TILE_NAMES[a],
+                "cell": node_name(b * K.MC),
+                "rotation": c,
+                "entered_by": "golem" if d < 0 else d,
+            },
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")
-        del d
         return t()
 
     def render_text(self) -> str:
@@ -291,12 +305,15 @@ class raw_env(LabyrinthAECEnv):
 
 def render_text(s: np.void) -> str:
     """The hex map (``hexenv.hex_map``: what lies on each space, its name under it; ``$``
-    an item, ``G`` the Golem), the panel and the key. Face-down traps show only as ``^``."""
+    an item, ``G`` the Golem, ``@`` ability tokens, ``?`` a face-down tile), the panel and the key.
+    Face-down traps show only as ``^``; face-down tiles only as ``#?`` and by whose they are."""
     n = int(s["num_players"])
 
     def items_and_golem(nodes: range) -> str:
         marks = "$" if any(s["item_node"][i] in nodes for i in range(K.NUM_ITEMS)) else ""
         marks += "@" if any(s["tok_node"][i] in nodes for i in range(K.NUM_ABILITY_TOKENS)) else ""
+        cell = nodes.start // K.MC
+        marks += "?" if cell < K.NUM_BOARD and s["fd_owner"][cell] >= 0 else ""
         return marks + ("G" if s["golem_node"] in nodes else "")
 
     glyph = hexenv.board_glyphs(s, int(s["center_cell"]), items_and_golem)
@@ -325,6 +342,19 @@ def render_text(s: np.void) -> str:
         if s["tok_node"][i] >= 0
     ]
     panel += ["ability tokens lying: " + ", ".join(laid)] if laid else []
+    # the Illusionist's face-down tiles: where and whose, never which tile (no seat has seen it)
+    down = [
+        f"{node_name(cell * K.MC)} of player {int(s['fd_owner'][cell])}".replace(" ", hexenv.NBSP)
+        for cell in range(K.NUM_BOARD)
+        if s["fd_owner"][cell] >= 0 and cell != s["rv_cell"]
+    ]
+    panel += ["face-down tiles: " + ", ".join(down)] if down else []
+    if s["rv_cell"] >= 0:
+        tile = int(s["fd_tile"][int(s["rv_cell"])])
+        panel += [
+            f"revealing the tile at {node_name(int(s['rv_cell']) * K.MC)}: {C.TILE_NAMES[tile]}, by rotation:",
+            *hexenv.tile_rotations(tile, C),
+        ]
     for p in range(n):
         items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
         c = int(s["character"][p])
@@ -336,7 +366,7 @@ def render_text(s: np.void) -> str:
         ]
         tokens = f", tokens [{', '.join(hand)}]" if hand else ""
         panel.append(f"{hexenv.player_line(s, p)}, {who}, items [{', '.join(items)}]{tokens}")
-    return hexenv.render(glyph, panel, "space", "$ item  G Golem  @ ability token")
+    return hexenv.render(glyph, panel, "space", "$ item  G Golem  @ ability token\n     #? a face-down tile")
 
 
 def env(**options: Any) -> raw_env:

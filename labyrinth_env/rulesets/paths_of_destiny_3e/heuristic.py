@@ -49,7 +49,12 @@ the stakes are high and the odds fair. Keys are always picked up, items when a s
 
 Hidden information is never read: a face-down trap counts by its presence only (the mean
 harm over the whole trap set), pool and deck orders and the RNG are never looked at; the
-drawn tile is shown to every seat while it is placed. Events and traps are never started
+drawn tile is shown to every seat while it is placed; a face-down tile of the Illusionist
+is read only once it is being revealed (face up). The Illusionist lays a face-down tile on
+the empty cell a rival (a key carrier first) is about to build or cross; paths count a
+face-down tile as a cell still to fill, entered by a Move; the revealed tile is turned for
+the decider's good if it enters, against the rival who enters, for the decider's own way
+when the Golem enters. Events and traps are never started
 by the heuristic (their outcome is a gamble); when an event asks for a target, it picks
 the opponent that leads.
 """
@@ -60,8 +65,8 @@ import numpy as np
 
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.hexsearch import HOP_BUILD, INF, NUM_GRAPH, PMF_2D6
 from labyrinth_env.core.hexsearch import HOP_LEVEL as HOP_JUMP
-from labyrinth_env.core.hexsearch import INF, NUM_GRAPH, PMF_2D6
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
@@ -79,6 +84,7 @@ COST_JUMP = 2  # a safe jump takes both actions of a turn
 REFINE_POOL = 8  # with this few tiles left, check which empty cells a tile can still fill
 COST_GOLEM = 25  # the Golem Check fails 35 times in 36: back to the starting space
 GOLEM_LOOKAHEAD = 3  # move the Golem when it stands this close ahead on the path
+ILLUSION_REACH = 3  # the Illusionist lays a face-down tile this few steps ahead of a rival
 
 
 def _at_least(target: float) -> float:
@@ -487,7 +493,91 @@ def ability_action(s, mask, me: int) -> int:
         return K.A_LAY_TOKEN
     if s.character[me] == C.ARCHITECT and mask[K.A_REBUILD : K.A_MOVE_TILE].any():
         return rebuild_cut(s, mask, me)
+    # once a turn, as its first action, while she carries no key herself
+    first = s.actions_left == C.ACTIONS_PER_TURN and K.keys_held(s, me) == 0
+    if s.character[me] == C.ILLUSIONIST and first and mask[K.A_FACE_DOWN : K.A_ORIENT].any():
+        return illusion_cut(s, mask, me)
     return -1
+
+
+@njit(cache=True)
+def illusion_cut(s, mask, me: int) -> int:
+    """The Illusionist's face-down tile on the empty cell a rival key carrier must build or
+    cross within its next few steps on its way to the central space: it then meets a closed
+    space, and entering it lets her turn it against him (``orient_action``). -1 if none is
+    near. (Against every rival, not only key carriers, she spent her actions hindering
+    players who were not winning: 0.3x her fair share with 5-6 players.)"""
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    fill_wild(s, fill, False)
+    for _ in range(1):
+        for p in range(s.num_players):
+            if p == me or K.keys_held(s, p) == 0 or s.position[p] >= K.START_CELL * MC:
+                continue
+            src = s.position[p]
+            shortest_paths(s, src, fill, dist, first, pred, queue, inq)
+            t = hexsearch.best_target(dist, targets, fill_targets(s, p, targets))
+            n = 0
+            v = t
+            path = np.empty(hexsearch.NUM_GRAPH, dtype=np.int64)
+            while v >= 0 and v != src and n < hexsearch.NUM_GRAPH:
+                path[n] = v
+                n += 1
+                v = pred[v]
+            for i in range(n - 1, max(n - 1 - ILLUSION_REACH, -1), -1):
+                u = path[i]
+                if u >= NUM_NODES and mask[K.A_FACE_DOWN + u - NUM_NODES]:
+                    return K.A_FACE_DOWN + u - NUM_NODES
+    return -1
+
+
+@njit(cache=True)
+def opened(s):
+    """A copy of ``s`` in which the face-down tiles are empty cells: a path may cross one
+    as it would a cell still to build (its face is unknown; entering it is a Move)."""
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            work[0].cell_built[cell] = 0
+    return work
+
+
+@njit(cache=True)
+def orient_action(s, mask) -> int:
+    """The revealed tile turned so that the character entering it is best off if it is the
+    decider, worst off if it is a rival; turned for the decider's own way when the Golem
+    enters it."""
+    me = s.decider
+    entrant = s.rv_seat
+    cell = s.rv_cell
+    tile = s.fd_tile[cell]  # face up now: public
+    who = entrant if entrant >= 0 else me
+    sign = -1 if entrant >= 0 and entrant != me else 1
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    w = work[0]
+    best, best_v = -1, -INF
+    for r in range(6):
+        a = K.A_ORIENT + r
+        if not mask[a]:
+            continue
+        K.set_tile(w, cell, tile, r)
+        src = s.position[who]
+        if entrant >= 0:  # where it will stand: the corridor it enters
+            src = corridor_across(w.node_mask, NEIGHBORS, src // MC, (s.rv_edge + 3) % 6, MC)
+        fill_wild(w, fill, False)
+        shortest_paths(w, src, fill, dist, first, pred, queue, inq)
+        tt = hexsearch.best_target(dist, targets, fill_targets(w, who, targets))
+        cost = INF if tt < 0 else dist[tt]
+        K.clear_cell(w, cell)
+        w.cell_built[cell] = 1
+        value = -sign * cost
+        if value > best_v:
+            best, best_v = a, value
+    if best < 0 or work.shape[0] == 0:
+        best = hexsearch.first_legal(mask, K.A_ORIENT, K.A_ORIENT + 6)
+    return best
 
 
 @njit(cache=True)
@@ -527,12 +617,20 @@ def main_action(s, mask) -> int:
             return a
     dist, first, pred, queue, inq, targets, fill = new_scratch()
     src = s.position[me]
-    fill_wild(s, fill, True)
-    shortest_paths(s, src, fill, dist, first, pred, queue, inq)
+    work = opened(s)
+    fill_wild(work[0], fill, True)
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            fill[cell] = 1
+    shortest_paths(work[0], src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
     t = hexsearch.best_target(dist, targets, nt)
+    if work.shape[0] == 0:
+        return K.A_END_TURN  # (``work`` mentioned last: alive until here)
     if t >= 0 and t != src:
         hop = first[t]
+        if hop >= HOP_BUILD and K.face_down_ahead(s, src, hop - HOP_BUILD) >= 0 and mask[K.A_MOVE + hop - HOP_BUILD]:
+            return K.A_MOVE + hop - HOP_BUILD  # into a face-down tile: it is revealed
         if hop == HOP_JUMP and mask[K.A_SAFE_JUMP]:
             return K.A_SAFE_JUMP  # both actions now; the Golem can wait for the next turn
         if mask[K.A_MOVE_GOLEM] and golem_ahead(s, t, src, pred):
@@ -608,6 +706,10 @@ def golem_dir_action(s, mask) -> int:
             continue
         node = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
         value = 0.0
+        if node < 0:  # into a face-down tile: unknown, neither good nor bad
+            if value > best_v:
+                best, best_v = a, value
+            continue
         if node == src:
             value -= 100.0
         elif on_path[node]:
@@ -843,6 +945,8 @@ def heuristic_action(s, mask) -> int:
         a = preferred_character(mask, K.A_DRAFT)
     elif dec == K.D_TOKEN_ORDER:
         a = hexsearch.first_legal(mask, K.A_RESOLVE_TOKEN, K.A_DRAFT)
+    elif dec == K.D_ORIENT:
+        a = orient_action(s, mask)
     else:
         a = drop_action(s)
     return hexsearch.legal_or_first(a, mask)

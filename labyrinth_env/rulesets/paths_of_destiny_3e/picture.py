@@ -2,8 +2,9 @@
 bridges and passages under them, characters, keys, items, traps, ability tokens (small
 diamonds in their owner's colour) and the Golem, and a side panel (turn, decision, the
 current event, pools, the drawn tile, each player's character, ability tokens in hand,
-Life, stun, Crystal of Fate, keys and items). Face-down traps are drawn as backs; their kind
-shows only with ``omniscient=True``. Nothing else of the game is private to a seat.
+Life, stun, Crystal of Fate, keys and items). Face-down traps and the Illusionist's face-down
+tiles are drawn as backs; their kind shows only with ``omniscient=True``. Nothing else of the
+game is private to a seat.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     owner = {int(s["seat_start"][p]): p for p in range(n)}
     colours = {i: seat_colour(p) for i, p in owner.items()}
     anchors = draw_board(c, layout, s, K.MC, int(s["center_cell"]), K.KEY_CELLS, colours, colours, C.TILE_NAMES)
+    _face_down_tiles(c, layout, s, omniscient)
     running = int(s["outcome"]) == K.RUNNING
     seat = int(s["seat"]) if running else -1
     tokens: dict[int, list[Token]] = {}
@@ -92,9 +94,25 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     legend(c, 22, HEIGHT - 78)
     c.text(22, 24, "Paths of Destiny · 3rd edition", 15, "#f1e9da", bold=True)
     if omniscient:
-        c.text(22, 44, "omniscient view: hidden traps shown", 11, "#f0b0a8")
+        c.text(22, 44, "omniscient view: hidden traps and tiles shown", 11, "#f0b0a8")
     _panel(c, s, viewer, seat)
     return c
+
+
+def _face_down_tiles(c: Canvas, layout, s: np.void, omniscient: bool) -> None:
+    """The Illusionist's face-down tiles: a tile's back in the colour of who laid it; which
+    tile it is shows only with ``omniscient=True`` (no seat has seen it)."""
+    for cell in range(K.NUM_BOARD):
+        owner = int(s["fd_owner"][cell])
+        if owner < 0:
+            continue
+        x, y = layout.centre(cell)
+        title = f"a face-down tile of player {owner}"
+        if omniscient:
+            title += ": " + C.TILE_NAMES[int(s["fd_tile"][cell])]
+        with c.group("face-down tile", title=title):
+            c.polygon(layout.corners(x, y, 0.92), fill=TRAP_BACK, stroke=seat_colour(owner), width=3.0)
+            c.text(x, y + layout.a * 0.2, "?", layout.a * 0.6, "#f0b0a8", anchor="middle", bold=True)
 
 
 def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:

@@ -16,6 +16,7 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``building`` | Build, where a tile may go, placing the drawn tile |
 | ``checks`` | a check's reroll offer and outcome, the reroll, Activate the Crystal, the War Sister's Fury |
 | ``abilities`` | the characters: deal, draft, ability tokens, tile removal, Rebuild, Change, Fury, Terror |
+| ``facedown`` | the Illusionist's face-down tiles: Illusion, entering one, its orientation (decision) |
 | ``exploring`` | the five steps of exploring a corridor |
 | ``turn`` | the activity decision, the win, the turn passing on, ``advance`` |
 | ``observe`` | the observation |
@@ -70,6 +71,7 @@ from .building import buildable_cell, compute_placements, lay_frame, place_tile,
 from .checks import reroll, reroll_mask, use_fury
 from .combat import counter_attack, counter_mask, free_attack, free_attack_mask, push_mask, push_out
 from .events import event_target_mask, strike_target
+from .facedown import face_down_ahead, orient_mask, resample_face_down, reset_face_down  # noqa: F401
 from .golem import golem_dir_mask, golem_options, scepter_mask, steer_golem, use_scepter  # noqa: F401
 from .items import pick_up, pick_up_legal, pickable_key, pickup_mask  # noqa: F401
 from .life import drop_and_die, drop_mask, life_or_stun_mask, lose_life, lose_life_or_take_stun  # noqa: F401
@@ -77,6 +79,7 @@ from .observe import observe  # noqa: F401
 from .queries import at_start, center_node, event_mod, item_sum, max_life, move_target  # noqa: F401
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
+    A_FACE_DOWN,
     A_FURY,
     A_LAY_TOKEN,
     A_PLACE,
@@ -90,6 +93,7 @@ from .tables import (
     D_GOLEM_DIR,
     D_LIFE_OR_STUN,
     D_MAIN,
+    D_ORIENT,
     D_PICKUP,
     D_PLACE,
     D_PUSH_DIR,
@@ -99,6 +103,7 @@ from .tables import (
     EV_FIRST_PLAYER,
     LIFE,
     NUM_ACTIONS,
+    NUM_BOARD,
     NUM_EVENTS,
     NUM_GOLEM_CARDS,
     NUM_ITEMS,
@@ -113,7 +118,7 @@ from .tables import (
     VARIANT_CENTER,
     VARIANT_SEATS,
 )
-from .turn import activity_legal, activity_mask, advance, do_activity, start_turn
+from .turn import activity_legal, activity_mask, advance, do_activity, finish_reveal, start_turn
 
 
 # --- the pending decision -------------------------------------------------------------------
@@ -152,6 +157,8 @@ def legal_mask(s, out) -> None:
         token_order_mask(s, out)
     elif dec == D_DRAFT:
         draft_mask(s, out)
+    elif dec == D_ORIENT:
+        orient_mask(s, out)
     else:
         activity_mask(s, out)
 
@@ -161,7 +168,9 @@ def is_legal(s, action: int) -> bool:
     if not pod.in_play(s, action, NUM_ACTIONS):
         return False
     if s.decision == D_MAIN:  # the activities ask their own rules, not the whole mask
-        return (action < A_PLACE or A_LAY_TOKEN <= action < A_FURY) and activity_legal(s, action)
+        activity = action < A_PLACE or A_LAY_TOKEN <= action < A_FURY
+        activity = activity or A_FACE_DOWN <= action < A_FACE_DOWN + NUM_BOARD
+        return activity and activity_legal(s, action)
     # a local mask: a rejected action must leave every byte of the state as it was
     mask = np.zeros(NUM_ACTIONS, dtype=np.uint8)
     legal_mask(s, mask)
@@ -206,6 +215,8 @@ def step(s, action: int) -> bool:
     elif dec == D_DRAFT:
         if draft_pick(s, who, action):
             start_turn(s)  # the last pick: the first turn begins
+    elif dec == D_ORIENT:
+        finish_reveal(s, who, action)
     else:
         do_activity(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -241,6 +252,7 @@ def init_board(s) -> None:
     s.golem_trail[:] = 0
     s.golem_trail_turn[:] = 0
     s.golem_trail_len = 0
+    reset_face_down(s)
 
 
 @njit(cache=True)
@@ -313,13 +325,15 @@ def init(s, seed, options) -> None:
 def determinize(s, seat: int, seed) -> None:
     """Resample what ``seat`` cannot know: the order of the tile, trap and item pools and of
     the Golem and event decks (Annihilation stays last), and which trap lies under each
-    face-down trap token (with the pool). Each unknown set is sorted before it is
+    face-down trap token (with the pool), and which tile each face-down tile of the
+    Illusionist is (with the tile pool: no seat has seen one). Each unknown set is sorted before it is
     shuffled, so the result depends only on what ``seat`` knows and ``seed`` (searches that
     determinize cannot leak the true order)."""
     rng = pod.resample_tiles(s, seed)
     shuffle_unknown(rng, s.item_pool[: s.item_pool_len])
     shuffle_unknown(rng, s.golem_deck[s.golem_pos :])
     shuffle_unknown(rng, s.event_deck[s.event_pos : NUM_EVENTS - 1])
+    resample_face_down(s, rng)
     pod.resample_traps_and_dice(s, rng)
 
 

@@ -15,6 +15,7 @@ from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .abilities import golem_bonus, sealed
+from .facedown import begin_reveal, face_down_ahead
 from .life import lose_life, to_start
 from .queries import at_start, center_node, event_mod, holds_special, item_sum, key_node
 from .tables import (
@@ -65,6 +66,9 @@ def golem_options(s) -> int:
     for d in range(6):
         if not (s.node_mask[node] >> d) & 1:
             continue
+        if face_down_ahead(s, node, d) >= 0:  # it reveals the face-down tile (l.465)
+            m |= 1 << d
+            continue
         other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
         if other < 0 or sealed(s, other):
             continue
@@ -109,6 +113,10 @@ def golem_to(s, node: int, moved: bool = True) -> None:
 
 @njit(cache=True)
 def golem_step(s, d: int) -> None:
+    fd = face_down_ahead(s, s.golem_node, d)
+    if fd >= 0:  # "revealing it with the Golem" (l.465): the step ends once it is oriented
+        begin_reveal(s, -1, fd, d)
+        return
     cell = s.golem_node // MC
     other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
     s.golem_steps -= 1

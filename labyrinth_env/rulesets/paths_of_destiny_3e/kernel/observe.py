@@ -15,14 +15,19 @@ from .tables import (
     CK_COMBAT,
     CK_TRAP,
     F_CHAR,
+    F_FACE_DOWN,
+    F_FD_OWNER,
     F_GOLEM,
     F_ITEM,
     F_KEY,
+    F_REVEALING,
     F_TOKEN,
     F_TOKEN_OWNER,
     LIFE,
+    MC,
     NODE_FEATURES,
     NUM_ABILITY_TOKENS,
+    NUM_BOARD,
     NUM_DECISIONS,
     NUM_EVENTS,
     NUM_GOLEM_CARDS,
@@ -42,8 +47,9 @@ from .tables import (
 @njit(cache=True)
 def observe(s, seat: int, out) -> None:
     """What ``seat`` may know, egocentric (relative seat 0 is ``seat``): the board, face-down
-    traps only as "a trap is here", pool and deck sizes but never their order, the drawn
-    tile while it is being placed."""
+    traps only as "a trap is here", face-down tiles only as "a face-down tile is here",
+    pool and deck sizes but never their order, the drawn tile while it is being placed (or
+    the face-down tile being revealed: face up, public)."""
     out[:] = 0.0
     n = s.num_players
     hexboard.observe_corridors(s, out, NODE_FEATURES, s.center_cell, TRAP_TOKENS)
@@ -76,6 +82,11 @@ def observe(s, seat: int, out) -> None:
         else:
             out[node * NODE_FEATURES + F_TOKEN + ABILITY_TOKENS[i]] = 1.0
             out[node * NODE_FEATURES + F_TOKEN_OWNER + (o - seat) % n] = 1.0
+    for cell in range(NUM_BOARD):  # the Illusionist's face-down tiles: there, never which tile
+        if s.fd_owner[cell] >= 0:
+            b = cell * MC * NODE_FEATURES
+            out[b + F_FACE_DOWN] = 1.0
+            out[b + F_FD_OWNER + (s.fd_owner[cell] - seat) % n] = 1.0
     g = OBS_GLOBAL
     if s.outcome == RUNNING:
         out[g + s.decision] = 1.0
@@ -87,6 +98,9 @@ def observe(s, seat: int, out) -> None:
     g += 3
     if s.drawn_tile >= 0:
         out[g + s.drawn_tile] = 1.0
+    elif s.rv_cell >= 0:  # a face-down tile being revealed is face up: public
+        out[s.rv_cell * MC * NODE_FEATURES + F_REVEALING] = 1.0
+        out[g + s.fd_tile[s.rv_cell]] = 1.0
     g += NUM_TILES
     pod.observe_piles(s, out, g)
     out[g + 2] = s.item_pool_len / NUM_ITEMS

@@ -132,13 +132,15 @@ A_FURY = A_SHAPESHIFT + NUM_CHARACTERS  # the War Sister: lose 1 Life for +2
 A_NO_FURY = A_FURY + 1
 A_RESOLVE_TOKEN = A_NO_FURY + 1  # + ability token (21): resolve it next
 A_DRAFT = A_RESOLVE_TOKEN + NUM_ABILITY_TOKENS  # + character (15)
-NUM_ACTIONS = A_DRAFT + NUM_CHARACTERS
+A_FACE_DOWN = A_DRAFT + NUM_CHARACTERS  # activity (the Illusionist): + cell (37), the top tile laid face down
+A_ORIENT = A_FACE_DOWN + NUM_BOARD  # + rotation (6): the face-down tile being revealed, turned
+NUM_ACTIONS = A_ORIENT + 6
 
 # --- decisions -----------------------------------------------------------------------------
 D_MAIN, D_PLACE, D_GOLEM_DIR, D_REROLL, D_SCEPTER, D_LIFE_OR_STUN = 0, 1, 2, 3, 4, 5
 D_FREE_ATTACK, D_COUNTER, D_PUSH_DIR, D_PICKUP, D_EVENT_TARGET, D_DROP_ITEM = 6, 7, 8, 9, 10, 11
-D_FURY, D_TOKEN_ORDER, D_DRAFT = 12, 13, 14
-NUM_DECISIONS = 15
+D_FURY, D_TOKEN_ORDER, D_DRAFT, D_ORIENT = 12, 13, 14, 15
+NUM_DECISIONS = 16
 DECISIONS = (
     "activity",
     "place the drawn tile",
@@ -155,6 +157,7 @@ DECISIONS = (
     "use Fury?",
     "ability token to resolve next",
     "choose a character",
+    "orient the face-down tile",
 )
 
 # checks in progress (``ck_kind``)
@@ -208,6 +211,8 @@ EV_DISMEMBER = 39  # seat (the War Sister), loser
 EV_REBUILD = 40  # seat, tile, cell, 0 removed / 1 moved
 EV_STEAL = 41  # seat (the Thief), loser, key
 EV_PORTAL = 42  # seat, from node, to node
+EV_FACE_DOWN = 43  # seat (the Illusionist), cell (the tile is not named: no one has seen it)
+EV_REVEALED = 44  # seat deciding, tile, cell, rotation, seat entering (NO_SEAT: the Golem)
 MAX_EVENTS = 64
 # how a seat got its character (EV_CHARACTER's last argument)
 CHAR_DEALT, CHAR_LISTED, CHAR_DRAFTED, CHAR_CHANGED = 0, 1, 2, 3
@@ -244,6 +249,16 @@ STATE_DTYPE = state_dtype(
         ("tok_owner", np.int8, (NUM_ABILITY_TOKENS,)),
         ("tok_node", np.int16, (NUM_ABILITY_TOKENS,)),
         ("fury_used", np.int8),  # the War Sister used Fury in the combat being resolved
+        # the Illusionist's face-down tiles: the seat that laid each (-1: none) and the tile,
+        # which no seat has seen (hidden: never observed, resampled by ``determinize``)
+        ("fd_owner", np.int8, (NUM_BOARD,)),
+        ("fd_tile", np.int8, (NUM_BOARD,)),
+        # the face-down tile being revealed: its cell (-1: none), the edge it is entered by,
+        # who enters (-1: the Golem) and the rotations allowed (bits)
+        ("rv_cell", np.int8),
+        ("rv_edge", np.int8),
+        ("rv_seat", np.int8),
+        ("rv_rots", np.uint8),
         ("items", np.int8, (NUM_SEATS, 2)),
         ("golem_node", np.int16),
         ("golem_from", np.int16),
@@ -284,7 +299,10 @@ STATE_DTYPE = state_dtype(
 )
 
 # --- the observation's layout --------------------------------------------------------------
-NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS + NUM_TOKEN_TYPES + NUM_SEATS
+NODE_FEATURES = (
+    1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS + NUM_TOKEN_TYPES + NUM_SEATS
+    + 1 + NUM_SEATS + 1
+)  # fmt: skip
 # the node features both editions share come first (see core.hexboard.observe_corridors)
 F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
     hexboard.F_EXISTS,
@@ -298,6 +316,11 @@ F_GOLEM = F_KEY + NUM_KEYS
 F_CHAR = F_GOLEM + 1
 F_TOKEN = F_CHAR + NUM_SEATS  # ability tokens lying here, by type
 F_TOKEN_OWNER = F_TOKEN + NUM_TOKEN_TYPES  # ... and their owners, by relative seat
+# on corridor 0 of a cell holding a face-down tile: that it is there (never which tile), who
+# laid it (relative seat), and that it is being revealed (its tile then in the drawn-tile slot)
+F_FACE_DOWN = F_TOKEN_OWNER + NUM_SEATS
+F_FD_OWNER = F_FACE_DOWN + 1
+F_REVEALING = F_FD_OWNER + NUM_SEATS
 OBS_SEATS = NUM_NODES * NODE_FEATURES
 SEAT_FEATURES = 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 * NUM_ITEMS + NUM_SEATS + NUM_CHARACTERS + NUM_TOKEN_TYPES
 S_CHARACTER = 7 + 2 * NUM_ITEMS + NUM_SEATS  # within a seat's block: its character, one-hot

@@ -27,7 +27,16 @@ from .checks import activate_crystal, activate_legal, settle_check
 from .combat import attack, attack_legal, attack_mask
 from .events import event_legal, trigger_event
 from .exploring import explore_step
-from .golem import golem_blocks_start, move_golem, move_golem_legal, next_golem_check, walk_golem
+from .facedown import (
+    begin_reveal,
+    face_down_ahead,
+    illusion_legal,
+    illusion_mask,
+    illusion_usable,
+    lay_face_down,
+    orient,
+)
+from .golem import golem_blocks_start, golem_step, move_golem, move_golem_legal, next_golem_check, walk_golem
 from .items import pick_up_legal
 from .life import begin_death, potion_legal, rest, use_potion
 from .moving import begin_jump, jump_legal, jump_mask, move, move_mask, push_exploration
@@ -38,6 +47,7 @@ from .tables import (
     A_BUILD,
     A_END_TURN,
     A_EVENT,
+    A_FACE_DOWN,
     A_LAY_TOKEN,
     A_MOVE,
     A_MOVE_GOLEM,
@@ -123,7 +133,7 @@ def activity_legal(s, a: int) -> bool:
     if a == A_BUILD:
         return any_buildable(s)
     if a < A_RISKY_JUMP:
-        return move_target(s, seat, a - A_MOVE) >= 0
+        return move_target(s, seat, a - A_MOVE) >= 0 or face_down_ahead(s, s.position[seat], a - A_MOVE) >= 0
     if a in (A_RISKY_JUMP, A_SAFE_JUMP):
         return jump_legal(s, seat, a == A_RISKY_JUMP)
     if a == A_REST:
@@ -148,6 +158,8 @@ def activity_legal(s, a: int) -> bool:
         return rebuild_usable(s, seat) and rebuild_target(s, (a - A_REBUILD) % NUM_BOARD)
     if A_SHAPESHIFT <= a < A_SHAPESHIFT + NUM_CHARACTERS:
         return shapeshift_legal(s, seat, a - A_SHAPESHIFT)
+    if A_FACE_DOWN <= a < A_FACE_DOWN + NUM_BOARD:
+        return illusion_legal(s, seat, a - A_FACE_DOWN)
     return False
 
 
@@ -171,6 +183,9 @@ def activity_mask(s, out) -> None:
         return
     out[A_BUILD] = 1 if any_buildable(s) else 0
     move_mask(s, seat, out)
+    for d in range(6):  # a Move into a face-down tile reveals it (l.465)
+        if face_down_ahead(s, s.position[seat], d) >= 0:
+            out[A_MOVE + d] = 1
     jump_mask(s, seat, out)
     attack_mask(s, seat, out)
     set_trap_mask(s, out)
@@ -182,6 +197,7 @@ def activity_mask(s, out) -> None:
     out[A_LAY_TOKEN] = 1 if lay_token_legal(s, seat) else 0
     rebuild_mask(s, seat, out)
     shapeshift_mask(s, seat, out)
+    illusion_mask(s, seat, out)
 
 
 @njit(cache=True)
@@ -199,6 +215,10 @@ def any_activity(s) -> bool:
     for c in range(NUM_CHARACTERS):
         if activity_legal(s, A_SHAPESHIFT + c):
             return True
+    if illusion_usable(s, s.seat):
+        for cell in range(NUM_BOARD):
+            if activity_legal(s, A_FACE_DOWN + cell):
+                return True
     return False
 
 
@@ -220,7 +240,11 @@ def do_activity(s, action: int) -> None:
     if action == A_BUILD:
         build(s, seat)
     elif action < A_RISKY_JUMP:
-        move(s, seat, action - A_MOVE)
+        fd = face_down_ahead(s, s.position[seat], action - A_MOVE)
+        if fd >= 0:  # the move ends once the tile is oriented (``finish_reveal``)
+            begin_reveal(s, seat, fd, action - A_MOVE)
+        else:
+            move(s, seat, action - A_MOVE)
     elif action in (A_RISKY_JUMP, A_SAFE_JUMP):
         begin_jump(s, seat, action == A_RISKY_JUMP)
     elif action == A_REST:
@@ -243,6 +267,21 @@ def do_activity(s, action: int) -> None:
         rebuild(s, seat, (action - A_REBUILD) % NUM_BOARD, action >= A_MOVE_TILE)
     elif A_SHAPESHIFT <= action < A_SHAPESHIFT + NUM_CHARACTERS:
         shapeshift(s, seat, action - A_SHAPESHIFT)
+    elif A_FACE_DOWN <= action < A_FACE_DOWN + NUM_BOARD:
+        lay_face_down(s, seat, action - A_FACE_DOWN)
+
+
+@njit(cache=True)
+def finish_reveal(s, who: int, action: int) -> None:
+    """The revealed tile turned as ``who`` decided; then the marker that entered it lands on
+    it: the character explores it (its Move), the Golem takes the step."""
+    d = orient(s, who, action)
+    seat = s.rv_seat
+    s.rv_seat = 0
+    if seat >= 0:
+        move(s, seat, d)
+    else:
+        golem_step(s, d)
 
 
 # --- what resolves by itself -----------------------------------------------------------------
