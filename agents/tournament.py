@@ -405,9 +405,18 @@ def run_ray(
     except ImportError:
         raise ValueError("backend 'ray' needs ray: pip install -e '.[distributed]'") from None
     started = not ray.is_initialized()
+    reaper = None
     if started:
-        kwargs: dict[str, Any] = {"address": address} if address else {"num_cpus": workers}
-        ray.init(include_dashboard=False, **kwargs)
+        # no address: a new local Ray of our own ("local": a leftover cluster address file or
+        # RAY_ADDRESS must not send the run elsewhere), its node address on loopback
+        kwargs: dict[str, Any] = (
+            {"address": address}
+            if address
+            else {"address": "local", "num_cpus": workers, "_node_ip_address": "127.0.0.1"}
+        )
+        if not address:
+            reaper = _Reaper()
+        ray.init(include_dashboard=False, log_to_driver=False, **kwargs)
     try:
         size = batch_size or _default_batch(len(todo), workers)
         by_arrangement: dict[int, list[int]] = {}
@@ -422,6 +431,95 @@ def run_ray(
     finally:
         if started:
             ray.shutdown()
+        if reaper is not None:
+            reaper.close()
+
+
+_REAPER = """
+import os, signal, sys
+procs, done = {}, False
+for line in sys.stdin:
+    if line.strip() == "done":
+        done = True
+        break
+    pid, start = line.split()
+    procs[int(pid)] = start
+if not done:
+    for pid, start in procs.items():
+        if pid == os.getpid():
+            continue
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                alive_start = f.read().rsplit(")", 1)[1].split()[19]
+            if alive_start == start:
+                os.kill(pid, signal.SIGKILL)
+        except (OSError, IndexError):
+            pass
+"""
+
+
+class _Reaper:
+    """Kills the processes a local Ray of this driver started if the driver dies without
+    shutting it down (SIGKILL included): Ray's own agents outlive a killed driver. A
+    separate process (its own session) learns their pids (with start times, so a reused
+    pid is never hit) and acts when its input closes without "done". Linux (/proc) only;
+    elsewhere it does nothing."""
+
+    def __init__(self) -> None:
+        import subprocess
+        import threading
+
+        self.proc = None
+        if not os.path.isdir("/proc"):
+            return
+        self.proc = subprocess.Popen(
+            [sys.executable, "-c", _REAPER], stdin=subprocess.PIPE, text=True, start_new_session=True
+        )
+        self.sent: set[tuple[int, str]] = set()
+        self.stop = threading.Event()
+        threading.Thread(target=self._watch, name="ray-reaper", daemon=True).start()
+
+    def _watch(self) -> None:
+        while not self.stop.wait(0.5):
+            try:
+                for entry in _descendants(os.getpid(), skip=self.proc.pid) - self.sent:
+                    self.proc.stdin.write(f"{entry[0]} {entry[1]}\n")
+                    self.sent.add(entry)
+                self.proc.stdin.flush()
+            except (OSError, ValueError):
+                return
+
+    def close(self) -> None:
+        if self.proc is None:
+            return
+        self.stop.set()
+        with contextlib.suppress(OSError, ValueError):
+            self.proc.stdin.write("done\n")
+            self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+
+
+def _descendants(root: int, skip: int | None = None) -> set[tuple[int, str]]:
+    """(pid, start time) of every process below ``root`` but ``skip`` (and its own
+    descendants), read from /proc."""
+    parents: dict[int, list[tuple[int, str]]] = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        parents.setdefault(int(fields[1]), []).append((int(name), fields[19]))
+    found: set[tuple[int, str]] = set()
+    todo = [root]
+    while todo:
+        for child in parents.get(todo.pop(), ()):
+            if child not in found and child[0] != skip:
+                found.add(child)
+                todo.append(child[0])
+    return found
 
 
 # --- the results file -----------------------------------------------------------------------------
@@ -830,4 +928,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # one code path however this file is run (python -m agents.tournament, python -m
+    # labyrinth_env.agents.tournament): the module under its package name, whose functions
+    # worker processes and Ray pickle by reference
+    from labyrinth_env.agents.tournament import main as package_main
+
+    raise SystemExit(package_main())

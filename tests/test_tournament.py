@@ -360,6 +360,49 @@ def test_chaos_killed_workers_and_driver_lose_and_repeat_nothing(reference, tmp_
     assert (tmp_path / T.RESULTS).read_bytes() == first_six
 
 
+def test_ray_from_the_command_line_on_loopback_and_gone_with_a_killed_driver(reference, tmp_path):
+    """Issue 22, item 8: ``python -m agents.tournament --backend ray`` (the repository's
+    path to the module) runs the package's code path; a leftover ``RAY_ADDRESS`` does not
+    send a run without --address elsewhere (a Ray of its own, node address 127.0.0.1); the
+    driver SIGKILLed mid-run leaves none of the processes it started behind."""
+    pytest.importorskip("ray")
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psutil
+
+    ref_out, _ = reference
+    root = Path(__file__).resolve().parent.parent
+    argv = [sys.executable, "-m", "agents.tournament", "--env", ENV, "--agents", "random,heuristic", "--games", "4"]
+    argv += ["--seed", "3", "--players", "2", "--max-turns", "30", "--backend", "ray", "--workers", "2"]
+    argv += ["--batch-size", "1", "--no-progress", "--no-plot"]
+    env = {**os.environ, "PYTHONPATH": str(root), "RAY_ADDRESS": "127.0.0.1:1"}  # a dead cluster
+    done = subprocess.run([*argv, "--out", str(tmp_path / "a")], env=env, cwd=root, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first_four = "".join((ref_out / T.RESULTS).read_text().splitlines(True)[:4])
+    assert (tmp_path / "a" / T.RESULTS).read_text() == first_four
+
+    out = tmp_path / "b"
+    driver = subprocess.Popen(
+        [*argv[:8], "40", *argv[9:], "--out", str(out)], env=env, cwd=root, stdout=subprocess.DEVNULL
+    )
+    deadline = time.time() + 300
+    while driver.poll() is None and time.time() < deadline:  # until the first game is written
+        if (out / T.RESULTS).exists() and (out / T.RESULTS).read_text().count("\n") >= 1:
+            break
+        time.sleep(0.1)
+    started = psutil.Process(driver.pid).children(recursive=True)
+    assert any("raylet" in p.name() for p in started), [p.name() for p in started]
+    driver.send_signal(signal.SIGKILL)
+    driver.wait(timeout=60)
+    gone, alive = psutil.wait_procs(started, timeout=60)
+    assert not alive, [(p.pid, p.name()) for p in alive]
+    del gone
+
+
 def test_ray_backend_gives_the_same_results(reference, tmp_path):
     ray = pytest.importorskip("ray")
     ref_out, _ = reference
