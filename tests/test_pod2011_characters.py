@@ -487,6 +487,27 @@ def two_traps(first: str, second: str) -> Scenario:
     return sc
 
 
+def test_entrapment_face_down_second_trap_is_dealt_again_by_determinize():
+    """A face-down second token is hidden like any face-down trap: ``determinize`` for a seat
+    deals it and the trap pile again from one unknown set (the set is kept, the token at the
+    corridor varies with the seed)."""
+    sc = two_traps("Poisoned Darts", "Net")
+    n = int(sc.s["trap_pool_len"])
+
+    def unknown(t) -> list[int]:
+        return sorted([int(t["node_trap"][N20]), int(t["node_trap2"][N20]), *map(int, t["trap_pool"][:n])])
+
+    assert not sc.s["trap_up"][N20] and not sc.s["trap2_up"][N20]
+    before = unknown(sc.s)
+    seen = set()
+    for seed in range(12):
+        trial = sc.states.copy()
+        K.determinize(trial[0], 2, np.uint64(seed))
+        assert unknown(trial[0]) == before
+        seen.add(int(trial[0]["node_trap2"][N20]))
+    assert len(seen) > 1
+
+
 def test_entrapment_crossing_uncovers_both_turn_back_trap_first_l386():
     # l.386 "When any player crosses a corridor with two traps, he uncovers both of them; he
     # has to pass the turn-back traps at the beginning, others - as he likes"

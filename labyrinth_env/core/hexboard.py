@@ -332,25 +332,33 @@ def key_race_potential(s, seat: int, center_cell: int, allowed: int, truncated: 
 @njit(cache=True)
 def reshuffle_hidden_traps(s, rng) -> None:
     """Deal the face-down trap tokens on the board and the trap pile again from one unknown
-    set (sorted first, so the result depends only on what is known and ``rng``)."""
-    hidden = np.empty(s.trap_pool.shape[0], dtype=np.int64)
+    set."""
+    redeal_hidden(rng, s.node_trap, s.trap_up, s.trap_pool, s.trap_pool_len)
+
+
+@njit(cache=True)
+def redeal_hidden(rng, tokens, face_up, pool, pool_len: int) -> None:
+    """The face-down ``tokens`` (>= 0 and not ``face_up``) and ``pool[:pool_len]``, one
+    unknown set, dealt again in the same places (sorted first, so the result depends only
+    on what is known and ``rng``)."""
+    hidden = np.empty(pool.shape[0], dtype=np.int64)
     count = 0
-    for node in range(s.node_trap.shape[0]):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            hidden[count] = s.node_trap[node]
+    for node in range(tokens.shape[0]):
+        if tokens[node] >= 0 and not face_up[node]:
+            hidden[count] = tokens[node]
             count += 1
-    for i in range(s.trap_pool_len):
-        hidden[count] = s.trap_pool[i]
+    for i in range(pool_len):
+        hidden[count] = pool[i]
         count += 1
     hidden[:count] = np.sort(hidden[:count])
     shuffle(rng, hidden, count)
     count = 0
-    for node in range(s.node_trap.shape[0]):
-        if s.node_trap[node] >= 0 and not s.trap_up[node]:
-            s.node_trap[node] = hidden[count]
+    for node in range(tokens.shape[0]):
+        if tokens[node] >= 0 and not face_up[node]:
+            tokens[node] = hidden[count]
             count += 1
-    for i in range(s.trap_pool_len):
-        s.trap_pool[i] = hidden[count]
+    for i in range(pool_len):
+        pool[i] = hidden[count]
         count += 1
 
 

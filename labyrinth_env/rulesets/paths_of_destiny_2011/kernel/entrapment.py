@@ -10,12 +10,10 @@ slot's check runs again (``exploring``), so every trap rule is written once."""
 
 from __future__ import annotations
 
-import numpy as np
-
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
+from labyrinth_env.core.hexboard import redeal_hidden
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.rng import shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .skills import board_corridor, skill_active, swap_slots
@@ -117,25 +115,8 @@ def door_first(s, node: int) -> None:
 @njit(cache=True)
 def reshuffle_second_traps(s, rng) -> None:
     """``determinize``: the face-down second tokens and the pile, one unknown set, dealt
-    again (sorted first, so the result depends only on what is known and ``rng``)."""
-    hidden = np.empty(s.trap_pool.shape[0], dtype=np.int64)
-    count = 0
+    again; nothing is drawn when no second token lies face down."""
     for node in range(s.node_trap2.shape[0]):
         if s.node_trap2[node] >= 0 and not s.trap2_up[node]:
-            hidden[count] = s.node_trap2[node]
-            count += 1
-    if count == 0:
-        return
-    for i in range(s.trap_pool_len):
-        hidden[count] = s.trap_pool[i]
-        count += 1
-    hidden[:count] = np.sort(hidden[:count])
-    shuffle(rng, hidden, count)
-    count = 0
-    for node in range(s.node_trap2.shape[0]):
-        if s.node_trap2[node] >= 0 and not s.trap2_up[node]:
-            s.node_trap2[node] = hidden[count]
-            count += 1
-    for i in range(s.trap_pool_len):
-        s.trap_pool[i] = hidden[count]
-        count += 1
+            redeal_hidden(rng, s.node_trap2, s.trap2_up, s.trap_pool, s.trap_pool_len)
+            return
