@@ -29,7 +29,7 @@ import sys
 import tempfile
 import time
 import warnings
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -53,6 +53,7 @@ from rich.table import Table
 
 import labyrinth_env
 from labyrinth_env.benchmarks._probe import make_batch
+from labyrinth_env.options import option_assignment
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "throughput.json"
@@ -361,6 +362,7 @@ def run(
     console: Console | None = None,
     progress: bool = True,
     kinds: Sequence[str] = KINDS,
+    options: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Measure every row and return the result as a JSON-ready dict.
 
@@ -369,8 +371,13 @@ def run(
     ``measure_compile=False`` skips both compile probes (tests). ``kinds`` picks the rows
     (``reference``, ``aec``, ``raw``, ``kernel_serial``, ``kernel_batch``): the kernel rows
     compile loops of their own, which a short run that does not show them need not pay.
+    ``options`` are env options given to every env id (e.g. ``characters="none"`` to set a
+    character game against the same game without them); the compile probes ignore them.
     """
     ids = check_env_ids(env_ids or [])
+    options = dict(options or {})
+    for env_id in ids:  # an option an env does not take fails here, before any measuring
+        labyrinth_env.raw_env(env_id, **options)
     unknown = sorted(set(kinds) - set(KINDS))
     if unknown:
         raise ValueError(f"unknown benchmark row kind(s) {unknown}; kinds are {list(KINDS)}")
@@ -387,6 +394,8 @@ def run(
     threads = numba.get_num_threads()
     info = machine_info()  # before any prange: it runs git in a subprocess
     notes: list[str] = []
+    if options and measure_compile:
+        notes.append(f"compile probes use each env's default options, not {options}")
 
     c4 = _connect_four_factory()
     if c4 is None:
@@ -438,11 +447,11 @@ def run(
             if kind == "reference":
                 runners[env_id, kind] = AECRunner(c4, seed)
             elif kind == "aec":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e), seed)
+                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e, **options), seed)
             elif kind == "raw":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e), seed)
+                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e, **options), seed)
             else:
-                raw = labyrinth_env.raw_env(env_id)
+                raw = labyrinth_env.raw_env(env_id, **options)
                 fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
                 runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
 
@@ -492,6 +501,7 @@ def run(
             "measure_compile": measure_compile,
             "cold_compile": cold_compile,
             "seed": seed,
+            "options": options,
             "threads": threads,
             "step": "one legal action applied (AEC step(None) calls for finished agents not counted)",
             "statistic": "median over repeats; spread = (max - min) / median of steps/s",
@@ -531,6 +541,7 @@ def print_table(result: dict[str, Any], console: Console | None = None) -> None:
             + (f", load average {m['loadavg_start'][0]:.2f} at start" if m.get("loadavg_start") else "")
             + ("" if one else "; range = (max - min) / median over repeats")
             + "; other load = most CPU cores other processes used during the row (noise warning)"
+            + ("; options " + ", ".join(f"{k}={v}" for k, v in p["options"].items()) if p.get("options") else "")
         ),
     )
     table.add_column("env")
@@ -616,10 +627,16 @@ def main(argv: Sequence[str] | None = None) -> None:
         help="measure the cold compile (default: unless --quick)",
     )
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--option", action="append", default=[], metavar="NAME=VALUE", help="an env option for every env (repeatable)"
+    )
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON output (default {DEFAULT_OUT})")
     args = parser.parse_args(argv)
     try:
         ids = check_env_ids(args.env)
+        options = dict(option_assignment(text) for text in args.option)
+        for env_id in ids:
+            labyrinth_env.raw_env(env_id, **options)
     except ValueError as exc:
         parser.error(str(exc))
     if args.seconds <= 0 or args.repeats < 1 or args.batch_size < 1:
@@ -637,6 +654,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         cold_compile=args.cold,
         seed=args.seed,
         console=console,
+        options=options,
     )
     print_table(result, console)
     out = write_json(result, args.out)

@@ -94,6 +94,46 @@ def test_cli_rejects_unknown_env_id(capsys: pytest.CaptureFixture[str]) -> None:
     assert "unknown env id 'no_such_env'" in capsys.readouterr().err
 
 
+def test_options_reach_every_row_and_the_json(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: dict[str, list[dict[str, Any]]] = {"make": [], "raw_env": []}
+
+    def spy(name: str) -> Any:
+        real = getattr(labyrinth_env, name)
+
+        def call(env_id: str, **options: Any) -> Any:
+            calls[name].append(options)
+            return real(env_id, **options)
+
+        return call
+
+    monkeypatch.setattr(labyrinth_env, "make", spy("make"))
+    monkeypatch.setattr(labyrinth_env, "raw_env", spy("raw_env"))
+    result = throughput.run(
+        [ENV_ID],
+        seconds=0.05,
+        repeats=1,
+        quick=True,
+        measure_compile=False,
+        progress=False,
+        kinds=("aec", "raw", "kernel_serial"),
+        options={"num_players": 3},
+    )
+    assert result["parameters"]["options"] == {"num_players": 3}
+    assert [row["kind"] for row in result["rows"]] == ["aec", "raw", "kernel_serial"]
+    assert calls["make"] and all(options == {"num_players": 3} for options in calls["make"])
+    # the first raw_env call only checks the id; the raw and kernel rows come after it
+    assert len(calls["raw_env"]) >= 4 and all(options == {"num_players": 3} for options in calls["raw_env"][1:])
+
+
+def test_an_option_the_env_does_not_take_fails_before_measuring(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(ValueError, match="no_such_option"):
+        throughput.run([ENV_ID], seconds=0.05, repeats=1, quick=True, measure_compile=False, options={"no_such_option": 1})
+    with pytest.raises(SystemExit) as exc:
+        throughput.main(["--env", ENV_ID, "--quick", "--no-compile", "--option", "num_players=9"])
+    assert exc.value.code == 2
+    assert "num_players" in capsys.readouterr().err
+
+
 @pytest.mark.slow
 def test_warm_compile_probe_structure() -> None:
     # normal on-disk cache: fast once the kernels are cached, a full compile otherwise
