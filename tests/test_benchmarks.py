@@ -127,7 +127,9 @@ def test_options_reach_every_row_and_the_json(monkeypatch: pytest.MonkeyPatch) -
 
 def test_an_option_the_env_does_not_take_fails_before_measuring(capsys: pytest.CaptureFixture[str]) -> None:
     with pytest.raises(ValueError, match="no_such_option"):
-        throughput.run([ENV_ID], seconds=0.05, repeats=1, quick=True, measure_compile=False, options={"no_such_option": 1})
+        throughput.run(
+            [ENV_ID], seconds=0.05, repeats=1, quick=True, measure_compile=False, options={"no_such_option": 1}
+        )
     with pytest.raises(SystemExit) as exc:
         throughput.main(["--env", ENV_ID, "--quick", "--no-compile", "--option", "num_players=9"])
     assert exc.value.code == 2
