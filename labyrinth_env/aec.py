@@ -143,6 +143,19 @@ class LabyrinthAECEnv(AECEnv):
         self._pending_events: list[np.ndarray] = []
         self._window: Any = None  # the matplotlib figure of render_mode="human", once opened
 
+    # pickle and deepcopy ---------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        # The kernel's loops are a module (found again from the class) and a window is a
+        # screen's: everything else (options, the state record, the log) is the game.
+        state = self.__dict__.copy()
+        del state["_loops"]
+        state["_window"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._loops = self.batch
+
     # spaces -----------------------------------------------------------------------------------
     def observation_space(self, agent: str) -> gymnasium.Space:
         return self.observation_spaces[agent]

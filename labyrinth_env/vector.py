@@ -218,17 +218,35 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         elif not isinstance(parallel, bool):
             raise ValueError(f"parallel must be True, False or None (by batch size), got {parallel!r}")
         self.parallel = parallel
-        # opponents that never play the heuristic step through loops that do not compile it
-        heuristic = self.opponent_kind == KERNEL_OPPONENTS["heuristic"]
-        loops = self.loops if heuristic else self.ruleset.random_loops
-        suffix = "" if parallel else "_serial"
-        self._vector_reset = getattr(loops, "vector_reset" + suffix)
-        self._vector_step = getattr(loops, "vector_step" + suffix)
-        self._potentials = getattr(loops, "potentials" + suffix)
+        self._bind_loops()
         self._phi = np.zeros(num_envs, dtype=np.float64)
         self._seed = seed
         self._reset_done = False
         self._compiled = False
+
+    def _bind_loops(self) -> None:
+        """The kernel's compiled entry points this env steps through (modules and numba
+        dispatchers: found again after unpickling rather than pickled)."""
+        self.ruleset = self.raw.ruleset
+        self.kernel = self.raw.kernel
+        self.loops = self.raw.batch
+        # opponents that never play the heuristic step through loops that do not compile it
+        heuristic = self.opponent_kind == KERNEL_OPPONENTS["heuristic"]
+        loops = self.loops if heuristic else self.ruleset.random_loops
+        suffix = "" if self.parallel else "_serial"
+        self._vector_reset = getattr(loops, "vector_reset" + suffix)
+        self._vector_step = getattr(loops, "vector_step" + suffix)
+        self._potentials = getattr(loops, "potentials" + suffix)
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = self.__dict__.copy()
+        for name in ("ruleset", "kernel", "loops", "_vector_reset", "_vector_step", "_potentials"):
+            del state[name]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._bind_loops()
 
     # --- Gymnasium VectorEnv API ----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
