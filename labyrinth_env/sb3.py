@@ -86,7 +86,11 @@ class SB3VecEnv(VecEnv):
         raise AttributeError(f"SB3VecEnv has no per-env method {method_name!r}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        return [False] * len(self._indices(indices))
+        # step_wait reports each episode as Monitor does (infos[i]["episode"]), so SB3's
+        # evaluate_policy may count episodes from it, as it does behind make_vec_env's Monitor
+        from stable_baselines3.common.monitor import Monitor
+
+        return [wrapper_class is Monitor] * len(self._indices(indices))
 
     def _indices(self, indices: Any) -> Sequence[int]:
         if indices is None:

@@ -17,7 +17,8 @@ from labyrinth_env.vector import Policy, VectorEnv
 
 
 class SingleAgentEnv(gymnasium.Env):
-    metadata = {"render_modes": ["ansi"], "render_fps": 2}
+    # the AEC env's modes (rgb_array only where the ruleset draws pictures: set per instance)
+    metadata = {"render_modes": ["ansi", "human", "rgb_array"], "render_fps": 2}
 
     def __init__(
         self,
@@ -31,9 +32,13 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.vec = VectorEnv(env_id, 1, learner_seats=learner_seat, opponents=opponents, **options)
+        modes = self.vec.raw.metadata["render_modes"]
+        if render_mode is not None and render_mode not in modes:
+            raise ValueError(f"render_mode={render_mode!r} is not supported by {env_id}; allowed: {modes} or None")
+        self.metadata = {**self.metadata, "render_modes": list(modes)}
+        # the AEC env the vector env holds draws whatever record it is given (see render)
+        self.vec.raw.render_mode = render_mode
         self.illegal_action = illegal_action
         self.illegal_penalty = float(illegal_penalty)
         self.render_mode = render_mode
@@ -47,6 +52,8 @@ class SingleAgentEnv(gymnasium.Env):
             seed = int(self.np_random.integers(2**63))
         obs, _ = self.vec.reset(seed=seed)
         self._needs_reset = False
+        if self.render_mode == "human":
+            self.render()
         return obs[0], {"action_mask": self.action_masks()}
 
     def step(self, action: Any) -> tuple[np.ndarray, float, bool, bool, dict]:
@@ -63,6 +70,8 @@ class SingleAgentEnv(gymnasium.Env):
             return self.vec.obs[0].copy(), self.illegal_penalty, True, False, {"illegal_action": True}
         obs, rew, term, trunc, info = self.vec.step(np.array([a]))
         done = bool(term[0] or trunc[0])
+        if self.render_mode == "human" and not done:
+            self.render()
         if done:
             self._needs_reset = True
             return info["final_obs"][0], float(rew[0]), bool(term[0]), bool(trunc[0]), {}
@@ -71,10 +80,12 @@ class SingleAgentEnv(gymnasium.Env):
     def action_masks(self) -> np.ndarray:
         return self.vec.action_masks()[0]
 
-    def render(self) -> str | None:
-        if self.render_mode != "ansi":
-            return None
-        raw = self.vec.raw  # its text renderer draws whatever record it holds
+    def render(self) -> str | np.ndarray | None:
+        """As the AEC env renders (``ansi`` text board, ``rgb_array`` picture, ``human``
+        window or printed board), the current game from a spectator's seat: no hidden
+        information. After the step that ends a game the one-game vector env underneath
+        already holds the next game, so a game's last position is not drawn."""
+        raw = self.vec.raw
         raw._states[0] = self.vec.states[0]
         raw._has_reset = True
-        return raw.render_text()
+        return raw.render()
