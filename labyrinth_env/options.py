@@ -91,13 +91,23 @@ def _check_value(name: str, value: Any, spec: Option) -> Any:
     return value
 
 
+# Options of other PettingZoo envs that users bring along, with what to use here instead.
+FOREIGN_OPTIONS = {
+    "max_cycles": "PettingZoo's cycles, where every agent acts once, do not exist in these turn-based "
+    "games; max_turns limits whole turns and ends the game as a truncation",
+}
+
+
 def parse_options(cls: type[T], given: Mapping[str, Any], env_id: str) -> T:
     """Build ``cls`` from ``given``: unknown names, bad values and bad combinations raise
     ``ValueError`` naming the option and the allowed values."""
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
     unknown = sorted(set(given) - set(fields))
     if unknown:
-        raise ValueError(f"unknown option(s) {', '.join(unknown)} for {env_id}; allowed options: {', '.join(fields)}")
+        hints = "".join(f" ({name}: {FOREIGN_OPTIONS[name]})" for name in unknown if name in FOREIGN_OPTIONS)
+        raise ValueError(
+            f"unknown option(s) {', '.join(unknown)} for {env_id}; allowed options: {', '.join(fields)}{hints}"
+        )
     values = {}
     for name, value in given.items():
         values[name] = _check_value(name, value, fields[name].metadata["option"])

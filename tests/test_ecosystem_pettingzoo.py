@@ -1,0 +1,26 @@
+"""PettingZoo's API as its documentation states it, where these turn-based games differ
+from its other families (issue 23, item 10): no Parallel API, no ``max_cycles``."""
+
+from __future__ import annotations
+
+import pytest
+from pettingzoo.utils.conversions import aec_to_parallel
+
+import labyrinth_env
+
+ENV_IDS = [spec.env_id for spec in labyrinth_env.specs()]
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_max_cycles_is_refused_with_max_turns_as_the_hint(env_id: str) -> None:
+    with pytest.raises(ValueError, match=r"unknown option\(s\) max_cycles .*max_turns limits whole turns"):
+        labyrinth_env.make(env_id, max_cycles=100)
+    labyrinth_env.make(env_id, max_turns=100)  # the option that is meant
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_the_parallel_conversion_is_refused(env_id: str) -> None:
+    env = labyrinth_env.make(env_id)
+    assert env.metadata["is_parallelizable"] is False
+    with pytest.raises(AssertionError, match="is_parallelizable"):
+        aec_to_parallel(env)
