@@ -36,8 +36,10 @@ compiles the parallel loops, which cost as much compile time again.
 from __future__ import annotations
 
 import math
+import os
 import sys
 import warnings
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -110,6 +112,34 @@ class _Buffers:
             self.dirty.append(None)
             return a, len(self.arrays) - 1
         return a, -1
+
+
+# Fork safety. Numba's omp threading layer is GNU OpenMP here, which aborts a child made by
+# fork ("fork() called from a process already using GNU OpenMP") at the child's first
+# parallel region if the parent had started its thread pool. A child's envs (those it
+# inherited and those it builds) therefore step through the serial loops: forked workers
+# (Gymnasium's AsyncVectorEnv, SB3's SubprocVecEnv) are parallel as processes already.
+_LIVE_ENVS: weakref.WeakSet[VectorEnv] = weakref.WeakSet()
+_FORKED_AFTER_OPENMP = False
+
+
+def _serial_after_fork() -> None:
+    global _FORKED_AFTER_OPENMP
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # the parent never ran a parallel region: the child may
+        return
+    if layer != "omp":  # tbb and workqueue survive fork
+        return
+    _FORKED_AFTER_OPENMP = True
+    for env in list(_LIVE_ENVS):
+        if env.parallel:
+            env.parallel = False
+            env._bind_loops()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_serial_after_fork)
 
 
 class VectorEnv(gymnasium.vector.VectorEnv):
@@ -215,10 +245,21 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.copy = copy
         if parallel is None:
             parallel = num_envs >= PARALLEL_MIN_ENVS and numba.config.NUMBA_NUM_THREADS > 1
+            parallel = parallel and not _FORKED_AFTER_OPENMP
         elif not isinstance(parallel, bool):
             raise ValueError(f"parallel must be True, False or None (by batch size), got {parallel!r}")
+        elif parallel and _FORKED_AFTER_OPENMP:
+            warnings.warn(
+                f"{env_id}: this process was forked from one that ran numba's OpenMP threads, where a "
+                "parallel loop would abort it; stepping serially (start workers with 'spawn' or "
+                "'forkserver' to keep parallel loops)",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+            parallel = False
         self.parallel = parallel
         self._bind_loops()
+        _LIVE_ENVS.add(self)
         self._phi = np.zeros(num_envs, dtype=np.float64)
         self._seed = seed
         self._reset_done = False
@@ -237,16 +278,21 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._vector_reset = getattr(loops, "vector_reset" + suffix)
         self._vector_step = getattr(loops, "vector_step" + suffix)
         self._potentials = getattr(loops, "potentials" + suffix)
+        self._heuristic_actions = getattr(self.loops, "heuristic_actions" + suffix, None)
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
         for name in ("ruleset", "kernel", "loops", "_vector_reset", "_vector_step", "_potentials"):
             del state[name]
+        del state["_heuristic_actions"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        if self.parallel and _FORKED_AFTER_OPENMP:
+            self.parallel = False
         self._bind_loops()
+        _LIVE_ENVS.add(self)
 
     # --- Gymnasium VectorEnv API ----------------------------------------------------------
     def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
@@ -353,9 +399,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         (for imitation: behaviour cloning, DAgger). Reads the states; changes nothing."""
         if not self._reset_done:
             raise RuntimeError(f"{self.env_id}: reset() must be called before heuristic_actions()")
+        if self._heuristic_actions is None:
+            raise ValueError(f"{self.env_id} has no heuristic (its spec names none)")
         scratch = np.zeros_like(self.masks)
         out = np.zeros(self.num_envs, dtype=np.int64)
-        self.loops.heuristic_actions(self.states, scratch, out)
+        self._heuristic_actions(self.states, scratch, out)
         return out
 
     def close(self, **kwargs: Any) -> None:
