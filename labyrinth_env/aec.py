@@ -42,6 +42,11 @@ REPLAY_FORMAT = "labyrinth-env-replay"
 REPLAY_VERSION = 1
 
 
+# "dict": {"observation", "action_mask"} (PettingZoo's classic envs); "flat": the
+# observation vector alone, the mask in infos (for wrappers that reshape observations).
+OBSERVATION_FORMATS = ("dict", "flat")
+
+
 class LabyrinthAECEnv(AECEnv):
     """PettingZoo AEC env driven by a numba kernel (see DESIGN.md, "Kernel contract")."""
 
@@ -104,13 +109,19 @@ class LabyrinthAECEnv(AECEnv):
         return None
 
     # --- generic part ----------------------------------------------------------------------
-    def __init__(self, render_mode: str | None = None, **options: Any) -> None:
+    def __init__(self, render_mode: str | None = None, observation_format: str = "dict", **options: Any) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode={render_mode!r} is not supported by {self.env_id}; "
                 f"allowed: {self.metadata['render_modes']} or None"
             )
+        if observation_format not in OBSERVATION_FORMATS:
+            raise ValueError(
+                f"observation_format={observation_format!r} is not one of {list(OBSERVATION_FORMATS)}: "
+                "'dict' gives {'observation', 'action_mask'}, 'flat' the vector with the mask in infos"
+            )
+        self.observation_format = observation_format
         self.options = parse_options(self.Options, options, self.env_id)
         self.render_mode = render_mode
         self.checked = False
@@ -127,6 +138,8 @@ class LabyrinthAECEnv(AECEnv):
             }
         )
         act_space = spaces.Discrete(k.NUM_ACTIONS)
+        if observation_format == "flat":
+            obs_space = obs_space["observation"]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: act_space for a in self.possible_agents}
         self._options_vec = self.options_vector()
@@ -197,6 +210,7 @@ class LabyrinthAECEnv(AECEnv):
         self._log_events()
         seat = self._loops.refresh_one(self._states, self._mask, self._returns)
         self.agent_selection = self.possible_agents[seat]
+        self._publish_masks()
 
     def _compile_entry_points(self) -> None:
         """Compile (or load from the cache) every kernel entry point the env calls, on a
@@ -244,6 +258,7 @@ class LabyrinthAECEnv(AECEnv):
             else:
                 self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
+        self._publish_masks()
         if self.render_mode == "human":
             self.render()
 
@@ -290,9 +305,20 @@ class LabyrinthAECEnv(AECEnv):
         self._accumulate_rewards()
         self._deads_step_first()
         self.illegal_action = (agent, index)
+        self._publish_masks()
+
+    def _publish_masks(self) -> None:
+        """With ``observation_format="flat"``: each agent's legal actions in its infos
+        (``infos[agent]["action_mask"]``, as PettingZoo's examples read them), all zeros but
+        for the agent to act, at every step including the last."""
+        if self.observation_format != "flat":
+            return
+        for agent in self.agents:
+            acting = agent == self.agent_selection and not (self.terminations[agent] or self.truncations[agent])
+            self.infos[agent]["action_mask"] = (self._mask if acting else self._no_mask).copy()
 
     # observation ----------------------------------------------------------------------------
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
+    def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before observe()")
         if agent not in self.agent_name_mapping:
@@ -305,6 +331,8 @@ class LabyrinthAECEnv(AECEnv):
             and agent in self.terminations
             and not (self.terminations[agent] or self.truncations[agent])
         )
+        if self.observation_format == "flat":
+            return obs
         mask = self._mask.copy() if acting else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
@@ -318,7 +346,8 @@ class LabyrinthAECEnv(AECEnv):
             return super().last(observe)
         observation = self.observe(agent) if observe else None
         truncated = self.kernel_truncated()
-        return observation, 0.0, not truncated, truncated, {}
+        info = {"action_mask": self._no_mask.copy()} if self.observation_format == "flat" else {}
+        return observation, 0.0, not truncated, truncated, info
 
     # log, names, render -----------------------------------------------------------------------
     def _log_events(self) -> None:

@@ -74,7 +74,10 @@ class SingleAgentEnv(gymnasium.Env):
             self.render()
         if done:
             self._needs_reset = True
-            return info["final_obs"][0], float(rew[0]), bool(term[0]), bool(trunc[0]), {}
+            # the mask of the game the env below has begun (a Gymnasium vector env built
+            # from this one reads the final step's mask from here: all False left no action)
+            final_info = {"action_mask": self.action_masks()}
+            return info["final_obs"][0], float(rew[0]), bool(term[0]), bool(trunc[0]), final_info
         return obs[0], float(rew[0]), False, False, {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:

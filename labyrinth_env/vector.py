@@ -7,10 +7,17 @@ Each of the ``num_envs`` slots is one game seen from its learner seat: an observ
 the learner's (egocentric), ``action_masks()`` its legal actions, and a reward arrives when
 the game ends (the learner seat's return; with ``shaping > 0`` also a potential-based
 shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
-which the slot holds the next game
-(same-step auto-reset; the finished game's last observation is in
-``infos["final_obs"]`` and its return for the learner seat, without shaping, in
-``infos["final_return"]``).
+which the slot holds the next game. ``autoreset_mode`` as Gymnasium 1.x names them:
+``"same-step"`` (the default: the step that ends a game returns the next game's first
+observation, the finished game's last one in ``infos["final_obs"]`` and the last step's
+infos in ``infos["final_info"]``), ``"next-step"`` (that step returns the last observation;
+the next step ignores the env's action and returns the new game's first observation, as
+Gymnasium's own vector envs and its observation wrappers expect) or ``"disabled"`` (the
+env waits for ``reset(options={"reset_mask": mask})``). In every mode the finished game's
+return for the learner seat, without shaping, is in ``infos["final_return"]``. ``reset``
+takes one seed, a list of one seed per env (the same seed gives the same game in any slot)
+and a ``reset_mask`` for partial resets; ``call``, ``get_attr`` and ``set_attr`` reach the
+per-env values (``action_masks``) and the batch's shared attributes.
 
 ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the env's own observation
 buffer from ``reset``/``step``: one buffer for the env's whole life, overwritten by the
@@ -158,6 +165,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         shaping: float = 0.0,
         copy: bool = True,
         parallel: bool | None = None,
+        autoreset_mode: str | gymnasium.vector.AutoresetMode = "same-step",
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
@@ -264,6 +272,20 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._seed = seed
         self._reset_done = False
         self._compiled = False
+        modes = {"same-step": "SameStep", "next-step": "NextStep", "disabled": "Disabled"}
+        mode = autoreset_mode.value if isinstance(autoreset_mode, gymnasium.vector.AutoresetMode) else autoreset_mode
+        mode = modes.get(mode, mode) if isinstance(mode, str) else mode
+        if mode not in modes.values():
+            raise ValueError(
+                f"autoreset_mode must be one of {list(modes)} or a gymnasium.vector.AutoresetMode, "
+                f"got {autoreset_mode!r}"
+            )
+        self.autoreset_mode = gymnasium.vector.AutoresetMode(mode)
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        # next-step and disabled modes: the envs whose game ended at the last step, and the
+        # first observation of the game the kernel has already begun in their slot
+        self._ended = np.zeros(num_envs, dtype=bool)
+        self._begun_obs = np.zeros((num_envs, obs_size), dtype=np.float32)
 
     def _bind_loops(self) -> None:
         """The kernel's compiled entry points this env steps through (modules and numba
@@ -295,36 +317,105 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         _LIVE_ENVS.add(self)
 
     # --- Gymnasium VectorEnv API ----------------------------------------------------------
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
-        del options  # options belong to the constructor
-        base = python_seed(seed if seed is not None else self._seed)
-        seq = np.random.SeedSequence(base)
-        words = seq.generate_state(2 * self.num_envs, dtype=np.uint64)
-        seeds = words[: self.num_envs].copy()
-        self.rngs[:, 0] = words[self.num_envs :] | np.uint64(1)
-        self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
+    def reset(
+        self, *, seed: int | Sequence[int | None] | None = None, options: dict | None = None
+    ) -> tuple[np.ndarray, dict]:
+        """Start new games. ``seed``: an int (every env's game drawn from it), a list of one
+        int or None per env (env i's game from its own seed: the same seed gives the same
+        game in any slot), or None. ``options={"reset_mask": bool[num_envs]}`` starts new
+        games only where the mask is True (Gymnasium's partial reset); the other envs keep
+        their games, observations and masks."""
+        rows = self._reset_rows(options)
+        seeds, words = self._game_seeds(seed, rows)
+        prev = self.obs
         self._new_obs_buffer()
         if not self._compiled:
             self._compile_entry_points()
-        self._vector_reset(
-            self.states,
-            seeds,
-            self.options_vector,
-            self.learners,
-            self.opponent_kind,
-            self.masks,
-            self.obs,
-            self.seats,
-            self.rngs,
-            self.max_opponent_decisions,
-        )
-        self._check_seats(self.all_index)
+        if rows.size == self.num_envs:
+            self.rngs[:, 0] = words
+            self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
+            self._vector_reset(
+                self.states,
+                seeds,
+                self.options_vector,
+                self.learners,
+                self.opponent_kind,
+                self.masks,
+                self.obs,
+                self.seats,
+                self.rngs,
+                self.max_opponent_decisions,
+            )
+        else:
+            self._reset_some(rows, seeds, words, prev)
+        self._check_seats(rows)
         self.infos[:] = 0.0
+        self._ended[rows] = False
         self._reset_done = True
         self._play_external()
         if self.shaping:
             self._potentials(self.states, self.reward_seats, self._phi)
         return self._observations(), self._infos(np.zeros(self.num_envs, dtype=bool))
+
+    def _reset_rows(self, options: dict | None) -> np.ndarray:
+        if options is None:
+            return self.all_index
+        if not isinstance(options, dict) or set(options) - {"reset_mask"}:
+            raise ValueError(
+                f"{self.env_id}: reset options may only hold 'reset_mask' (game options belong to the "
+                f"constructor), got {options!r}"
+            )
+        if "reset_mask" not in options:
+            return self.all_index
+        mask = np.asarray(options["reset_mask"])
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,):
+            raise ValueError(
+                f"{self.env_id}: reset_mask must be a bool array of shape ({self.num_envs},), "
+                f"got dtype {mask.dtype} and shape {mask.shape}"
+            )
+        if not self._reset_done and not mask.all():
+            raise ValueError(f"{self.env_id}: the first reset() must start every env (reset_mask all True or none)")
+        return np.flatnonzero(mask)
+
+    def _game_seeds(self, seed: Any, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Game seeds and RNG words for the envs ``rows``: from one int as every earlier
+        release drew them (the same rows of a full reset with that seed), or per env from a
+        list."""
+        if isinstance(seed, (list, tuple, np.ndarray)):
+            if len(seed) != self.num_envs:
+                raise ValueError(f"{self.env_id}: a list of seeds needs one per env ({self.num_envs}), got {len(seed)}")
+            per_env = [np.random.SeedSequence(python_seed(seed[i])).generate_state(2, dtype=np.uint64) for i in rows]
+            seeds = np.array([w[0] for w in per_env], dtype=np.uint64)
+            words = np.array([w[1] for w in per_env], dtype=np.uint64) | np.uint64(1)
+            return seeds, words
+        base = python_seed(seed if seed is not None else self._seed)
+        words = np.random.SeedSequence(base).generate_state(2 * self.num_envs, dtype=np.uint64)
+        return words[: self.num_envs][rows].copy(), words[self.num_envs :][rows] | np.uint64(1)
+
+    def _reset_some(self, rows: np.ndarray, seeds: np.ndarray, words: np.ndarray, prev: np.ndarray) -> None:
+        """New games in the envs ``rows`` only, through the same batched reset on their rows."""
+        keep = np.ones(self.num_envs, dtype=bool)
+        keep[rows] = False
+        self.obs[keep] = prev[keep]
+        # fresh records, as a full reset gets: a game's init leaves unused array tails alone
+        states, masks, obs = np.zeros_like(self.states[rows]), self.masks[rows], self.obs[rows]
+        seats, rngs = self.seats[rows], self.rngs[rows]
+        rngs[:, 0] = words
+        self._vector_reset(
+            states,
+            seeds,
+            self.options_vector,
+            self.learners[rows],
+            self.opponent_kind,
+            masks,
+            obs,
+            seats,
+            rngs,
+            self.max_opponent_decisions,
+        )
+        self.states[rows], self.masks[rows], self.obs[rows] = states, masks, obs
+        self.seats[rows], self.rngs[rows] = seats, rngs
+        self.game_seeds[rows] = seeds
 
     def _compile_entry_points(self) -> None:
         """Compile (or load) the batched reset and step on a scratch batch of one game, with
@@ -349,17 +440,29 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def step(self, actions: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict]:
         if not self._reset_done:
             raise RuntimeError(f"{self.env_id}: reset() must be called before step()")
-        acts = self._checked_actions(actions, self.all_index, "actions")
+        ended = np.flatnonzero(self._ended)
+        if ended.size and self.autoreset_mode == gymnasium.vector.AutoresetMode.DISABLED:
+            raise ValueError(
+                f"{self.env_id}: env {int(ended[0])} ended at the last step; with autoreset_mode='disabled' "
+                "start its next game first: reset(options={'reset_mask': mask})"
+            )
+        # next-step autoreset: an env whose game ended at the last step ignores its action
+        # and shows the first observation of the game the kernel has already begun there
+        stepping = np.flatnonzero(~self._ended) if ended.size else self.all_index
+        acts = self._checked_actions(actions, self.all_index, "actions", ignore=ended)
         self.infos[:] = 0.0
         before = self._snapshot() if self.policy is not None else None
         try:
             self._new_obs_buffer()
-            self._step(self.all_index, acts)
+            if ended.size:
+                self.obs[ended] = self._begun_obs[ended]
+            self._step(stepping, acts)
             self._play_external()
         except BaseException:
             if before is not None:  # a policy failed: the batch is as it was before this step
                 self._restore(before)
             raise
+        self._ended[ended] = False
         done = self.infos[:, 0] + self.infos[:, 1] > 0
         terminated = self.infos[:, 0] > 0
         truncated = self.infos[:, 1] > 0
@@ -377,6 +480,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             rewards += self.shaping * (after - self._phi)
             self._phi = phi
         info = self._infos(done, outcome)
+        if done.any() and self.autoreset_mode != gymnasium.vector.AutoresetMode.SAME_STEP:
+            rows = np.flatnonzero(done)
+            self._begun_obs[rows] = self.obs[rows]
+            self.obs[rows] = self.final_obs[rows]
+            self._ended[rows] = True
         if stalled.any():
             info["stalled"], info["_stalled"] = stalled, stalled.copy()
             if not self._warned_stall:
@@ -405,6 +513,45 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         out = np.zeros(self.num_envs, dtype=np.int64)
         self._heuristic_actions(self.states, scratch, out)
         return out
+
+    # Gymnasium's per-env access. The games of a batch share one env object, so every
+    # attribute but the per-game ones below is the same for all envs.
+    def call(self, name: str, *args: Any, **kwargs: Any) -> tuple[Any, ...]:
+        """Per env: ``action_masks`` gives each env's mask row, ``game_seeds`` and
+        ``seats`` each env's entry; any other name is this env's attribute, called with
+        the arguments if it is a method, the same value for every env."""
+        if name in ("action_masks", "game_seeds", "seats"):
+            return tuple(getattr(self, name)() if name == "action_masks" else getattr(self, name))
+        if not hasattr(self, name):
+            raise AttributeError(f"{self.env_id}: the vector env has no attribute {name!r}")
+        value = getattr(self, name)
+        if callable(value):
+            value = value(*args, **kwargs)
+        return tuple(value for _ in range(self.num_envs))
+
+    def get_attr(self, name: str) -> tuple[Any, ...]:
+        """Per env, as ``call`` but never calling a method."""
+        if name == "action_masks":
+            return tuple(self.action_masks())
+        if name in ("game_seeds", "seats"):
+            return tuple(getattr(self, name))
+        if not hasattr(self, name):
+            raise AttributeError(f"{self.env_id}: the vector env has no attribute {name!r}")
+        return tuple(getattr(self, name) for _ in range(self.num_envs))
+
+    def set_attr(self, name: str, values: Any) -> None:
+        """Set an attribute shared by the batch: one value, or one per env, all equal."""
+        if isinstance(values, (list, tuple)):
+            if len(values) != self.num_envs:
+                raise ValueError(f"{self.env_id}: set_attr needs one value or {self.num_envs}, got {len(values)}")
+            if any(v is not values[0] and v != values[0] for v in values[1:]):
+                raise ValueError(
+                    f"{self.env_id}: the envs of a batch share {name!r}; set_attr got different values per env"
+                )
+            values = values[0]
+        if name in ("states", "masks", "obs", "game_seeds", "seats", "autoreset_mode", "num_envs"):
+            raise ValueError(f"{self.env_id}: {name!r} is the env's own; it cannot be set")
+        setattr(self, name, values)
 
     def close(self, **kwargs: Any) -> None:
         pass
@@ -451,14 +598,21 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 "learner seat decided: these options and learner seats give the learner no decision"
             )
 
-    def _checked_actions(self, actions: Any, rows: np.ndarray, what: str) -> np.ndarray:
+    def _checked_actions(
+        self, actions: Any, rows: np.ndarray, what: str, ignore: np.ndarray | None = None
+    ) -> np.ndarray:
         """``actions`` for the envs ``rows`` as int64[num_envs] (zeros elsewhere), checked
-        before anything moves: integers, one per env, in range, legal."""
+        before anything moves: integers, one per env, in range, legal (the envs ``ignore``,
+        whose action is not played, only for the type)."""
         arr = np.asarray(actions)
         if arr.dtype.kind not in "iu":
             raise ValueError(f"{self.env_id}: {what} must be integers, got dtype {arr.dtype}")
         if arr.shape != (rows.size,):
             raise ValueError(f"{self.env_id}: expected {what} of shape ({rows.size},), got shape {arr.shape}")
+        if ignore is not None and ignore.size:  # positions in rows (rows is every env here)
+            keep = np.ones(rows.size, dtype=bool)
+            keep[ignore] = False
+            rows, arr = rows[keep], arr[keep]
         n = self.kernel.NUM_ACTIONS
         out_of_range = np.flatnonzero((arr < 0) | (arr >= n))
         if out_of_range.size:
@@ -515,11 +669,15 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             info["seat"] = self.seats.copy()
             info["action_mask"] = self.action_masks()
         if done.any():
-            info["final_obs"] = self._final_observations(done)
-            info["_final_obs"] = done.copy()
             # the finished games' returns for the learner seat, without shaping
-            info["final_return"] = np.where(done, outcome, 0.0).astype(np.float32)
-            info["_final_return"] = done.copy()
+            final_return = np.where(done, outcome, 0.0).astype(np.float32)
+            info["final_return"], info["_final_return"] = final_return, done.copy()
+            if self.autoreset_mode == gymnasium.vector.AutoresetMode.SAME_STEP:
+                # Gymnasium's same-step keys: the last observation, and the last step's infos
+                info["final_obs"] = self._final_observations(done)
+                info["_final_obs"] = done.copy()
+                info["final_info"] = {"final_return": final_return, "_final_return": done.copy()}
+                info["_final_info"] = done.copy()
         return info
 
     def _final_observations(self, done: np.ndarray) -> np.ndarray:
