@@ -20,6 +20,15 @@ def random_actions(masks: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.array([rng.choice(np.flatnonzero(row)) for row in masks])
 
 
+def step_until_a_game_ends(env, rng: np.random.Generator) -> tuple:
+    """Random legal steps until some env's game ends; that step's results."""
+    for _ in range(200):
+        result = env.step(random_actions(env.action_masks(), rng))
+        if (result[2] | result[3]).any():
+            return result
+    pytest.fail("no game ended")
+
+
 def test_next_step_shows_the_final_observation_then_the_next_game_ignoring_the_action() -> None:
     nxt = VectorEnv(ENV, 4, autoreset_mode="next-step", **OPTIONS)
     same = VectorEnv(ENV, 4, **OPTIONS)
@@ -74,13 +83,8 @@ def test_disabled_mode_needs_a_partial_reset_and_it_resets_only_the_masked_envs(
     env = VectorEnv(ENV, 4, autoreset_mode=AutoresetMode.DISABLED, **OPTIONS)
     env.reset(seed=4)
     rng = np.random.default_rng(2)
-    for _ in range(200):
-        obs, _, term, trunc, _ = env.step(random_actions(env.action_masks(), rng))
-        done = term | trunc
-        if done.any():
-            break
-    else:
-        pytest.fail("no game ended")
+    obs, _, term, trunc, _ = step_until_a_game_ends(env, rng)
+    done = term | trunc
     with pytest.raises(ValueError, match=r"autoreset_mode='disabled'.*reset_mask"):
         env.step(random_actions(env.action_masks(), rng))
     kept = env.states[~done].copy()
@@ -135,12 +139,8 @@ def test_the_first_reset_starts_every_env() -> None:
 def test_same_step_reports_final_info() -> None:
     env = VectorEnv(ENV, 4, **OPTIONS)
     env.reset(seed=1)
-    rng = np.random.default_rng(3)
-    for _ in range(200):
-        _, _, term, trunc, info = env.step(random_actions(env.action_masks(), rng))
-        done = term | trunc
-        if done.any():
-            break
+    _, _, term, trunc, info = step_until_a_game_ends(env, np.random.default_rng(3))
+    done = term | trunc
     np.testing.assert_array_equal(info["_final_info"], done)
     np.testing.assert_array_equal(info["final_info"]["final_return"], info["final_return"])
 
