@@ -27,7 +27,7 @@ class PPOAgent(Agent):
         self.deterministic = deterministic
         self.path = str(p)
 
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         legal_actions(observation)  # clear error when this agent is not to act
         mask = np.asarray(observation["action_mask"]).astype(bool)
         self._check_size(np.asarray(observation["observation"]).shape[-1])

@@ -20,6 +20,6 @@ class RandomAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         legal = legal_actions(observation)
         return int(legal[self.rng.integers(legal.size)])

@@ -16,6 +16,11 @@ Seeds: game ``i``'s env seed and its agents' seeds come from (tournament seed, i
 (``game_seeds``), and every agent is reseeded with its seed before the game, so a result
 does not depend on which worker or backend played the game, nor when.
 
+What agents see: each decision is asked with ``act(observation, view)``, ``view`` the
+acting seat's ``SeatView`` (its observation and mask, the public log, and a forward model
+that samples the hidden part for the seat; ``labyrinth_env.seat_view``), never the env, so
+a tournament cannot be won by reading deck orders, other hands or the dice to come.
+
 Results: ``OUT/games.jsonl``, one game a line, each a complete replay (env id, options,
 seed, actions, log digest) plus the seating, agent seeds, returns, winner, length and
 outcome; a finished run leaves the file in game-index order. A rerun with the same
@@ -194,7 +199,7 @@ def _check_agent(env_id: str, options: Mapping[str, Any], spec: str) -> None:
         env.reset(seed=0)
         agent.reset(0)
         observation = env.observe(env.agent_selection)
-        action = agent.act(observation, env)
+        action = agent.act(observation, env.unwrapped.seat_view())
     except (ValueError, RuntimeError, ImportError) as exc:
         raise ValueError(f"agent {spec!r} cannot play {env_id}: {exc}") from None
     if not observation["action_mask"][action]:
