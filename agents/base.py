@@ -23,6 +23,9 @@ class Agent(ABC):
     (``seat_view_of``), so it plays the same either way."""
 
     name: str = "agent"
+    # False for agents that read only the observation and mask: their views then carry no
+    # forward model (building one copies and determinizes the record at every decision)
+    uses_model: bool = True
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - stateless agents need nothing
         """Start a new game; agents with randomness reseed here so games replay exactly."""
@@ -61,6 +64,14 @@ def seat_view_of(view: Any, who: str) -> SeatView:
             labyrinth_env.get_spec(env_id)  # an unknown env id is named as such
         raise ValueError(f"{who} needs a labyrinth_env env or a SeatView, got {type(raw).__name__}")
     return make_view()
+
+
+def model_of(view: Any, who: str) -> Any:
+    """The forward model of ``view`` (a ``SeatView`` or an env, as ``seat_view_of``)."""
+    model = seat_view_of(view, who).model
+    if model is None:
+        raise ValueError(f"{who} needs a view with a forward model: env.seat_view(agent, model=True)")
+    return model
 
 
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:

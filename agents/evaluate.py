@@ -83,7 +83,10 @@ def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None
         if termination or truncation:
             returns[names[name]] = float(reward)
         # agents get what their seat may see, never the env (see labyrinth_env.seat_view)
-        action = None if termination or truncation else actor.act(observation, raw.seat_view(name))
+        if termination or truncation:
+            action = None
+        else:
+            action = actor.act(observation, raw.seat_view(name, model=getattr(actor, "uses_model", True)))
         env.step(action)
         steps += action is not None
     log = env.unwrapped.game_log

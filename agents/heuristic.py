@@ -3,8 +3,8 @@
 The heuristic runs as a numba kernel on a state record, because that is where it must also
 run inside batched loops; each ruleset's heuristic promises to read only what the acting
 seat may know (see its module). The agent does not rely on that promise: it runs the
-heuristic on the record its ``SeatView``'s forward model samples for the seat (the hidden
-part resampled), never on the game's own record.
+heuristic on the record its ``SeatView``'s forward model holds for the seat (the hidden part
+resampled: ``model.position()``), never on the game's own record.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 import numpy as np
 
 import labyrinth_env
-from labyrinth_env.agents.base import Agent, legal_actions, seat_view_of
+from labyrinth_env.agents.base import Agent, legal_actions, model_of
 from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
 
@@ -45,12 +45,12 @@ class HeuristicAgent(Agent):
             self._mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        view = seat_view_of(view, "HeuristicAgent")
-        ruleset = view.model.ruleset
+        model = model_of(view, "HeuristicAgent")
+        ruleset = model.ruleset
         self._bind(ruleset.env_id)
         legal_actions(observation)  # fails clearly when this agent is not to act
         # the position as the seat may know it: hidden parts resampled (a private copy)
-        states = view.model.sample()
+        states = model.position()
         with first_use(("heuristic", ruleset.env_id), f"the {ruleset.title} heuristic"):
             action = int(ruleset.loops.heuristic_one(states, self._mask))
         if not 0 <= action < self._mask.shape[0] or not observation["action_mask"][action]:

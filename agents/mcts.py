@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions, seat_view_of
+from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions, model_of
 from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
 
@@ -98,15 +98,15 @@ class MCTSAgent(Agent):
         return self._module
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
-        view = seat_view_of(view, "MCTSAgent")
-        ruleset = view.model.ruleset
+        model = model_of(view, "MCTSAgent")
+        ruleset = model.ruleset
         legal = legal_actions(observation)  # fails clearly when this agent is not to act
         module = self._bind(ruleset)
         seed = int(self.rng.integers(0, 1 << 63))  # drawn every move, so games replay exactly
         if legal.size == 1:
             return int(legal[0])
-        seat = view.model.seat
-        states = view.model.sample()  # the hidden part resampled; the search resamples it again
+        seat = model.seat
+        states = model.position()  # the hidden part resampled; the search resamples it again
         start = time.perf_counter()
         with first_use(("search", ruleset.env_id), f"the {ruleset.title} search"):
             action = int(

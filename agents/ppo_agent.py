@@ -16,6 +16,7 @@ from labyrinth_env.agents.base import Agent, legal_actions
 
 class PPOAgent(Agent):
     name = "ppo"
+    uses_model = False  # the observation and mask only
 
     def __init__(self, path: str | Path, deterministic: bool = True) -> None:
         p = Path(path)

@@ -13,6 +13,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions of the observation's mask."""
 
     name = "random"
+    uses_model = False  # the observation and mask only
 
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)

@@ -202,7 +202,7 @@ def _check_agent(env_id: str, options: Mapping[str, Any], spec: str) -> None:
         env.reset(seed=0)
         agent.reset(0)
         observation = env.observe(env.agent_selection)
-        action = agent.act(observation, env.unwrapped.seat_view())
+        action = agent.act(observation, env.unwrapped.seat_view(model=getattr(agent, "uses_model", True)))
     except (ValueError, RuntimeError, ImportError) as exc:
         raise ValueError(f"agent {spec!r} cannot play {env_id}: {exc}") from None
     if not observation["action_mask"][action]:

@@ -140,7 +140,6 @@ class LabyrinthAECEnv(AECEnv):
         self.seed_used: int | None = None
         self.actions_taken: list[int] = []
         self._decoded_log: list[dict[str, Any]] = []
-        self._public_log: list[Any] = []  # the decoded events, frozen for seat views
         self._pending_events: list[np.ndarray] = []
         self._window: Any = None  # the matplotlib figure of render_mode="human", once opened
 
@@ -179,7 +178,6 @@ class LabyrinthAECEnv(AECEnv):
         self.actions_taken = []
         self.illegal_action: tuple[str, int] | None = None  # (agent, action) that ended the game (checked mode)
         self._decoded_log = []
-        self._public_log = []
         self._pending_events = []
         self._has_reset = True
         self._skip_agent_selection = None
@@ -329,29 +327,30 @@ class LabyrinthAECEnv(AECEnv):
             self._pending_events = []
         return self._decoded_log
 
-    def public_log(self) -> tuple[Any, ...]:
-        """The decoded events so far as read-only mappings: the log every seat saw, as
-        seat views hand it to agents."""
-        from labyrinth_env.seat_view import freeze_event
+    def public_log(self) -> Any:
+        """The decoded events so far as a read-only sequence of read-only mappings: the log
+        every seat saw, as seat views hand it to agents (``seat_view.PublicLog``)."""
+        from labyrinth_env.seat_view import PublicLog
 
         log = self.game_log
-        if len(self._public_log) < len(log):
-            self._public_log.extend(freeze_event(e) for e in log[len(self._public_log) :])
-        return tuple(self._public_log)
+        return PublicLog(log, len(log))
 
-    def seat_view(self, agent: str | None = None) -> Any:
+    def seat_view(self, agent: str | None = None, model: bool = True) -> Any:
         """What ``agent`` (default: the agent to act) may see now, as a
         ``labyrinth_env.seat_view.SeatView``: its observation and mask, the public log, and
-        a forward model over records determinized for its seat. This, not the env, is what
-        tournaments and evaluations hand their agents."""
+        a forward model over records determinized for its seat (``model=False``: none, for
+        agents that use only the observation). This, not the env, is what tournaments and
+        evaluations hand their agents."""
         from labyrinth_env.progress import first_use
         from labyrinth_env.seat_view import ForwardModel, SeatView
 
         agent = self.agent_selection if agent is None else agent
         observation = self.observe(agent)  # checks the agent and that the game was reset
-        with first_use(("determinize", self.env_id), f"the {self.ruleset.title} determinize"):
-            model = ForwardModel(self.ruleset, self.agent_name_mapping[agent], self._states)
-        return SeatView(observation["observation"], observation["action_mask"], self.public_log(), model)
+        forward = None
+        if model:
+            with first_use(("determinize", self.env_id), f"the {self.ruleset.title} determinize"):
+                forward = ForwardModel(self.ruleset, self.agent_name_mapping[agent], self._states)
+        return SeatView(observation["observation"], observation["action_mask"], self.public_log(), forward)
 
     def event_text(self, event: dict[str, Any]) -> str:
         """One decoded event as a sentence for people (``game_log`` itself stays data):

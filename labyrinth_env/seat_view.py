@@ -68,10 +68,9 @@ class ForwardModel:
         determinized for ``seat`` is kept."""
         self.ruleset = ruleset
         self.seat = int(seat)
-        base = np.array(states[:1], copy=True)
+        base = _copy(states[:1])
         ruleset.kernel.determinize(base[0], self.seat, np.uint64(MODEL_SEED))
-        base.setflags(write=False)
-        self._base = base
+        self._base = np.frombuffer(base.tobytes(), dtype=base.dtype)  # read-only
 
     @property
     def env_id(self) -> str:
@@ -81,9 +80,14 @@ class ForwardModel:
         """A new ``(1,)`` record array: the current position with what this seat cannot
         know drawn anew from ``seed``, the same for every position the seat cannot tell
         apart (the same seed gives the same sample)."""
-        states = self._base.copy()
+        states = _copy(self._base)
         self.ruleset.kernel.determinize(states[0], self.seat, np.uint64(python_seed(seed)))
         return states
+
+    def position(self) -> np.ndarray:
+        """A new ``(1,)`` record array: the model's own sample of the position (drawn once,
+        with a fixed seed), for agents that need one record and no fresh draw."""
+        return _copy(self._base)
 
     def to_act(self, states: np.ndarray) -> int:
         """The seat to decide in ``states[0]`` (-1 once the game is over)."""
@@ -136,30 +140,55 @@ class SeatView:
         observation: np.ndarray,
         action_mask: np.ndarray,
         log: Sequence[Mapping[str, Any]],
-        model: ForwardModel,
+        model: ForwardModel | None,
     ) -> None:
         self.observation = _read_only(observation)
         self.action_mask = _read_only(action_mask)
-        self.log = tuple(log)
+        self.log = log
         self.model = model
-
-    @property
-    def seat(self) -> int:
-        return self.model.seat
-
-    @property
-    def env_id(self) -> str:
-        return self.model.env_id
 
     def as_observation(self) -> dict[str, np.ndarray]:
         """The PettingZoo observation dict (``observation``, ``action_mask``)."""
         return {"observation": self.observation, "action_mask": self.action_mask}
 
+    @property
+    def seat(self) -> int | None:
+        return None if self.model is None else self.model.seat
+
     def __repr__(self) -> str:
-        return (
-            f"SeatView({self.env_id}, seat {self.seat}, {int(np.count_nonzero(self.action_mask))} legal actions, "
-            f"{len(self.log)} events)"
-        )
+        where = "no model" if self.model is None else f"{self.model.env_id}, seat {self.model.seat}"
+        return f"SeatView({where}, {int(np.count_nonzero(self.action_mask))} legal actions, {len(self.log)} events)"
+
+
+def _copy(states: np.ndarray) -> np.ndarray:
+    """A writable copy of a record array (byte-wise: numpy copies structured records of
+    many fields field by field, ten times slower)."""
+    return np.frombuffer(bytearray(states.tobytes()), dtype=states.dtype)
+
+
+class PublicLog(Sequence):
+    """The first ``n`` events of a game's public log, each handed out as a read-only
+    mapping, without copying the log (the env's list of decoded events only grows; a new
+    game starts a new list), so a view costs the same however long the game."""
+
+    __slots__ = ("_events", "_n")
+
+    def __init__(self, events: list[Mapping[str, Any]], n: int) -> None:
+        self._events = events
+        self._n = n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return tuple(freeze_event(e) for e in self._events[: self._n][i])
+        if not -self._n <= i < self._n:
+            raise IndexError("log index out of range")
+        return freeze_event(self._events[i % self._n])
+
+    def __repr__(self) -> str:
+        return f"PublicLog({self._n} events)"
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:
