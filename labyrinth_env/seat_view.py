@@ -9,7 +9,8 @@ playing in a tournament, an evaluation or against a person gets a ``SeatView`` i
 - ``action_mask``: its legal actions (all zero when the seat is not to act), read-only;
 - ``log``: the public event log of the game so far (the decoded events every seat saw),
   as read-only mappings;
-- ``model``: a ``ForwardModel`` of the rules for this seat: records of the current
+- ``model``: a ``ForwardModel`` of the rules for this seat (None in the views of agents
+  that read only the observation, ``Agent.uses_model = False``): records of the current
   position in which everything the seat cannot know is resampled (``sample(seed)``, the
   kernel's ``determinize``), and the kernel's entry points over such records (``step``,
   ``legal_mask``, ``to_act``, ``returns``, ``observe``).
