@@ -10,30 +10,68 @@ from typing import Any
 
 import numpy as np
 
+from labyrinth_env.seat_view import SeatView
+
 
 class Agent(ABC):
     """Picks an action from a PettingZoo observation dict (``"observation"`` and
-    ``"action_mask"``). Agents that need the full state (search, heuristics) take the env
-    as well and read its ``unwrapped.state``; such an agent must still use only what the
-    acting seat may know."""
+    ``"action_mask"``) and what its seat may see, a ``labyrinth_env.seat_view.SeatView``
+    (the observation and mask again, the public log, and a forward model that samples the
+    hidden part for the seat): ``act(observation, view)``. Tournaments, evaluations and
+    ``labyrinth play`` hand agents a view, never the env. Given an env instead (research
+    code, tests), an agent that needs a view takes the env's view of the agent to act
+    (``seat_view_of``), so it plays the same either way."""
 
     name: str = "agent"
+    # False for agents that read only the observation and mask: their views then carry no
+    # forward model (building one copies and determinizes the record at every decision)
+    uses_model: bool = True
 
     def reset(self, seed: int | None = None) -> None:  # noqa: B027 - stateless agents need nothing
         """Start a new game; agents with randomness reseed here so games replay exactly."""
 
     @abstractmethod
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
-        """The action to play; it must be legal under ``observation["action_mask"]``."""
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        """The action to play; it must be legal under ``observation["action_mask"]``.
+        ``view``: the seat's ``SeatView`` (or, outside tournaments, the env)."""
 
-    def act_batch(self, observations: Sequence[dict[str, np.ndarray]], envs: Sequence[Any] | None = None) -> np.ndarray:
-        """One action per observation (and per env, for agents that need it), as int64.
-        The default asks ``act`` game by game; agents with a batched model override it."""
-        if envs is not None and len(envs) != len(observations):
-            raise ValueError(f"act_batch got {len(observations)} observations but {len(envs)} envs (one per game)")
+    def act_batch(
+        self, observations: Sequence[dict[str, np.ndarray]], views: Sequence[Any] | None = None
+    ) -> np.ndarray:
+        """One action per observation (and per view or env, for agents that need one), as
+        int64. The default asks ``act`` game by game; agents with a batched model override it."""
+        if views is not None and len(views) != len(observations):
+            raise ValueError(f"act_batch got {len(observations)} observations but {len(views)} views (one per game)")
         return np.array(
-            [self.act(obs, None if envs is None else envs[i]) for i, obs in enumerate(observations)], dtype=np.int64
+            [self.act(obs, None if views is None else views[i]) for i, obs in enumerate(observations)], dtype=np.int64
         )
+
+
+def seat_view_of(view: Any, who: str) -> SeatView:
+    """``view`` if it is a ``SeatView``; for an env (research code, tests), the view of its
+    agent to act; else a ``ValueError`` naming the agent class ``who``."""
+    if isinstance(view, SeatView):
+        return view
+    if view is None:
+        raise ValueError(f"{who}.act needs the env or its seat view: call act(observation, view)")
+    raw = getattr(view, "unwrapped", view)
+    make_view = getattr(raw, "seat_view", None)
+    if make_view is None:
+        env_id = getattr(raw, "env_id", None)
+        if isinstance(env_id, str):
+            import labyrinth_env
+
+            labyrinth_env.get_spec(env_id)  # an unknown env id is named as such
+        raise ValueError(f"{who} needs a labyrinth_env env or a SeatView, got {type(raw).__name__}")
+    return make_view()
+
+
+def model_of(view: Any, who: str) -> Any:
+    """The forward model of ``view`` (a ``SeatView`` or an env, as ``seat_view_of``)."""
+    model = seat_view_of(view, who).model
+    if model is None:
+        raise ValueError(f"{who} needs a view with a forward model: env.seat_view(agent, model=True)")
+    return model
 
 
 def legal_actions(observation: dict[str, np.ndarray]) -> np.ndarray:

@@ -60,7 +60,8 @@ def _game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:
 
 def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None = None) -> dict[str, Any]:
     """One game with ``agent`` in every seat, or ``agent`` a sequence of agents, one per
-    seat; its outcome (and the winning seat, if any) read from the decoded log, each
+    seat, each decision asked with the acting seat's ``SeatView`` (never the env); its
+    outcome (and the winning seat, if any) read from the decoded log, each
     seat's return and the actions played. Agents are reseeded with ``agent_seeds`` (one
     per seat, or one for a lone agent); by default with seeds made from ``seed``."""
     seats = list(agent) if isinstance(agent, Sequence) else None
@@ -72,7 +73,8 @@ def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None
             agent_seeds = [seed * len(seats) + p for p in range(len(seats))]
         for a, s in zip(seats, agent_seeds, strict=True):
             a.reset(s)
-    names = env.unwrapped.agent_name_mapping
+    raw = env.unwrapped
+    names = raw.agent_name_mapping
     returns = [0.0] * len(names)
     steps = 0
     for name in env.agent_iter():
@@ -80,7 +82,11 @@ def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None
         actor = agent if seats is None else seats[names[name]]
         if termination or truncation:
             returns[names[name]] = float(reward)
-        action = None if termination or truncation else actor.act(observation, env)
+        # agents get what their seat may see, never the env (see labyrinth_env.seat_view)
+        if termination or truncation:
+            action = None
+        else:
+            action = actor.act(observation, raw.seat_view(name, model=getattr(actor, "uses_model", True)))
         env.step(action)
         steps += action is not None
     log = env.unwrapped.game_log

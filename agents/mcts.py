@@ -2,10 +2,12 @@
 
 The search itself is numba code in ``agents/mcts_template.py`` (read its docstring for
 the algorithm), compiled once per ruleset from that one source. This module is the
-agent: it copies the env's state, hands it to the search with a seed drawn from the
-agent's own generator, and checks the answer against the observation's mask. The search
-reads the state only through ``determinize`` copies for the acting seat, so the agent
-never uses hidden information (``tests/test_mcts.py`` checks it).
+agent: it takes a record of the position from its ``SeatView``'s forward model (the hidden
+part already resampled for its seat: it never holds the game's own record), hands it to
+the search with a seed drawn from the agent's own generator, and checks the answer against
+the observation's mask. The search resamples the hidden part again with ``determinize``
+at every iteration, so the result is the same as from the true position
+(``tests/test_mcts.py`` and ``tests/test_seat_view.py`` check it).
 
 Parameters (spec keys, ``mcts:simulations=400,c=1.5``): see ``MCTS_PARAMS``. A parameter
 left out takes the ruleset's tuned default (its spec's ``search_defaults``) or else the
@@ -20,8 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions
-from labyrinth_env.core.contract import new_states
+from labyrinth_env.agents.base import Agent, Param, check_params, legal_actions, model_of
 from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
 
@@ -47,7 +48,7 @@ def mcts_module(spec: RulesetSpec) -> ModuleType:
 
 
 class MCTSAgent(Agent):
-    """ISMCTS over the kernel; needs the env (``act(obs, env)``) to copy its state."""
+    """ISMCTS over the kernel; needs what its seat sees (``act(obs, view)``, or the env)."""
 
     name = "mcts"
 
@@ -73,10 +74,7 @@ class MCTSAgent(Agent):
         out.update(self.given)
         return out
 
-    def _bind(self, raw: Any) -> ModuleType:
-        ruleset = getattr(raw, "ruleset", None)
-        if not isinstance(ruleset, RulesetSpec) or not hasattr(raw, "state"):
-            raise ValueError(f"MCTSAgent needs a labyrinth_env env, got {type(raw).__name__}")
+    def _bind(self, ruleset: RulesetSpec) -> ModuleType:
         kernel = ruleset.kernel
         if ruleset is not self._ruleset or self._module is None:
             module = mcts_module(ruleset)
@@ -95,31 +93,29 @@ class MCTSAgent(Agent):
             p[module.P_SCALE] = self.params["scale"]
             p[module.P_COOPERATIVE] = 1.0 if ruleset.cooperative else 0.0
             self._param_vec = p
-            self._states = new_states(kernel, 1)
             self.last_visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
             self.last_values = np.zeros(kernel.NUM_ACTIONS, dtype=np.float64)
         return self._module
 
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
-        if env is None:
-            raise ValueError("MCTSAgent.act needs the env: call act(observation, env)")
-        raw = env.unwrapped
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        model = model_of(view, "MCTSAgent")
+        ruleset = model.ruleset
         legal = legal_actions(observation)  # fails clearly when this agent is not to act
-        module = self._bind(raw)
+        module = self._bind(ruleset)
         seed = int(self.rng.integers(0, 1 << 63))  # drawn every move, so games replay exactly
         if legal.size == 1:
             return int(legal[0])
-        seat = raw.agent_name_mapping[raw.agent_selection]
-        self._states[0] = raw.state  # a private copy; the search determinizes copies of it
+        seat = model.seat
+        states = model.position()  # the hidden part resampled; the search resamples it again
         start = time.perf_counter()
-        with first_use(("search", raw.env_id), f"the {raw.ruleset.title} search"):
+        with first_use(("search", ruleset.env_id), f"the {ruleset.title} search"):
             action = int(
-                module.search(self._states, seat, np.uint64(seed), self._param_vec, self.last_visits, self.last_values)
+                module.search(states, seat, np.uint64(seed), self._param_vec, self.last_visits, self.last_values)
             )
         self.last_seconds = time.perf_counter() - start
         if not 0 <= action < observation["action_mask"].shape[0] or not observation["action_mask"][action]:
             raise RuntimeError(
                 f"MCTS chose action {action}, which the mask does not allow; "
-                "the observation does not belong to the env's pending decision"
+                "the observation does not belong to the view's pending decision"
             )
         return action

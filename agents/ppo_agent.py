@@ -16,6 +16,7 @@ from labyrinth_env.agents.base import Agent, legal_actions
 
 class PPOAgent(Agent):
     name = "ppo"
+    uses_model = False  # the observation and mask only
 
     def __init__(self, path: str | Path, deterministic: bool = True) -> None:
         p = Path(path)
@@ -27,7 +28,7 @@ class PPOAgent(Agent):
         self.deterministic = deterministic
         self.path = str(p)
 
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         legal_actions(observation)  # clear error when this agent is not to act
         mask = np.asarray(observation["action_mask"]).astype(bool)
         self._check_size(np.asarray(observation["observation"]).shape[-1])

@@ -13,6 +13,7 @@ class RandomAgent(Agent):
     """Uniform over the legal actions of the observation's mask."""
 
     name = "random"
+    uses_model = False  # the observation and mask only
 
     def __init__(self, seed: int | None = None) -> None:
         self.reset(seed)
@@ -20,6 +21,6 @@ class RandomAgent(Agent):
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def act(self, observation: dict[str, np.ndarray], env: Any = None) -> int:
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         legal = legal_actions(observation)
         return int(legal[self.rng.integers(legal.size)])

@@ -7,6 +7,9 @@ ratings, head-to-head).
     labyrinth tournament --config configs/tournament/pod3e_4p.yaml [--games 100 ...]
     labyrinth tournament --config ... --backend ray [--address auto]
 
+Ray: without ``--address`` a run starts a Ray of its own, on loopback only (``LOOPBACK_ENV``),
+whose processes a reaper ends if the driver dies; with ``--address`` it joins that cluster.
+
 Seatings: game ``i`` plays arrangement ``i mod cycle`` of ``Schedule`` (every agent sits
 in every seat equally often over a cycle; with more agents than seats every subset plays,
 with fewer some agents take two seats, each in turn). In a cooperative ruleset
@@ -15,6 +18,11 @@ with fewer some agents take two seats, each in turn). In a cooperative ruleset
 Seeds: game ``i``'s env seed and its agents' seeds come from (tournament seed, i) alone
 (``game_seeds``), and every agent is reseeded with its seed before the game, so a result
 does not depend on which worker or backend played the game, nor when.
+
+What agents see: each decision is asked with ``act(observation, view)``, ``view`` the
+acting seat's ``SeatView`` (its observation and mask, the public log, and a forward model
+that samples the hidden part for the seat; ``labyrinth_env.seat_view``), never the env, so
+a tournament cannot be won by reading deck orders, other hands or the dice to come.
 
 Results: ``OUT/games.jsonl``, one game a line, each a complete replay (env id, options,
 seed, actions, log digest) plus the seating, agent seeds, returns, winner, length and
@@ -194,7 +202,7 @@ def _check_agent(env_id: str, options: Mapping[str, Any], spec: str) -> None:
         env.reset(seed=0)
         agent.reset(0)
         observation = env.observe(env.agent_selection)
-        action = agent.act(observation, env)
+        action = agent.act(observation, env.unwrapped.seat_view(model=getattr(agent, "uses_model", True)))
     except (ValueError, RuntimeError, ImportError) as exc:
         raise ValueError(f"agent {spec!r} cannot play {env_id}: {exc}") from None
     if not observation["action_mask"][action]:
@@ -388,6 +396,19 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
     )
 
 
+# Ray's single-node mode (as on macOS and Windows): the node address stays 127.0.0.1 instead of
+# being replaced by an address other hosts can reach, so the GCS, the raylet, the runtime-env
+# agent, the driver and the workers listen on loopback only. Ray reads it when it is imported.
+LOOPBACK_ENV = ("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
+
+
+def _local_ray_on_loopback() -> None:
+    """Ask for Ray's single-node (loopback) mode before Ray is imported; a process that
+    imported Ray already keeps what it chose (``RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER``)."""
+    if "ray" not in sys.modules:
+        os.environ.setdefault(*LOOPBACK_ENV)
+
+
 def run_ray(
     t: Tournament,
     todo: Sequence[int],
@@ -400,6 +421,8 @@ def run_ray(
     that is already initialised, else starts one (``address``: a cluster to join, e.g.
     ``auto``; none: a local Ray with ``workers`` CPUs). Results reach ``sink`` as tasks
     finish."""
+    if address is None:
+        _local_ray_on_loopback()
     try:
         import ray
     except ImportError:
@@ -408,7 +431,9 @@ def run_ray(
     reaper = None
     if started:
         # no address: a new local Ray of our own ("local": a leftover cluster address file or
-        # RAY_ADDRESS must not send the run elsewhere), its node address on loopback
+        # RAY_ADDRESS must not send the run elsewhere), on loopback (LOOPBACK_ENV: without it
+        # ray.init replaces 127.0.0.1 by the host's address and every server listens on all
+        # interfaces)
         kwargs: dict[str, Any] = (
             {"address": address}
             if address
@@ -642,6 +667,8 @@ def run_tournament(
     if backend not in BACKENDS:
         raise ValueError(f"unknown backend {backend!r}; allowed: {', '.join(BACKENDS)}")
     if backend == "ray":
+        if address is None:
+            _local_ray_on_loopback()
         try:
             import ray  # noqa: F401
         except ImportError:

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import yaml
 
 import labyrinth_env
 from labyrinth_env.agents.evaluate import wilson_interval
@@ -107,16 +106,13 @@ def _check_type(where: str, value: Any, typ: type | tuple[type, ...]) -> None:
 
 def load_train_config(path: str | Path) -> TrainConfig:
     """Read and fully check a training config; ``ValueError`` says what is wrong."""
+    from labyrinth_env.registry import parse_yaml_file
+
     p = Path(path)
-    try:
-        data = yaml.safe_load(p.read_text())
-    except FileNotFoundError:
-        raise ValueError(f"training config {str(p)!r} does not exist") from None
-    except yaml.YAMLError as exc:
-        raise ValueError(f"training config {str(p)!r} is not YAML: {exc}") from None
+    data = parse_yaml_file(p, "training config")  # missing, a folder, binary, not YAML: one clear error
     if not isinstance(data, dict):
         raise ValueError(f"training config {str(p)!r}: expected a mapping of {sorted(_TOP)}")
-    unknown = sorted(set(data) - set(_TOP))
+    unknown = sorted(set(data) - set(_TOP), key=repr)  # keys of any type (YAML allows 1: or null:)
     if unknown:
         raise ValueError(f"training config: unknown key(s) {unknown}; allowed: {sorted(_TOP)}")
     if "env_id" not in data:
@@ -135,7 +131,13 @@ def load_train_config(path: str | Path) -> TrainConfig:
         setattr(cfg, section, merged)
     if cfg.env_id not in labyrinth_env.list_envs():
         raise ValueError(f"training config: unknown env_id {cfg.env_id!r}; available: {labyrinth_env.list_envs()}")
-    labyrinth_env.raw_env(cfg.env_id, **cfg.options)  # options checked by the env itself
+    bad = [k for k in cfg.options if not isinstance(k, str)]
+    if bad:
+        raise ValueError(f"training config {str(p)!r}: option names must be words, got {bad[0]!r}")
+    try:
+        labyrinth_env.raw_env(cfg.env_id, **cfg.options)  # options checked by the env itself
+    except ValueError as exc:
+        raise ValueError(f"training config {str(p)!r}: {exc}") from None
     opponents = cfg.vector["opponents"]
     if opponents not in (*KERNEL_OPPONENTS, "self_play"):
         raise ValueError(f"training config: unknown vector.opponents {opponents!r}; use random, heuristic or self_play")

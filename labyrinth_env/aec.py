@@ -369,6 +369,31 @@ class LabyrinthAECEnv(AECEnv):
             self._pending_events = []
         return self._decoded_log
 
+    def public_log(self) -> Any:
+        """The decoded events so far as a read-only sequence of read-only mappings: the log
+        every seat saw, as seat views hand it to agents (``seat_view.PublicLog``)."""
+        from labyrinth_env.seat_view import PublicLog
+
+        log = self.game_log
+        return PublicLog(log, len(log))
+
+    def seat_view(self, agent: str | None = None, model: bool = True) -> Any:
+        """What ``agent`` (default: the agent to act) may see now, as a
+        ``labyrinth_env.seat_view.SeatView``: its observation and mask, the public log, and
+        a forward model over records determinized for its seat (``model=False``: none, for
+        agents that use only the observation). This, not the env, is what tournaments and
+        evaluations hand their agents."""
+        from labyrinth_env.progress import first_use
+        from labyrinth_env.seat_view import ForwardModel, SeatView
+
+        agent = self.agent_selection if agent is None else agent
+        observation = self.observe(agent)  # checks the agent and that the game was reset
+        forward = None
+        if model:
+            with first_use(("determinize", self.env_id), f"the {self.ruleset.title} determinize"):
+                forward = ForwardModel(self.ruleset, self.agent_name_mapping[agent], self._states)
+        return SeatView(observation["observation"], observation["action_mask"], self.public_log(), forward)
+
     def event_text(self, event: dict[str, Any]) -> str:
         """One decoded event as a sentence for people (``game_log`` itself stays data):
         ``{"type": "rotate_tile", "seat": 1, "cell": "r2c4"}`` -> ``Player 1: rotate tile

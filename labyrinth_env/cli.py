@@ -268,7 +268,9 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 print(f"your turn: {env.unwrapped.pending_decision()}")
                 action = _ask_action(env, read)
             else:
-                action = opponents[env.unwrapped.agent_name_mapping[name]].act(obs, env)
+                opponent = opponents[env.unwrapped.agent_name_mapping[name]]
+                view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))
+                action = opponent.act(obs, view)
                 print(f"{name}: {env.unwrapped.action_to_str(action)}")
             env.step(action)
     except (KeyboardInterrupt, EOFError):

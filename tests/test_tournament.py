@@ -509,3 +509,49 @@ def test_cli_runs_reports_and_rejects_bad_input(tmp_path, capsys):
     assert "unknown agent spec 'alphazero'" in capsys.readouterr().err
     assert main(["tournament", "--env", ENV, "--option", "max_turns"]) == 2
     assert "NAME=VALUE" in capsys.readouterr().err
+
+
+_LISTENERS = """
+import json, sys
+import psutil
+from labyrinth_env.agents import tournament as T
+
+def sink(batch):
+    me = psutil.Process()
+    seen = []
+    for p in [me, *me.children(recursive=True)]:
+        try:
+            conns = p.net_connections(kind="inet")
+        except psutil.Error:
+            continue
+        seen += [(p.name(), c.laddr.ip) for c in conns if c.status == psutil.CONN_LISTEN]
+    print(json.dumps(seen))
+
+t = T.make_tournament(sys.argv[1], "random,heuristic", 3, {"num_players": 2, "max_turns": 10})
+T.run_ray(t, [0], sink, workers=1)
+"""
+
+
+def test_a_local_ray_listens_on_loopback_only(tmp_path):
+    """Issue 22, item 8: the Ray a tournament starts for itself (no --address) keeps its node
+    address on loopback, so the GCS, the raylet, the driver and the workers listen on
+    127.0.0.1 only (ray.init alone turns 127.0.0.1 into the host's address and they listen on
+    every interface)."""
+    pytest.importorskip("ray")
+    psutil = pytest.importorskip("psutil")
+    import json
+    import os
+    import subprocess
+    import sys
+
+    del psutil
+    root = Path(__file__).resolve().parent.parent
+    env = {k: v for k, v in os.environ.items() if k != "RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER"}
+    done = subprocess.run(
+        [sys.executable, "-c", _LISTENERS, ENV], env=env, cwd=root, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    listening = json.loads(done.stdout.strip().splitlines()[-1])
+    names = {name for name, _ in listening}
+    assert "gcs_server" in names and "raylet" in names, listening
+    assert all(ip in ("127.0.0.1", "::ffff:127.0.0.1", "::1") for _, ip in listening), listening
