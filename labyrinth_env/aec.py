@@ -319,6 +319,11 @@ class LabyrinthAECEnv(AECEnv):
 
     # observation ----------------------------------------------------------------------------
     def observe(self, agent: str) -> dict[str, np.ndarray] | np.ndarray:
+        seen = self._observe_dict(agent)
+        return seen["observation"] if self.observation_format == "flat" else seen
+
+    def _observe_dict(self, agent: str) -> dict[str, np.ndarray]:
+        """``agent``'s observation and mask, whatever ``observation_format`` hands out."""
         if not self._has_reset:
             raise RuntimeError(f"{self.env_id}: reset() must be called before observe()")
         if agent not in self.agent_name_mapping:
@@ -331,8 +336,6 @@ class LabyrinthAECEnv(AECEnv):
             and agent in self.terminations
             and not (self.terminations[agent] or self.truncations[agent])
         )
-        if self.observation_format == "flat":
-            return obs
         mask = self._mask.copy() if acting else self._no_mask.copy()
         return {"observation": obs, "action_mask": mask}
 
@@ -387,7 +390,7 @@ class LabyrinthAECEnv(AECEnv):
         from labyrinth_env.seat_view import ForwardModel, SeatView
 
         agent = self.agent_selection if agent is None else agent
-        observation = self.observe(agent)  # checks the agent and that the game was reset
+        observation = self._observe_dict(agent)  # checks the agent and that the game was reset
         forward = None
         if model:
             with first_use(("determinize", self.env_id), f"the {self.ruleset.title} determinize"):

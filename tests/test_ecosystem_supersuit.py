@@ -65,6 +65,10 @@ def test_the_flat_observation_is_the_dict_formats_vector() -> None:
     agent = flat.agent_selection
     np.testing.assert_array_equal(flat.observe(agent), as_dict.observe(agent)["observation"])
     assert flat.observation_space(agent) == as_dict.observation_space(agent)["observation"]
+    # what a tournament hands an agent does not depend on the format
+    view = flat.seat_view(agent, model=False)
+    np.testing.assert_array_equal(view.observation, as_dict.observe(agent)["observation"])
+    np.testing.assert_array_equal(view.action_mask, as_dict.observe(agent)["action_mask"])
 
 
 def test_an_unknown_observation_format_names_the_allowed_ones() -> None:
