@@ -11,6 +11,7 @@ RLlib pins its own Gymnasium, so run this in a venv of its own::
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import os
 import sys
@@ -22,6 +23,9 @@ import labyrinth_env
 
 
 def run(env_ids: list[str], iterations: int, num_players: int, max_turns: int) -> list[dict[str, Any]]:
+    from labyrinth_env.agents.tournament import _local_ray_on_loopback
+
+    _local_ray_on_loopback()  # before Ray is imported: its local node listens on 127.0.0.1 only
     import ray
     from rich.progress import Progress
 
@@ -69,9 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [e for e in args.env if e not in known]
     if unknown or args.iterations < 1:
         parser.error(f"unknown env id(s) {unknown}; known: {known}" if unknown else "--iterations must be >= 1")
-    try:
-        import ray.rllib  # noqa: F401
-    except ImportError:
+    # without importing Ray (the loopback setting must come first); dm-tree comes with ray[rllib]
+    if importlib.util.find_spec("ray") is None or importlib.util.find_spec("tree") is None:
         print("rllib_ppo: RLlib is not installed (see this script's docstring for its venv)", file=sys.stderr)
         return 2
     os.environ.setdefault("RAY_DEDUP_LOGS", "0")
