@@ -484,3 +484,16 @@ def test_vector_memory_reports_peak_rss_and_what_the_env_holds(tmp_path: Path) -
     assert rows[0]["space_bounds_mib"] == rows[1]["space_bounds_mib"]
     with pytest.raises(ValueError, match="unknown env id 'chess_v1'"):
         vector_memory.main(["--env", "chess_v1"])
+
+
+def test_rllib_benchmark_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    import importlib.util
+
+    from labyrinth_env.benchmarks import rllib_ppo
+
+    with pytest.raises(SystemExit) as exc:
+        rllib_ppo.main(["--env", "no_such_env"])
+    assert exc.value.code == 2 and "unknown env id(s) ['no_such_env']" in capsys.readouterr().err
+    if importlib.util.find_spec("tree") is None:  # RLlib is not installed here: one line, exit 2
+        assert rllib_ppo.main(["--env", "team_edition_v1"]) == 2
+        assert "RLlib is not installed" in capsys.readouterr().err
