@@ -183,9 +183,20 @@ class LabyrinthAECEnv(AECEnv):
         return self.ruleset.loops
 
     @property
-    def state(self) -> np.void:
-        """The current state record (a view: copy it before changing it)."""
+    def record(self) -> np.void:
+        """The kernel's state record of the game, hidden information included (a view:
+        copy it before changing it). For research and tests; agents in tournaments get a
+        ``seat_view`` instead."""
         return self._states[0]
+
+    def state(self) -> np.ndarray:
+        """PettingZoo's global state: not offered. These games hide information from every
+        seat and have no observation of the whole table (an omniscient vector would be a
+        different encoding); the kernel's record is ``record``."""
+        raise NotImplementedError(
+            f"{self.env_id}: state() (PettingZoo's global state) is not implemented; each seat's observation "
+            "is observe(agent), the kernel's full state record is env.unwrapped.record"
+        )
 
     # reset / step -----------------------------------------------------------------------------
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -263,7 +274,7 @@ class LabyrinthAECEnv(AECEnv):
             self.render()
 
     def kernel_truncated(self) -> bool:
-        return int(self.state["outcome"]) == TRUNCATED
+        return int(self.record["outcome"]) == TRUNCATED
 
     def _check_action_type(self, action: Any) -> int:
         if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
@@ -282,7 +293,7 @@ class LabyrinthAECEnv(AECEnv):
 
     def pending_decision(self) -> str:
         """The name of the decision the acting seat must make now."""
-        return self.kernel.DECISIONS[int(self.state["decision"])]
+        return self.kernel.DECISIONS[int(self.record["decision"])]
 
     def _illegal_message(self, agent: str, index: int) -> str:
         legal = np.flatnonzero(self._mask)
@@ -356,7 +367,7 @@ class LabyrinthAECEnv(AECEnv):
     def _log_events(self) -> None:
         # Keep the raw records; decoding into dicts happens when game_log is read, which
         # keeps the per-step cost of the env low.
-        s = self.state
+        s = self.record
         n = int(s["num_events"])
         if n > s["events"].shape[0]:
             raise RuntimeError(f"{self.env_id}: event buffer overflow ({n} events in one step)")
@@ -465,7 +476,7 @@ class LabyrinthAECEnv(AECEnv):
             raise RuntimeError(f"{self.env_id}: reset() must be called before drawing a picture")
         if self.ruleset.picture is None:
             raise NotImplementedError(f"{self.env_id} has no pictures (its spec names no picture module)")
-        return self.ruleset.picture.draw(self.state, viewer=self._viewer_seat(viewer), omniscient=bool(omniscient))
+        return self.ruleset.picture.draw(self.record, viewer=self._viewer_seat(viewer), omniscient=bool(omniscient))
 
     def to_svg(self, omniscient: bool = False, viewer: int | str | None = None) -> str:
         """The current state as an SVG document (see ``picture``)."""

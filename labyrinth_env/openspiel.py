@@ -132,7 +132,7 @@ class LabyrinthState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         env = self.env
-        return int(env.state["outcome"]) != 0
+        return int(env.record["outcome"]) != 0
 
     def returns(self) -> list[float]:
         if not self.is_terminal():

@@ -1,6 +1,6 @@
 """What one seat may see: the object tournaments and evaluations hand their agents.
 
-The env keeps the whole game for research (``env.unwrapped.state`` is the full record, with
+The env keeps the whole game for research (``env.unwrapped.record`` is the full record, with
 deck orders, other hands and the dice; ``to_svg(omniscient=True)`` draws it all). An agent
 playing in a tournament, an evaluation or against a person gets a ``SeatView`` instead
 (``env.unwrapped.seat_view(agent)``), with exactly four members:

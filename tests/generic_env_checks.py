@@ -44,7 +44,7 @@ def random_env(env_id: str, seed: int, steps: int, running: int = 0, **options: 
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
-        if int(env.state["outcome"]) != running:
+        if int(env.record["outcome"]) != running:
             break
         env.step(int(rng.choice(env.legal_actions())))
     return env
@@ -131,7 +131,7 @@ def check_replay(tmp_path, env_id: str, seed: int, event_types: set[str], **opti
     assert data["env_id"] == env_id and data["options"]["max_turns"] == options["max_turns"]
     replayed = labyrinth_env.load_replay(path)
     assert replayed.game_log == env.unwrapped.game_log
-    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
+    assert replayed.record.tobytes() == env.unwrapped.record.tobytes()
     assert {e["type"] for e in replayed.game_log} >= event_types
 
 
@@ -157,12 +157,12 @@ def check_illegal_wrapped(env_id: str, illegal: int, **options: Any) -> None:
 
 def check_bad_action_types(env, num_actions: int, word: str) -> None:
     """Out-of-range and non-int actions are refused and change nothing."""
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     with pytest.raises(ValueError, match="out of range"):
         env.step(num_actions)
     with pytest.raises(ValueError, match="must be an int"):
         env.step(word)
-    assert env.state.tobytes() == before
+    assert env.record.tobytes() == before
 
 
 def check_step_before_reset(env_id: str) -> None:
@@ -179,7 +179,7 @@ def check_truncation(env_id: str, end_turn: int, **options: Any) -> None:
     env.reset(seed=1)
     while not any(env.truncations.values()):
         env.step(end_turn)
-    assert int(env.unwrapped.state["turn"]) == options["max_turns"]
+    assert int(env.unwrapped.record["turn"]) == options["max_turns"]
     assert not any(env.terminations.values())
     assert all(r == 0 for r in env._cumulative_rewards.values())
     assert env.unwrapped.game_log[-1] == {"type": "truncated"}
@@ -195,7 +195,7 @@ def state_with_face_down_traps(random_state, K, min_traps: int = 3):
     with at least ``min_traps`` face-down traps on the board, and those traps' nodes."""
     for seed in range(50):
         env = random_state(3, 100 + seed, 200, max_turns=None)
-        s = env.state
+        s = env.record
         down = [n for n in range(K.NUM_NODES) if s["node_trap"][n] >= 0 and not s["trap_up"][n]]
         if len(down) >= min_traps and int(s["outcome"]) == K.RUNNING:
             return env, down

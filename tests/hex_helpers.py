@@ -298,7 +298,7 @@ def check_text_board(env: Any, seed: int, steps: int, figure: str) -> int:
         assert ("east" in name) == (col > centre[1]) and ("west" in name) == (col < centre[1]), name
     checked = 0
     for _ in range(steps):
-        s = env.state
+        s = env.record
         text = env.render_text()
         assert max(len(x) for x in text.splitlines()) <= 100
         assert "key:" in text and all(name in text for name in HEX_DIRECTION_NAMES)

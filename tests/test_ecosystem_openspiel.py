@@ -69,8 +69,8 @@ def test_successive_games_differ_and_the_seed_parameter_repeats_them() -> None:
     a = pyspiel.load_game("labyrinth_paths_of_destiny_3e", {"seed": 7})
     b = pyspiel.load_game("labyrinth_paths_of_destiny_3e", {"seed": 7})
     first, second = a.new_initial_state(), a.new_initial_state()
-    assert first.env.state.tobytes() != second.env.state.tobytes()
-    assert b.new_initial_state().env.state.tobytes() == first.env.state.tobytes()
+    assert first.env.record.tobytes() != second.env.record.tobytes()
+    assert b.new_initial_state().env.record.tobytes() == first.env.record.tobytes()
 
 
 def test_bad_parameters_name_what_is_allowed() -> None:
@@ -89,8 +89,8 @@ def test_resample_from_infostate_keeps_the_seats_view_and_deals_the_hidden_part_
         assert sample.observation_tensor(seat) == state.observation_tensor(seat)
         assert sample.legal_actions() == state.legal_actions()
     # the Book of Daedalus is face down: its order is dealt again
-    records = {sample.env.state.tobytes() for sample in samples}
-    assert len(records) > 1 and state.env.state.tobytes() not in records
+    records = {sample.env.record.tobytes() for sample in samples}
+    assert len(records) > 1 and state.env.record.tobytes() not in records
 
 
 def test_openspiel_mcts_ismcts_and_evaluate_bots_run() -> None:

@@ -24,3 +24,14 @@ def test_the_parallel_conversion_is_refused(env_id: str) -> None:
     assert env.metadata["is_parallelizable"] is False
     with pytest.raises(AssertionError, match="is_parallelizable"):
         aec_to_parallel(env)
+
+
+@pytest.mark.parametrize("env_id", ENV_IDS)
+def test_state_keeps_pettingzoos_meaning_and_the_record_has_its_own_name(env_id: str) -> None:
+    env = labyrinth_env.make(env_id)
+    env.reset(seed=0)
+    with pytest.raises(NotImplementedError, match=r"state\(\).*env.unwrapped.record"):
+        env.state()
+    record = env.unwrapped.record
+    assert record.dtype.names and "outcome" in record.dtype.names
+    assert record.tobytes() == env.unwrapped._states[0].tobytes()

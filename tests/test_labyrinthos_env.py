@@ -311,7 +311,7 @@ def _cells(obs: np.ndarray) -> np.ndarray:
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_observation_is_egocentric(num_players):
     env = random_env(ENV_ID, 4, 150, num_players=num_players, max_turns=None)
-    s = env.state
+    s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
         cells = _cells(obs)
@@ -333,7 +333,7 @@ def test_observation_is_egocentric(num_players):
 
 def test_face_down_tiles_show_nothing_but_walls():
     env = random_env(ENV_ID, 8, 200, num_players=3, max_turns=None)
-    s = env.state
+    s = env.record
     down = [c for c in range(K.NUM_CELLS) if not s["cell_up"][c]]
     assert len(down) > 5
     for agent in env.agents:
@@ -555,11 +555,11 @@ def test_bad_options_get_clear_errors(options, message):
 
 def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     env = random_env(ENV_ID, 3, 40, num_players=2)
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     illegal = int(np.flatnonzero(env._mask == 0)[0])
     with pytest.raises(ValueError, match="illegal action"):
         env.step(illegal)
-    assert env.state.tobytes() == before
+    assert env.record.tobytes() == before
     check_bad_action_types(env, K.NUM_ACTIONS, "pass")
 
 
@@ -583,7 +583,7 @@ def test_truncation_by_max_turns_gives_zero_rewards():
                 break
         else:
             env.step(int(legal[0]))
-    assert int(env.unwrapped.state["turn"]) == 6
+    assert int(env.unwrapped.record["turn"]) == 6
     assert not any(env.terminations.values())
     assert all(r == 0 for r in env._cumulative_rewards.values())
     assert env.unwrapped.game_log[-1] == {"type": "truncated"}
@@ -640,7 +640,7 @@ def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players):
     rng = np.random.default_rng(num_players)
     oriented = 0
     for _ in range(400):
-        s = env.state
+        s = env.record
         text = env.render_text()
         assert max(len(line) for line in text.splitlines()) <= 100
         assert "key: NESW a tile's open pathways" in text and "M the medusa" in text

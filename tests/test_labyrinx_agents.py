@@ -118,7 +118,7 @@ def test_a_four_player_heuristic_game_without_max_turns_ends():
     env = labyrinth_env.make(ENV_ID, num_players=4, max_turns=None)
     for seed in range(3):
         play_game(env, HeuristicAgent(), seed)
-        assert env.unwrapped.state["outcome"] == K.WON
+        assert env.unwrapped.record["outcome"] == K.WON
     for table, n, powers in ((9, 4, False), (9, 4, True), (5, 4, False), (13, 4, True), (7, 6, False), (11, 2, True)):
         out = np.zeros(8, dtype=np.int64)
         seeds = np.arange(1, 301, dtype=np.uint64) * 7919 + table

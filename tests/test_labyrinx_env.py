@@ -40,7 +40,7 @@ def random_state(num_players: int, seed: int, steps: int, **opts) -> labyrinth_e
     env.reset(seed=seed)
     rng = np.random.default_rng(seed)
     for _ in range(steps):
-        if int(env.state["outcome"]) != K.RUNNING:
+        if int(env.record["outcome"]) != K.RUNNING:
             break
         env.step(int(rng.choice(env.legal_actions())))
     return env
@@ -101,7 +101,7 @@ def test_same_seed_same_game_different_seed_different_game():
     def run(seed: int):
         env = labyrinth_env.make(ENV_ID, num_players=3)
         actions = play_random(env, seed)
-        return actions, env.unwrapped.game_log, env.unwrapped.state.tobytes()
+        return actions, env.unwrapped.game_log, env.unwrapped.record.tobytes()
 
     a1, log1, s1 = run(5)
     a2, log2, s2 = run(5)
@@ -112,7 +112,7 @@ def test_same_seed_same_game_different_seed_different_game():
     for seed in range(20):
         env = labyrinth_env.raw_env(ENV_ID, num_players=2)
         env.reset(seed=seed)
-        s = env.state
+        s = env.record
         setups.add(s["deck"].tobytes() + s["hand"].tobytes() + s["character"].tobytes())
     assert len(setups) == 20
 
@@ -127,7 +127,7 @@ def test_replay_reproduces_log(tmp_path, num_players):
     assert data["env_id"] == ENV_ID and data["options"]["character_powers"] is True
     replayed = labyrinth_env.load_replay(path)
     assert replayed.game_log == env.unwrapped.game_log
-    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
+    assert replayed.record.tobytes() == env.unwrapped.record.tobytes()
     assert {e["type"] for e in replayed.game_log} >= {"start_turn", "move", "labyrinth_expands", "flip", "win"}
 
 
@@ -153,7 +153,7 @@ def test_observation_fixed_shape_for_every_player_count():
 @pytest.mark.parametrize("num_players", [3, 6])
 def test_observation_is_egocentric(num_players):
     env = random_state(num_players, 9, 60)
-    s = env.state
+    s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
         # the observer's own character is relative seat 0, the next player to the left seat 1
@@ -193,7 +193,7 @@ def test_other_hands_deck_order_and_unseen_cards_never_reach_the_observation():
 
 def test_a_peeked_card_is_seen_only_by_the_peeker():
     env = random_state(2, 4, 0)
-    s = env.state
+    s = env.record
     for _ in range(200):
         legal = env.legal_actions()
         peeks = [a for a in legal if K.A_PEEK <= a < K.A_PLAY]
@@ -277,11 +277,11 @@ def test_bad_options_get_clear_errors(opts, message):
 def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3)
     env.reset(seed=0)
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     illegal = int(np.flatnonzero(env._mask == 0)[0])
     with pytest.raises(ValueError, match=r"illegal action.*pending decision: the labyrinth expands"):
         env.step(illegal)
-    assert env.state.tobytes() == before
+    assert env.record.tobytes() == before
     with pytest.raises(ValueError, match="out of range"):
         env.step(K.NUM_ACTIONS)
 
@@ -361,7 +361,7 @@ def test_text_board_labels_spaces_as_the_actions_do_and_has_a_key(num_players, t
     rng = np.random.default_rng(num_players)
     turned = 0
     for _ in range(500):
-        s = env.state
+        s = env.record
         text = env.render_text()
         assert max(len(line) for line in text.splitlines()) <= 100
         assert "key: (r,c) in the actions: row r (left), column c (top)" in text
@@ -400,7 +400,7 @@ def test_search_agent_never_sees_hidden_information():
     rng = np.random.default_rng(2)
     compared = 0
     for _ in range(400):
-        if int(env.state["outcome"]) != K.RUNNING:
+        if int(env.record["outcome"]) != K.RUNNING:
             break
         legal = env.legal_actions()
         if len(legal) > 2 and rng.random() < 0.08:

@@ -154,7 +154,7 @@ def test_search_takes_a_treasure_in_reach_without_the_heuristic_prior():
     k = env.kernel
     for seed in range(200):
         env.reset(seed=seed)
-        s = env.state
+        s = env.record
         wanted = {int(t) for t in s["slots"][0] if t >= 0}
         cells = [
             c for c in range(k.NUM_CELLS) if s["reach"][c] == 1 and int(k.TILE_TREASURE[s["cell_tile"][c]]) in wanted

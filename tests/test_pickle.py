@@ -41,7 +41,7 @@ def test_a_pickled_env_continues_as_the_same_game(env_id: str) -> None:
     play_on(env, np.random.default_rng(0), 25)
     restored = pickle.loads(pickle.dumps(env))
     assert type(restored) is type(env)
-    assert restored.state.tobytes() == env.state.tobytes()
+    assert restored.record.tobytes() == env.record.tobytes()
     assert restored.game_log == env.game_log and restored.actions_taken == env.actions_taken
     assert play_on(restored, np.random.default_rng(1), 300) == play_on(env, np.random.default_rng(1), 300)
     assert restored.replay_dict() == env.replay_dict()
@@ -52,11 +52,11 @@ def test_a_deep_copy_is_an_independent_game(env_id: str) -> None:
     env = labyrinth_env.make(env_id)
     env.reset(seed=12)
     play_on(env, np.random.default_rng(2), 10)
-    before = (env.state.tobytes(), env.agent_selection, list(env.actions_taken), list(env.game_log))
+    before = (env.record.tobytes(), env.agent_selection, list(env.actions_taken), list(env.game_log))
     twin = copy.deepcopy(env)
     play_on(twin, np.random.default_rng(3), 30)
     assert twin.actions_taken != env.actions_taken
-    assert (env.state.tobytes(), env.agent_selection, list(env.actions_taken), list(env.game_log)) == before
+    assert (env.record.tobytes(), env.agent_selection, list(env.actions_taken), list(env.game_log)) == before
     # and the original still plays
     env.step(first_legal(env))
 
@@ -67,7 +67,7 @@ def test_a_fresh_env_pickles_before_reset() -> None:
     assert restored.options == env.options
     restored.reset(seed=0)
     env.reset(seed=0)
-    assert restored.state.tobytes() == env.state.tobytes()
+    assert restored.record.tobytes() == env.record.tobytes()
 
 
 @pytest.mark.parametrize("env_id", ENV_IDS)

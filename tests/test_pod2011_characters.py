@@ -69,7 +69,7 @@ def test_characters_none_is_the_default_first_game_advice_l74():
     # l.74 "If you are playing for the first time, we advise you to skip this step"
     env = labyrinth_env.raw_env(ENV_ID, num_players=3)
     env.reset(seed=4)
-    s = env.state
+    s = env.record
     assert int(s["char_mode"]) == 0 and (s["character"] == -1).all()
     assert env.observation_space("player_0")["observation"].shape == (K.OBS_BASE_SIZE,)
     assert not [e for e in env.game_log if e["type"] == "character"]
@@ -82,11 +82,11 @@ def test_characters_random_dealt_from_the_kernel_rng_one_card_each():
     for seed in range(12):
         env = labyrinth_env.raw_env(ENV_ID, num_players=6, characters="random")
         env.reset(seed=seed)
-        chars = tuple(int(c) for c in env.state["character"][:6])
+        chars = tuple(int(c) for c in env.record["character"][:6])
         assert len(set(chars)) == 6 and all(0 <= c < C.NUM_CHARACTERS for c in chars), "one card of each"
         again = labyrinth_env.raw_env(ENV_ID, num_players=6, characters="random")
         again.reset(seed=seed)
-        assert tuple(int(c) for c in again.state["character"][:6]) == chars, "same seed, same deal"
+        assert tuple(int(c) for c in again.record["character"][:6]) == chars, "same seed, same deal"
         deals.add(chars)
         log = [e for e in env.game_log if e["type"] == "character"]
         assert [e["character"] for e in log] == [C.CHARACTERS[c] for c in chars]
@@ -96,7 +96,7 @@ def test_characters_random_dealt_from_the_kernel_rng_one_card_each():
 def test_characters_fixed_by_name_per_seat():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3, characters=["Witch", "Monk", "Thief"])
     env.reset(seed=2)
-    assert [int(c) for c in env.state["character"][:3]] == [K.WITCH, K.MONK, K.THIEF]
+    assert [int(c) for c in env.record["character"][:3]] == [K.WITCH, K.MONK, K.THIEF]
     assert "Witch (curses 6 left)" in env.render_text()
 
 
@@ -126,13 +126,13 @@ def test_character_kept_till_the_end_of_the_game_l130():
     for seed in range(6):
         env = labyrinth_env.raw_env(ENV_ID, num_players=4, characters="random", max_turns=60)
         env.reset(seed=seed)
-        dealt = env.state["character"].copy()
+        dealt = env.record["character"].copy()
         rng = np.random.default_rng(seed)
         while env.agents and not env.terminations[env.agent_selection] and not env.truncations[env.agent_selection]:
             mask = env.observe(env.agent_selection)["action_mask"]
             assert not mask[K.A_CHARACTER : K.A_SKILL].any(), "no card is taken after the deal"
             env.step(int(rng.choice(np.flatnonzero(mask))))
-            assert (env.state["character"] == dealt).all()
+            assert (env.record["character"] == dealt).all()
 
 
 def test_character_and_its_tokens_visible_to_other_players_l131():
@@ -747,7 +747,7 @@ def test_disarm_who_loses_to_the_sword_master_may_not_attack_in_his_next_round()
 def test_picture_and_text_board_show_characters_and_tokens():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3, characters=["Witch", "Female Archer", "Monk"])
     env.reset(seed=5)
-    s = env.unwrapped.state if hasattr(env, "unwrapped") else env.state
+    s = env.unwrapped.record if hasattr(env, "unwrapped") else env.record
     s["curse"][2] = 2
     s["adrenaline"][1] = 1
     text = env.render_text()

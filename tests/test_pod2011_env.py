@@ -307,7 +307,7 @@ def test_same_seed_same_game_different_seed_different_game():
     def run(seed: int):
         env = labyrinth_env.make(ENV_ID, num_players=3, max_turns=40)
         actions = play_random(env, seed)
-        return actions, env.unwrapped.game_log, env.unwrapped.state.tobytes()
+        return actions, env.unwrapped.game_log, env.unwrapped.record.tobytes()
 
     a1, log1, s1 = run(5)
     a2, log2, s2 = run(5)
@@ -318,7 +318,7 @@ def test_same_seed_same_game_different_seed_different_game():
     for seed in range(20):
         env = labyrinth_env.raw_env(ENV_ID, num_players=2)
         env.reset(seed=seed)
-        s = env.state
+        s = env.record
         setups.add(s["tile_pool"].tobytes() + s["trap_pool"].tobytes() + s["guard_deck"].tobytes())
     assert len(setups) == 20
 
@@ -362,7 +362,7 @@ def _seat_block(obs: np.ndarray, rel: int) -> np.ndarray:
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_observation_is_egocentric(num_players):
     env = random_state(num_players, 4, 60, max_turns=None)
-    s = env.state
+    s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
         for rel in range(num_players):
@@ -403,7 +403,7 @@ def test_guard_cards_left_are_counted_by_kind():
     obs = env.observe(env.agent_selection)["observation"]
     assert np.allclose(obs[g : g + 6] * 3, [3, 2, 2, 2, 2, 1])
     env.step(K.A_MOVE_GUARD)
-    card = int(env.state["guard_deck"][0])
+    card = int(env.record["guard_deck"][0])
     counts = np.array([3, 2, 2, 2, 2, 1], dtype=float)
     counts[K.GUARD_CLASS[card]] -= 1
     for agent in env.agents:
@@ -420,9 +420,9 @@ def test_drawn_field_is_visible_while_placing():
         for _ in range(60):
             if K.A_BUILD in env.legal_actions():
                 env.step(K.A_BUILD)
-                if int(env.state["decision"]) != K.D_PLACE:
+                if int(env.record["decision"]) != K.D_PLACE:
                     continue
-                tile = int(env.state["drawn_tile"])
+                tile = int(env.record["drawn_tile"])
                 assert env.pending_decision() == "place the board field"
                 for agent in env.agents:
                     drawn = env.observe(agent)["observation"][offset : offset + K.NUM_TILES]
@@ -487,24 +487,24 @@ def test_bad_options_get_clear_errors(options, message):
 def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3, ask_crystal=False)
     env.reset(seed=0)
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     log_before = list(env.game_log)
     illegal = K.A_PLACE + 5
     with pytest.raises(
         ValueError, match=rf"illegal action {illegal} \(build field at .* rotation 5\).*pending decision: action"
     ):
         env.step(illegal)
-    assert env.state.tobytes() == before and env.game_log == log_before
+    assert env.record.tobytes() == before and env.game_log == log_before
     with pytest.raises(ValueError, match=r"illegal action \d+ \(keep the throw\).*pending decision: action"):
         env.step(K.A_KEEP)
     check_bad_action_types(env, K.NUM_ACTIONS, "build")
     env2 = labyrinth_env.raw_env(ENV_ID, num_players=2, ask_crystal=False)
     env2.reset(seed=0)
     assert env2.pending_decision() == "choose a start field"
-    before = env2.state.tobytes()
+    before = env2.record.tobytes()
     with pytest.raises(ValueError, match=r"\(build\).*pending decision: choose a start field"):
         env2.step(K.A_BUILD)
-    assert env2.state.tobytes() == before
+    assert env2.record.tobytes() == before
 
 
 def test_illegal_action_wrapped_env_terminates_with_penalty():
@@ -559,7 +559,7 @@ def test_text_board_names_fields_as_the_actions_do_with_a_key(num_players):
 def test_text_board_drawn_field_rotations_and_hidden_traps():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3)
     env.reset(seed=1)
-    s = env.state
+    s = env.record
     text = env.render_text()
     assert glyph_above(text, "(0,0)").startswith("C") and glyph_above(text, "(3,0)") == "Kk0"
     assert map_captions(text)["start 0"][0] == map_captions(text)["(3,0)"][0]  # beyond key field 0, eastwards

@@ -1214,7 +1214,7 @@ def test_win_lifting_a_key_on_the_central_field():
 def test_max_turns_truncates():
     env = raw_env(num_players=3, max_turns=4, ask_crystal=False)
     env.reset(seed=0)
-    while int(env.state["outcome"]) == K.RUNNING:
+    while int(env.record["outcome"]) == K.RUNNING:
         env.step(K.A_END_TURN)
-    assert int(env.state["outcome"]) == K.TRUNCATED and int(env.state["turn"]) == 4
+    assert int(env.record["outcome"]) == K.TRUNCATED and int(env.record["turn"]) == 4
     assert env.game_log[-1] == {"type": "truncated"}

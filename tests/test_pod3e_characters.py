@@ -92,12 +92,12 @@ def test_characters_random_is_the_default_dealt_from_the_kernel_rng():
     for seed in range(40):
         sc_states = labyrinth_env.make(ENV_ID, num_players=4)
         sc_states.reset(seed=seed)
-        chars = [int(c) for c in sc_states.unwrapped.state["character"][:4]]
+        chars = [int(c) for c in sc_states.unwrapped.record["character"][:4]]
         assert len(set(chars)) == 4 and all(C.CHARACTER_READY[c] for c in chars)
         seen.update(chars)
         again = labyrinth_env.make(ENV_ID, num_players=4)
         again.reset(seed=seed)
-        assert [int(c) for c in again.unwrapped.state["character"][:4]] == chars, "same seed, same deal"
+        assert [int(c) for c in again.unwrapped.record["character"][:4]] == chars, "same seed, same deal"
     assert seen == {NAME[n] for n in READY}, "every written character is dealt"
 
 
@@ -105,14 +105,14 @@ def test_characters_two_player_setup_excludes_golem_mistress_and_arch_priestess_
     for seed in range(200):
         e = labyrinth_env.make(ENV_ID, num_players=2)
         e.reset(seed=seed)
-        chars = {int(c) for c in e.unwrapped.state["character"][:2]}
+        chars = {int(c) for c in e.unwrapped.record["character"][:2]}
         assert not chars & {C.GOLEM_MISTRESS, C.ARCH_PRIESTESS}
 
 
 def test_characters_none_plays_without_characters_or_tokens():
     e = labyrinth_env.make(ENV_ID, num_players=3, characters="none")
     e.reset(seed=3)
-    s = e.unwrapped.state
+    s = e.unwrapped.record
     assert (s["character"] == -1).all() and (s["tok_owner"] == -1).all()
 
 
@@ -127,7 +127,7 @@ def test_characters_listed_per_seat_take_their_tokens_l89():
 def test_character_draft_seats_pick_in_turn_as_their_decision():
     e = labyrinth_env.make(ENV_ID, num_players=3, character_draft=True)
     e.reset(seed=5)
-    s = e.unwrapped.state
+    s = e.unwrapped.record
     assert int(s["decision"]) == K.D_DRAFT and e.agent_selection == "player_0"
     mask = e.observe("player_0")["action_mask"]
     assert {a - K.A_DRAFT for a in np.flatnonzero(mask)} == {NAME[n] for n in READY}

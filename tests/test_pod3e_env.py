@@ -302,7 +302,7 @@ def test_same_seed_same_game_different_seed_different_game():
     def run(seed: int):
         env = labyrinth_env.make(ENV_ID, num_players=3, max_turns=40)
         actions = play_random(env, seed)
-        return actions, env.unwrapped.game_log, env.unwrapped.state.tobytes()
+        return actions, env.unwrapped.game_log, env.unwrapped.record.tobytes()
 
     a1, log1, s1 = run(5)
     a2, log2, s2 = run(5)
@@ -313,7 +313,7 @@ def test_same_seed_same_game_different_seed_different_game():
     for seed in range(20):
         env = labyrinth_env.raw_env(ENV_ID, num_players=2)
         env.reset(seed=seed)
-        s = env.state
+        s = env.record
         setups.add(s["tile_pool"].tobytes() + s["trap_pool"].tobytes() + s["item_pool"].tobytes())
     assert len(setups) == 20
 
@@ -354,7 +354,7 @@ def _seat_block(obs: np.ndarray, rel: int) -> np.ndarray:
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_observation_is_egocentric(num_players):
     env = random_state(num_players, 4, 60, max_turns=None)
-    s = env.state
+    s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
         for rel in range(num_players):
@@ -403,9 +403,9 @@ def test_drawn_tile_is_visible_while_placing():
         for _ in range(60):
             if K.A_BUILD in env.legal_actions():
                 env.step(K.A_BUILD)
-                if int(env.state["decision"]) != K.D_PLACE:
+                if int(env.record["decision"]) != K.D_PLACE:
                     continue
-                tile = int(env.state["drawn_tile"])
+                tile = int(env.record["drawn_tile"])
                 assert env.pending_decision() == "place the drawn tile"
                 for agent in env.agents:
                     obs = env.observe(agent)["observation"]
@@ -450,8 +450,8 @@ def test_face_down_tiles_never_reach_another_seat_over_whole_games(num_players):
         env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, characters=chars, max_turns=60)
         env.reset(seed=500 + g)
         rng = np.random.default_rng(g)
-        while int(env.state["outcome"]) == K.RUNNING:
-            s = env.state
+        while int(env.record["outcome"]) == K.RUNNING:
+            s = env.record
             other = np.array([s]).copy()
             if _swap_hidden_tiles(other[0], rng):
                 checked += 1
@@ -465,17 +465,19 @@ def test_face_down_tiles_never_reach_another_seat_over_whole_games(num_players):
                 h2 = H.heuristic_action(other[0], mask2)
                 assert np.array_equal(mask, mask2) and h1 == h2, f"the hidden tile shows in the mask, game {g}"
             legal = env.legal_actions()
-            a = H.heuristic_action(env.state, mask) if rng.random() < 0.8 else int(rng.choice(legal))
-            draws = int(a) == K.A_BUILD or int(env.state["decision"]) == K.D_PLACE  # a Build shows its tile
+            a = H.heuristic_action(env.record, mask) if rng.random() < 0.8 else int(rng.choice(legal))
+            draws = int(a) == K.A_BUILD or int(env.record["decision"]) == K.D_PLACE  # a Build shows its tile
             env.step(int(a))
             # ... and one step on: the same, unless that step revealed a tile or built one
             swapped = checked and not draws and K.step(other[0], int(a))
-            if swapped and int(env.state["decision"]) not in (K.D_ORIENT, K.D_PLACE):
-                revealed = any(int(e[0]) == K.EV_REVEALED for e in env.state["events"][: int(env.state["num_events"])])
-                if not revealed and int(env.state["outcome"]) == K.RUNNING:
+            if swapped and int(env.record["decision"]) not in (K.D_ORIENT, K.D_PLACE):
+                revealed = any(
+                    int(e[0]) == K.EV_REVEALED for e in env.record["events"][: int(env.record["num_events"])]
+                )
+                if not revealed and int(env.record["outcome"]) == K.RUNNING:
                     for p in range(num_players):
                         a1, b1 = np.zeros(K.OBS_SIZE, np.float32), np.zeros(K.OBS_SIZE, np.float32)
-                        K.observe(env.state, p, a1)
+                        K.observe(env.record, p, a1)
                         K.observe(other[0], p, b1)
                         assert np.array_equal(a1, b1), f"seat {p} learns the hidden tile by a step, game {g}"
     assert checked > 200
@@ -517,7 +519,7 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     env.reset(seed=0)
     # the first activity: only moving onto the key space (or the Golem, or ending the turn)
     env.step(next(a for a in env.legal_actions() if K.A_MOVE <= a < K.A_RISKY_JUMP))
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     log_before = list(env.game_log)
     taken = list(env.actions_taken)
     mask_before = env.observe(env.agent_selection)["action_mask"].copy()
@@ -526,7 +528,7 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
         ValueError, match=rf"illegal action {illegal} \(build tile at .* rotation 5\).*pending decision: activity"
     ):
         env.step(illegal)
-    assert env.state.tobytes() == before
+    assert env.record.tobytes() == before
     assert np.array_equal(env.observe(env.agent_selection)["action_mask"], mask_before)
     assert env.game_log == log_before and env.actions_taken == taken
     with pytest.raises(ValueError, match=r"illegal action \d+ \(keep the roll\).*pending decision: activity"):
@@ -534,11 +536,11 @@ def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     check_bad_action_types(env, K.NUM_ACTIONS, "build")
     # a pending decision other than the activity is named too
     env.step(K.A_BUILD)
-    if int(env.state["decision"]) == K.D_PLACE:
-        before = env.state.tobytes()
+    if int(env.record["decision"]) == K.D_PLACE:
+        before = env.record.tobytes()
         with pytest.raises(ValueError, match=r"\(end turn\).*pending decision: place the drawn tile"):
             env.step(K.A_END_TURN)
-        assert env.state.tobytes() == before
+        assert env.record.tobytes() == before
 
 
 def test_illegal_action_wrapped_env_terminates_with_penalty():
@@ -596,7 +598,7 @@ def test_text_board_names_spaces_as_the_actions_do_with_a_key(num_players, varia
 def test_text_board_items_and_hidden_traps():
     env = labyrinth_env.raw_env(ENV_ID, num_players=2)
     env.reset(seed=1)
-    s = env.state
+    s = env.record
     node = int(K.KEY_NODES[1])
     s["node_trap"][node] = 0
     s["item_node"][3] = node

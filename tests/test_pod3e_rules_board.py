@@ -166,14 +166,14 @@ def test_two_players_use_the_two_player_setup():
     nothing."""
     env = raw_env(num_players=2)
     env.reset(seed=11)
-    s = env.state
+    s = env.record
     assert int(s["center_cell"]) == int(K.VARIANT_CENTER) and s["seat_start"][:2].tolist() == [0, 2]
     env = raw_env(num_players=2, two_player_variant=False)
     env.reset(seed=11)
-    assert int(env.state["center_cell"]) == CENTER
+    assert int(env.record["center_cell"]) == CENTER
     env = raw_env(num_players=3, two_player_variant=True)
     env.reset(seed=11)
-    assert int(env.state["center_cell"]) == CENTER and env.state["seat_start"][:3].tolist() == [0, 2, 4]
+    assert int(env.record["center_cell"]) == CENTER and env.record["seat_start"][:3].tolist() == [0, 2, 4]
 
 
 def test_two_player_variant_rules_use_moved_central_space():

@@ -182,7 +182,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
     # the whole table: the Book turns face-up tiles down, so nothing on the board is hidden)
     env = labyrinth_env.raw_env("team_edition_v1", num_players=2, public_memory=False)
     env.reset(seed=1)
-    s = env.state
+    s = env.record
     cell = next(c for c in C.LOOSE_CELLS if C.TILE_TREASURE[s["cell_tile"][c]] >= 0)
     tile = int(s["cell_tile"][cell])
     name = C.TREASURES[C.TILE_TREASURE[tile]]
@@ -200,7 +200,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
 def test_paths_of_destiny_face_down_trap_only_in_omniscient_view(env_id):
     env = labyrinth_env.raw_env(env_id, num_players=2)
     env.reset(seed=1)
-    s = env.state
+    s = env.record
     components = importlib_components(env)
     node = int(np.flatnonzero(s["node_mask"][: 37 * 3])[0])
     token = 0
@@ -245,7 +245,7 @@ def test_every_state_of_many_random_games_renders(env_id):
         step = 0
         while True:
             if step % every == 0:
-                c = draw(env.state, viewer=viewer, omniscient=g % 3 == 2)
+                c = draw(env.record, viewer=viewer, omniscient=g % 3 == 2)
                 if drawn % 10 == 0:
                     assert c.to_svg().endswith("</svg>")
                 if drawn % 150 == 0:
@@ -254,7 +254,7 @@ def test_every_state_of_many_random_games_renders(env_id):
             if random_steps(env, rng, 1) == 0:
                 break
             step += 1
-        draw(env.state)  # the final state
+        draw(env.record)  # the final state
     assert drawn > 1000
 
 
@@ -277,7 +277,7 @@ def test_golden_image(env_id):
     from PIL import Image
 
     env, taken = _golden_state(env_id)
-    digest = hashlib.sha256(env.unwrapped.state.tobytes()).hexdigest()
+    digest = hashlib.sha256(env.unwrapped.record.tobytes()).hexdigest()
     image = np.asarray(Image.fromarray(env.render()).reduce(2))
     png, meta = GOLDEN / f"{env_id}.png", GOLDEN / f"{env_id}.json"
     if os.environ.get("LABYRINTH_UPDATE_GOLDEN") == "1":

@@ -133,7 +133,7 @@ def test_random_games_end_and_their_replays_reproduce_them(env_id, tmp_path):
             legal = env.legal_actions()
             assert legal, f"{env_id}: no legal action while the game runs"
             env.step(int(rng.choice(legal)))
-        assert int(env.state["outcome"]) in (contract.WON, contract.TRUNCATED, contract.LOST)
+        assert int(env.record["outcome"]) in (contract.WON, contract.TRUNCATED, contract.LOST)
         env.save_replay(tmp_path / "game.json")
         again = labyrinth_env.load_replay(tmp_path / "game.json")
         assert again.game_log == env.game_log

@@ -186,7 +186,7 @@ def test_same_seed_same_game_different_seed_different_game():
     for seed in range(20):
         env = labyrinth_env.raw_env(ENV_ID, num_players=2)
         env.reset(seed=seed)
-        starts.add(env.state["cell_tile"].tobytes() + env.state["pages"].tobytes())
+        starts.add(env.record["cell_tile"].tobytes() + env.record["pages"].tobytes())
     assert len(starts) == 20
 
 
@@ -199,7 +199,7 @@ def test_replay_reproduces_log(tmp_path):
     assert data["env_id"] == ENV_ID and data["options"]["max_turns"] == 10
     replayed = labyrinth_env.load_replay(path)
     assert replayed.game_log == env.unwrapped.game_log
-    assert replayed.state.tobytes() == env.unwrapped.state.tobytes()
+    assert replayed.record.tobytes() == env.unwrapped.record.tobytes()
 
 
 def test_replay_of_unfinished_game_can_continue(tmp_path):
@@ -298,12 +298,12 @@ def test_bad_render_mode():
 def test_illegal_action_raw_env_raises_and_leaves_state_unchanged():
     env = labyrinth_env.raw_env(ENV_ID, num_players=2)
     env.reset(seed=0)
-    before = env.state.tobytes()
+    before = env.record.tobytes()
     log_before = list(env.game_log)
     illegal = K.A_ORIENT  # no tile is waiting for an orientation
     with pytest.raises(ValueError, match=r"illegal action 342 \(flip face up turn 0\).*pending decision: spell, move"):
         env.step(illegal)
-    assert env.state.tobytes() == before
+    assert env.record.tobytes() == before
     assert env.game_log == log_before and env.actions_taken == []
     check_bad_action_types(env, K.NUM_ACTIONS, "push")
 
@@ -335,7 +335,7 @@ def test_truncation_by_max_turns():
     env.reset(seed=1)
     while not any(env.truncations.values()):
         env.step(K.A_END)
-    assert int(env.unwrapped.state["turn"]) == 3
+    assert int(env.unwrapped.record["turn"]) == 3
     assert not any(env.terminations.values())
     assert all(r == 0 for r in env._cumulative_rewards.values())
 
@@ -363,7 +363,7 @@ def test_observation_fixed_shape_for_every_player_count():
 def test_observation_is_egocentric():
     env = labyrinth_env.raw_env(ENV_ID, num_players=3)
     env.reset(seed=4)
-    s = env.state
+    s = env.record
     for seat in range(3):
         obs = env.observe(f"player_{seat}")["observation"]
         own = obs[K.P_PIECE * K.NUM_CELLS : (K.P_PIECE + 1) * K.NUM_CELLS]
@@ -378,7 +378,7 @@ def test_observation_is_egocentric():
 
 
 def _face_down_cell(env) -> int:
-    s = env.state
+    s = env.record
     for cell in C.LOOSE_CELLS:
         tile = s["cell_tile"][cell]
         if C.TILE_TREASURE[tile] >= 0 and not (s["piece"] == cell).any():
@@ -391,7 +391,7 @@ def test_face_down_treasures_hidden_unless_public_memory(memory):
     env = labyrinth_env.raw_env(ENV_ID, num_players=2, public_memory=memory)
     env.reset(seed=8)
     cell = _face_down_cell(env)
-    tile = env.state["cell_tile"][cell]
+    tile = env.record["cell_tile"][cell]
     treasure = int(C.TILE_TREASURE[tile])
     env._states[0]["tile_down"][tile] = 1
     K.refresh_board(env._states[0])
@@ -417,7 +417,7 @@ def test_deck_orders_never_reach_the_observation():
 def test_determinize_keeps_what_the_seat_knows():
     env = labyrinth_env.raw_env(ENV_ID, num_players=2)
     env.reset(seed=10)
-    s = env.state
+    s = env.record
     copy = env._states.copy()
     K.determinize(copy[0], 0, 123)
     obs = env.observe("player_0")["observation"]
@@ -441,8 +441,8 @@ def test_determinize_keeps_every_publicly_known_treasure_where_it_is(memory):
     for seed in range(4):
         env.reset(seed=seed)
         step = 0
-        while int(env.state["outcome"]) == K.RUNNING:
-            s = env.state
+        while int(env.record["outcome"]) == K.RUNNING:
+            s = env.record
             copy = env._states.copy()
             K.determinize(copy[0], int(s["seat"]), 1000 * seed + step)
             d = copy[0]
@@ -469,7 +469,7 @@ def test_determinize_deals_unread_pages_from_what_nobody_has_seen():
     env.reset(seed=21)
     for _ in range(5):
         env.step(K.A_END)
-    s = env.state
+    s = env.record
     pos = int(s["page_pos"])
     variants = set()
     for seed in range(40):
@@ -504,7 +504,7 @@ def test_opening_page_is_logged_like_every_other_page(kind):
     deck = {"push": 0, "flip": 0, "teleport": 0, kind: 2}
     env = labyrinth_env.raw_env(ENV_ID, num_players=4, daedalus_deck=deck)
     env.reset(seed=5)
-    s = env.state
+    s = env.record
     first = s["pages"][0].tolist()
     log = list(env.game_log)
     starts = [i for i, e in enumerate(log) if e["type"] == "start_turn"]
@@ -554,7 +554,7 @@ def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players, va
     rng = np.random.default_rng(num_players)
     flips = 0
     for _ in range(300):
-        s = env.state
+        s = env.record
         text = env.render_text()
         assert max(len(line) for line in text.splitlines()) <= 100
         flat = " ".join(text.split())  # the key, however it is wrapped

@@ -58,7 +58,7 @@ class raw_env(LabyrinthAECEnv):
         raise ValueError(f"unknown event record {record.tolist()}")
 
     def render_text(self) -> str:
-        s = self.state
+        s = self.record
         rows = []
         for r in range(T.SIZE):
             row = ""

@@ -217,7 +217,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.state)
+        return render_text(self.record)
 
 
 def _glyph_paths(mask: int) -> str:

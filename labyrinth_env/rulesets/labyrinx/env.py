@@ -198,7 +198,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.state)
+        return render_text(self.record)
 
 
 _ICON_GLYPH = ("M", "T", "C")

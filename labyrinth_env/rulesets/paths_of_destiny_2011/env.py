@@ -274,7 +274,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.state)
+        return render_text(self.record)
 
 
 def render_text(s: np.void) -> str:

@@ -253,7 +253,7 @@ class raw_env(LabyrinthAECEnv):
         raise ValueError(f"unknown event record {record.tolist()}")
 
     def render_text(self) -> str:
-        return render_text(self.state)
+        return render_text(self.record)
 
 
 def env(**options: Any) -> raw_env:
