@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from pathlib import Path
@@ -33,18 +32,9 @@ import numpy as np
 if __package__ in (None, ""):
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from labyrinth_env.agents.evaluate import wilson_interval as wilson
+
 OUTSIDE, OFF_FAIR = "!", "~"  # outside [0.5x, 2x]; the interval misses the fair share
-
-
-def wilson(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
-    """The 95% Wilson score interval of a win rate."""
-    if games == 0:
-        return 0.0, 1.0
-    p = wins / games
-    d = 1 + z * z / games
-    centre = (p + z * z / (2 * games)) / d
-    half = z * math.sqrt(p * (1 - p) / games + z * z / (4 * games * games)) / d
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
 def resolve_env(name: str) -> str:
