@@ -46,7 +46,9 @@ corridor where his way is longest (the Guard or a trap he meets there counted); 
 Enlivening and Mystification move or swap the trap of its corridor with the one next to
 it; the Misfortune Rite sets off a trap under a key carrier next to the Witch when its
 expected harm is worth the action, and sends its turn-back victim where his way is
-longest; Correction turns the field that shortens the Architect's way the most. Passive
+longest; Correction turns the field that shortens the Architect's way most when it wins two
+actions more than it shortens the others' ways (opening a way for everyone cost him 0.7x of
+his share with 4-6 players). Passive
 skills (Climbing, Whirling Blades, Domination) play themselves.
 
 Hidden information is never read: a face-down trap counts by its presence only, pile and
@@ -529,12 +531,26 @@ def swap_gain(s, work, a: int, b: int, me: int, mine: int, theirs: int) -> int:
 
 
 @njit(cache=True)
-def turn_gain(work, cell: int, turns: int, me: int, mine: int, theirs: int) -> int:
-    """``way_change`` with ``cell`` turned by ``turns`` on ``work`` (turned back after)."""
+def others_way(s, me: int) -> int:
+    """The ways of every other player on the board, summed, a key carrier's counted twice."""
+    total = 0
+    for q in range(s.num_players):
+        if q != me and not K.at_start(s, q):
+            total += way_cost(s, q) * (2 if K.keys_held(s, q) > 0 else 1)
+    return total
+
+
+@njit(cache=True)
+def turn_gain(work, cell: int, turns: int, me: int, mine: int, others: int) -> int:
+    """With ``cell`` turned by ``turns`` on ``work`` (turned back after): how much shorter its
+    own way gets (it was ``mine``), or with ``others`` >= 0 (the others' ``others_way``
+    before), that less how much shorter the others' ways get."""
     w = work[0]
     tile, rot = w.cell_tile[cell], w.cell_rot[cell]
     K.set_tile(w, cell, tile, (rot + turns) % 6)
-    v = way_change(w, me, mine, theirs)
+    v = mine - way_cost(w, me)
+    if others >= 0:
+        v -= others - others_way(w, me)
     K.set_tile(w, cell, tile, rot)
     return v
 
@@ -624,22 +640,25 @@ def rite_send_action(s, mask) -> int:
 @njit(cache=True)
 def correction_action(s, mask, me: int) -> int:
     """Correction (the Architect, l.371): the turn of a field next to his, or of his own, that
-    shortens his way or lengthens the key carriers' by two actions or more (the mask already
-    keeps every way of l.152)."""
+    shortens his way most, when that wins two actions more than it shortens the others'
+    ways (a key carrier's twice; the mask already keeps every way of l.152)."""
     lo = K.A_CORRECTION
     if hexsearch.first_legal(mask, lo, lo + 7 * 5) < 0:
         return -1
-    mine, theirs = way_cost(s, me), rivals_way(s, me)
+    mine = way_cost(s, me)
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
     best, best_v = -1, SKILL_GAIN - 1
     for k in range(7 * 5):
-        if not mask[lo + k]:
-            continue
-        v = turn_gain(work, correction_cell(s, me, k // 5), k % 5 + 1, me, mine, theirs)
-        if v > best_v:
-            best, best_v = lo + k, v
-    return best
+        if mask[lo + k]:
+            v = turn_gain(work, correction_cell(s, me, k // 5), k % 5 + 1, me, mine, -1)
+            if v > best_v:
+                best, best_v = lo + k, v
+    if best < 0:
+        return -1
+    k = best - lo
+    net = turn_gain(work, correction_cell(s, me, k // 5), k % 5 + 1, me, mine, others_way(s, me))
+    return best if net >= SKILL_GAIN else -1
 
 
 @njit(cache=True)
