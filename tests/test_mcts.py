@@ -13,6 +13,8 @@ from labyrinth_env.agents.base import Agent
 RULESETS = {
     "team_edition_v1": {"num_players": 2, "variant": "standard"},
     "paths_of_destiny_3e_v2": {"num_players": 3},
+    # with characters (issue 21): skills in the search, the Head Hunter's face-down second traps
+    "paths_of_destiny_2011_v2": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
 }
 SMALL = "mcts:simulations=24,rollout_turns=1"  # searches that take milliseconds
 
@@ -59,8 +61,13 @@ def _hide_differently(env_id: str, states: np.ndarray, seat: int) -> list[np.nda
     else:
         n = int(s["tile_pool_len"])
         s["tile_pool"][:n] = s["tile_pool"][:n][::-1].copy()
-        g = int(s["golem_pos"])
-        s["golem_deck"][g:] = s["golem_deck"][g:][::-1].copy()
+        deck, pos = (
+            ("guard_deck", "guard_pos") if env_id.startswith("paths_of_destiny_2011") else ("golem_deck", "golem_pos")
+        )
+        g = int(s[pos])
+        s[deck][g:] = s[deck][g:][::-1].copy()
+        t = int(s["trap_pool_len"])
+        s["trap_pool"][:t] = s["trap_pool"][:t][::-1].copy()
     out.append(other)
     return out
 

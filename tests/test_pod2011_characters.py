@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hex_helpers import events, events_of, key_node_of, node
-from pod2011_helpers import B, Scenario, options_vector, start_node_of
+from pod2011_helpers import CENTER, B, Scenario, neighbor, options_vector, start_node_of
 
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
@@ -53,9 +53,9 @@ def fights(evs) -> list[tuple[int, int, int, int]]:
         ({"characters": "all"}, "characters='all' is not allowed"),
         ({"characters": ["Witch"]}, "1 names for 2 players"),
         ({"characters": ["Witch", "Wizard"]}, "unknown character 'Wizard'"),
-        ({"characters": ["Witch", "Witch"]}, "given twice"),
+        ({"characters": ["Witch", "Witch"]}, "'Witch' is chosen twice"),
         ({"characters": 3}, "characters=3 is not allowed"),
-        ({"characters": "none", "character_draft": True}, 'needs characters="random"'),
+        ({"characters": "none", "character_draft": True}, "needs characters='random'"),
         ({"characters": ["Witch", "Monk"], "character_draft": True}, "cannot go with a list"),
         ({"characters": "random", "character_draft": 1}, "character_draft=1 is not allowed"),
     ],
@@ -681,6 +681,37 @@ def test_correction_architect_turns_a_field_next_to_his_or_his_own_if_alone_l371
     sc.put(1, key_node_of(3))
     assert sc.legal(K.A_CORRECTION + 0 * 5), "the field next to his (east), nobody there"
     assert not sc.legal(K.A_CORRECTION + 3 * 5), "never the central field"
+
+
+def _architect_walled_in(open_side: bool) -> Scenario:
+    """The Architect on N20 of the east line; the fields round the centre turned away from it
+    but 19, so that the line is every start field's only way to the centre, unless
+    ``open_side`` leaves the field north-east of the centre unbuilt (a way still to build)."""
+    sc = east("Architect", "Witch")
+    for d in range(2 if open_side else 1, 6):
+        sc.lay(neighbor(CENTER, d), f"{(d + 1) % 6}{(d + 4) % 6}")
+    sc.put(0, N20)
+    sc.put(1, key_node_of(3))
+    return sc
+
+
+def test_correction_never_cuts_a_way_the_building_rule_keeps_l152_l371():
+    # l.371 lets the Architect turn a field; l.152 still binds the board: "each player has an
+    # opportunity to build at least one way to the central field of the labyrinth and the
+    # key" (a skill prevails over a rule only where its text says so, l.134). Field 19 and his
+    # own field 20 join every start field to the centre: only their half turn keeps that way.
+    sc = _architect_walled_in(open_side=False)
+    mask = sc.mask()
+    for field in (3, 6):  # 19 (west of him), his own 20
+        turns = [K.A_CORRECTION + field * 5 + t for t in range(5)]
+        assert [sc.legal(a) for a in turns] == [False, False, True, False, False], field
+        assert [bool(mask[a]) for a in turns] == [False, False, True, False, False], field
+    before = int(sc.s["node_mask"][N19])
+    sc.step(K.A_CORRECTION + 3 * 5 + 2)
+    assert int(sc.s["node_mask"][N19]) == int(ROTATE_HEX[before, 3]) == before, "a straight turned by half"
+    # the same turns are legal while another way to the centre can still be built
+    sc = _architect_walled_in(open_side=True)
+    assert all(sc.legal(K.A_CORRECTION + field * 5 + t) for field in (3, 6) for t in range(5))
 
 
 def test_quick_fingers_thief_lifts_a_key_on_a_key_field_past_the_players_there():

@@ -73,6 +73,7 @@ def in_hand(sc: Scenario, token: int) -> bool:
         ({"characters": "some"}, "expected 'random', 'none' or a list"),
         ({"characters": 3}, "expected 'random', 'none' or a list"),
         ({"characters": "none", "character_draft": True}, "needs characters='random'"),
+        ({"characters": ["Swordmaster", "Paladin"], "character_draft": True}, "cannot go with a list"),
     ],
 )
 def test_characters_option_clear_errors(options, message):

@@ -15,9 +15,14 @@ from labyrinth_env.vector import VectorEnv
 
 # every ruleset at its default options is checked by tests/test_rulesets.py; these are the
 # option variants that change the observation
+# Paths of Destiny 2011 with characters (issue 21; its observation gains the character block):
+# dealt at random and listed per seat, every player count; the cast listed has active skills
+POD2011_CAST = ["Witch", "Architect", "Monk", "Illusionist", "Thief", "Female Archer"]
 CASES = [
     ("team_edition_v1", {"num_players": 2}),
     ("team_edition_v1", {"num_players": 3, "variant": "standard", "lookahead": True}),
+    *[("paths_of_destiny_2011_v2", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
+    *[("paths_of_destiny_2011_v2", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
 ]
 
 

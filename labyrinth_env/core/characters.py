@@ -1,23 +1,27 @@
 """Characters any ruleset with character cards needs, independent of its rules: the
-``characters`` option checked and encoded into the options vector, the deal at setup from
-the kernel's RNG, and the draft (seats pick in turn, each pick a decision of the seat
-whose turn it is to pick).
+edition's table of cards (``CharacterTable``), the ``characters`` and ``character_draft``
+options checked and encoded into the options vector, the deal at setup from the kernel's
+RNG, and the draft (seats pick in turn, each pick a decision of the seat whose turn it is
+to pick). Both Paths of Destiny editions use it: each env module declares its table
+(``CHARACTERS``, also the env class's ``character_table``), which its options, its
+kernel's set-up and ``benchmarks/character_balance.py`` read.
 
 The option (``characters``) is ``"random"`` (dealt at setup), ``"none"`` (no characters)
-or one name per seat (a list or tuple, seat 0 first). A ruleset passes its own table of
-names, the names its setup excludes (for a player count) and, while some characters are
-still to be written, the names it cannot deal yet.
+or one name per seat (a list or tuple, seat 0 first). A table holds the edition's names
+(in the kernel's order), the names its setup excludes for a player count and, while some
+characters are still to be written, the names it cannot deal yet.
 
 The options vector keeps ``mode`` at ``base`` and the character of seat ``p`` (its index
-in the ruleset's table, -1 for none) at ``base + 1 + p``; ``deal`` reads them back in the
-kernel. The draft is separate (``draft=True`` with ``"random"``): ``deal`` leaves every
-seat without a character and the kernel asks ``draft_seat`` who picks next and
-``draft_mask`` what it may pick.
+in the table, -1 for none) at ``base + 1 + p``; ``deal`` reads them back in the kernel.
+The draft is separate (``draft=True`` with ``"random"``): ``deal`` leaves every seat
+without a character and the kernel asks ``draft_seat`` who picks next (or keeps its own
+count) and ``draft_mask`` what it may pick.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -28,6 +32,51 @@ from labyrinth_env.core.rng import randint
 RANDOM, NONE = "random", "none"
 MODE_NONE, MODE_RANDOM, MODE_LIST, MODE_DRAFT = 0, 1, 2, 3
 MODE_NAMES = ("none", "random", "list", "draft")
+
+
+@dataclass(frozen=True)
+class CharacterTable:
+    """An edition's character cards as the options, the deal and the reports need them:
+    ``names`` in the kernel's order (the index is the card's number), the names the set-up
+    excludes for a player count (``excluded[n]``, with the reason for the error message),
+    the names not written yet, and where each card comes from (``sources``, for reports)."""
+
+    names: tuple[str, ...]
+    excluded: Mapping[int, tuple[str, ...]] = field(default_factory=dict)
+    why_excluded: str = "excluded by the set-up"
+    not_ready: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()
+
+    def dealable(self, num_players: int) -> list[str]:
+        """The names the deal and the draft may give with ``num_players`` players."""
+        return allowed_names(self.names, (*self.excluded.get(num_players, ()), *self.not_ready))
+
+    def check(self, characters: Any, draft: Any, num_players: int) -> str | tuple[str, ...]:
+        """Both options checked together (``check_characters``, ``check_draft``); the
+        ``characters`` option normalised."""
+        chosen = check_characters(
+            characters,
+            self.names,
+            num_players,
+            excluded=self.excluded.get(num_players, ()),
+            not_ready=self.not_ready,
+            why_excluded=self.why_excluded,
+        )
+        check_draft(draft, chosen)
+        return chosen
+
+    def encode(self, out: np.ndarray, base: int, characters: str | tuple[str, ...], draft: bool) -> None:
+        encode(out, base, characters, self.names, draft)
+
+
+def option_shape(value: Any) -> str | tuple[str, ...]:
+    """The ``characters`` option's ``Option.check``: a string, or a list of names as a
+    tuple (``CharacterTable.check`` then checks the names against the player count)."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return tuple(value)
+    raise ValueError("expected 'random', 'none' or a list of character names, one per seat")
 
 
 def options_width(num_seats: int) -> int:
@@ -75,7 +124,9 @@ def check_characters(
             allowed = allowed_names(names, excluded | not_ready)
             raise ValueError(f"characters: {name!r} is not implemented yet; allowed: {', '.join(allowed)}")
         if chosen.count(name) > 1:
-            raise ValueError(f"characters: {name!r} is chosen twice; every seat needs a different character")
+            raise ValueError(
+                f"characters: {name!r} is chosen twice; every seat needs a different character (one card of each)"
+            )
     return chosen
 
 
@@ -84,8 +135,13 @@ def allowed_names(names: Sequence[str], barred: Iterable[str]) -> list[str]:
     return [x for x in names if x not in barred]
 
 
-def check_draft(draft: bool, characters: str | tuple[str, ...]) -> None:
+def check_draft(draft: Any, characters: str | tuple[str, ...]) -> None:
     """A draft deals nothing: it goes with ``characters="random"`` only."""
+    if draft and isinstance(characters, tuple):
+        raise ValueError(
+            "character_draft=True cannot go with a list of characters: the list already chooses them "
+            "(the draft needs characters='random')"
+        )
     if draft and characters != RANDOM:
         raise ValueError(
             f"character_draft=True is not allowed with characters={characters!r}: the draft chooses "

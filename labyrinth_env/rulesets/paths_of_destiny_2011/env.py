@@ -88,6 +88,11 @@ Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft
 reconstructed: Blessing,
 Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation, Disarm (the rules doc,
 "Characters").
+v3 (issue 21, with characters only): ``characters="random"`` deals with the 3rd edition's
+``core.characters.deal`` (each seat draws one of the cards left, in the table's order)
+instead of this edition's own partial shuffle: the same seed deals other cards than in v2
+(as many draws, so the dice after them are the same); listed cards, the draft and every game
+without characters are unchanged.
 """
 
 from __future__ import annotations
@@ -98,29 +103,26 @@ from typing import Any
 import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
+from labyrinth_env.core import characters
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
-from labyrinth_env.rulesets.paths_of_destiny_2011 import characters as CH
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
 node_name = hexenv.node_name
 
 
-def _check_characters(value: Any) -> Any:
-    if isinstance(value, str):
-        if value not in ("none", "random"):
-            raise ValueError(f'use "none", "random" or a list of names of {list(C.CHARACTERS)}')
-        return value
-    if not isinstance(value, (list, tuple)):
-        raise ValueError(f'use "none", "random" or a list of names of {list(C.CHARACTERS)}')
-    for name in value:
-        if name not in C.CHARACTERS:
-            raise ValueError(f"unknown character {name!r}; the characters are {list(C.CHARACTERS)}")
-    if len(set(value)) != len(value):
-        raise ValueError("a character is given twice; there is one card of each")
-    return tuple(value)
+def _source(c: int) -> str:
+    """Every character is named in section VI (l.367-418); its skills come from there or are ours."""
+    ours = sum(1 for skill in C.SKILLS[c] if skill[1] == C.RECONSTRUCTED)
+    return f"rulebook, {ours} of {C.SKILLS_PER_CHARACTER} skills ours"
+
+
+# the 10 cards (setup step 8, l.74) for the options, the kernel's deal and the balance report
+CHARACTERS = characters.CharacterTable(
+    names=tuple(C.CHARACTERS), sources=tuple(_source(c) for c in range(C.NUM_CHARACTERS))
+)
 
 
 @dataclass(frozen=True)
@@ -135,14 +137,15 @@ class PathsOfDestiny2011Options:
     characters: Any = option(
         "none",
         'character cards: "none" (setup step 8 skipped, l.74), "random" (one each, drawn) or a name per seat',
-        check=_check_characters,
+        check=characters.option_shape,
     )
     character_draft: bool = option(
         False, 'with characters="random": the seats choose their cards in turn (a decision)', check=check_bool
     )
 
     def validate(self) -> None:
-        CH.check_options(self.characters, self.character_draft, self.num_players)
+        chosen = CHARACTERS.check(self.characters, self.character_draft, self.num_players)
+        object.__setattr__(self, "characters", chosen)
 
 
 def _seats(mask: int) -> list[int]:
@@ -154,13 +157,13 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny2011Options
+    character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:
         o = self.options
         vec = super().options_vector()
         vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
-        mode, chosen = CH.check_options(o.characters, o.character_draft, o.num_players)
-        CH.encode(vec, K.OPT_CHARS, K.OPT_CHAR_LIST, mode, chosen)
+        CHARACTERS.encode(vec, K.OPT_CHARS, o.characters, o.character_draft)
         return vec
 
     def observation_size(self) -> int:

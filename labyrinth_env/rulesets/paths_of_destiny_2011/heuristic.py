@@ -38,9 +38,18 @@ its corridor (before the fight), disarms a face-up door trap in its corridor, al
 a theft, crosses two traps in the order they lie. Shot and Curse are not used: shooting or
 cursing every key carrier in reach cost the Female Archer and the Witch more actions than
 it won (balance report, 4 and 5 players, 300 games: the Witch's share 0.44x / 0.43x of the
-fair one with them, 1.03x / 0.81x without). Prayer, Dark Enlivening, Mystification,
-Misfortune Rite and Correction are not used either (they need a plan for the others' paths).
-Passive skills (Climbing, Whirling Blades, Domination) play themselves.
+fair one with them, 1.03x / 0.81x without). The skills that change a way are judged by the
+cheapest paths they change, tried on a copy of the record (``way_skill_action``): the
+ways of the other players carrying a key made longer, its own made shorter, by two actions
+or more (the skill's own action included). Prayer moves a key carrier of the Monk's
+corridor where his way is longest (the Guard or a trap he meets there counted); Dark
+Enlivening and Mystification move or swap the trap of its corridor with the one next to
+it; the Misfortune Rite sets off a trap under a key carrier next to the Witch when its
+expected harm is worth the action, and sends its turn-back victim where his way is
+longest; Correction turns the field that shortens the Architect's way most when it wins two
+actions more than it shortens the others' ways (opening a way for everyone cost him 0.7x of
+his share with 4-6 players). Passive
+skills (Climbing, Whirling Blades, Domination) play themselves.
 
 Hidden information is never read: a face-down trap counts by its presence only, pile and
 deck orders and the RNG are never looked at; the drawn field is public while it is placed.
@@ -57,7 +66,15 @@ from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, NUM_GRAPH, P
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
-from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.skills import fight_bonus, in_reach, throw_modifier
+from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.correction import correction_cell
+from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.rite import A_RITE
+from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.skills import (
+    across,
+    fight_bonus,
+    in_reach,
+    swap_traps,
+    throw_modifier,
+)
 
 STATE_DTYPE = K.STATE_DTYPE
 MC = K.MC
@@ -310,7 +327,7 @@ def skill_action(s, mask, me: int) -> int:
         t = s.node_trap[s.position[me]]
         if mask[K.A_SKILL + 1] and s.trap_up[s.position[me]] and TRAP_DOOR[TRAP_TOKENS[t]]:
             return K.A_SKILL + 1
-    return -1
+    return way_skill_action(s, mask, me)
 
 
 @njit(cache=True)
@@ -460,6 +477,208 @@ def start_action(s, mask) -> int:
     return best
 
 
+# --- skills that change a way: Prayer, Dark Enlivening, Mystification, Misfortune Rite, Correction
+# (each judged by the cheapest paths it changes, tried on a copy of the record) --------------------
+SKILL_GAIN = 4  # half-actions: such a skill is used when it wins two actions (its own one included)
+RITE_HARM = 3  # half-actions of expected harm to the key carriers that make the Misfortune Rite worth it
+CUT_OFF = 120  # half-actions counted for a seat with no way at all
+
+
+@njit(cache=True)
+def way_cost(s, seat: int) -> int:
+    """The seat's cheapest path to its best target (``plan``), in half-actions, capped."""
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    t = plan(s, seat, dist, first, pred, queue, inq, targets, fill)
+    return CUT_OFF if t < 0 else min(dist[t], CUT_OFF)
+
+
+@njit(cache=True)
+def rivals_way(s, me: int) -> int:
+    """The ways of the other players carrying a key to the central field, summed."""
+    total = 0
+    for q in range(s.num_players):
+        if q != me and K.keys_held(s, q) > 0 and not K.at_start(s, q):
+            total += way_cost(s, q)
+    return total
+
+
+@njit(cache=True)
+def way_change(w, me: int, mine: int, theirs: int) -> int:
+    """What the change made on the copy ``w`` wins ``me``: the carriers' ways longer (they were
+    ``theirs``), its own shorter (it was ``mine``)."""
+    return rivals_way(w, me) - theirs - (way_cost(w, me) - mine)
+
+
+@njit(cache=True)
+def way_if_moved(s, work, q: int, to: int) -> int:
+    """``q``'s way if it were moved into corridor ``to`` (on ``work``, a one-record copy),
+    counting what meets it there (the Guard, a trap: ``enter_cost``). The copy is handed in
+    whole: a record taken from an array must not outlive the array (numba frees it after
+    its last use, and the record would point into freed memory)."""
+    work[0] = s
+    w = work[0]
+    K.set_position(w, q, to)
+    return enter_cost(s, to) + way_cost(w, q)
+
+
+@njit(cache=True)
+def swap_gain(s, work, a: int, b: int, me: int, mine: int, theirs: int) -> int:
+    """``way_change`` with the traps of corridors ``a`` and ``b`` swapped on ``work``."""
+    work[0] = s
+    w = work[0]
+    swap_traps(w, a, b)
+    return way_change(w, me, mine, theirs)
+
+
+@njit(cache=True)
+def others_way(s, me: int) -> int:
+    """The ways of every other player on the board, summed, a key carrier's counted twice."""
+    total = 0
+    for q in range(s.num_players):
+        if q != me and not K.at_start(s, q):
+            total += way_cost(s, q) * (2 if K.keys_held(s, q) > 0 else 1)
+    return total
+
+
+@njit(cache=True)
+def turn_gain(work, cell: int, turns: int, me: int, mine: int, others: int) -> int:
+    """With ``cell`` turned by ``turns`` on ``work`` (turned back after): how much shorter its
+    own way gets (it was ``mine``), or with ``others`` >= 0 (the others' ``others_way``
+    before), that less how much shorter the others' ways get."""
+    w = work[0]
+    tile, rot = w.cell_tile[cell], w.cell_rot[cell]
+    K.set_tile(w, cell, tile, (rot + turns) % 6)
+    v = mine - way_cost(w, me)
+    if others >= 0:
+        v -= others - others_way(w, me)
+    K.set_tile(w, cell, tile, rot)
+    return v
+
+
+@njit(cache=True)
+def prayer_action(s, mask, me: int) -> int:
+    """Prayer (the Monk, l.396): a key carrier of his corridor moved where his way is longest,
+    counting what meets him there ("the player you moved bears standard consequences": the
+    Guard, a trap), when that is worth two actions."""
+    n = s.num_players
+    work = np.empty(1, dtype=STATE_DTYPE)
+    best, best_v = -1, SKILL_GAIN - 1
+    for off in range(1, n):
+        q = (me + off) % n
+        base = K.A_PRAY + (off - 1) * 6
+        if K.keys_held(s, q) == 0 or hexsearch.first_legal(mask, base, base + 6) < 0:
+            continue
+        now = way_cost(s, q)
+        for d in range(6):
+            if not mask[base + d]:
+                continue
+            v = way_if_moved(s, work, q, K.move_target(s, q, d)) - COST_MOVE * 2 - now
+            if v > best_v:
+                best, best_v = base + d, v
+    return best
+
+
+@njit(cache=True)
+def trap_swap_action(s, mask, me: int, base: int) -> int:
+    """Dark Enlivening (the Witch, l.416) or Mystification (the Illusionist, l.382), actions
+    ``base + d``: the traps of its corridor and of the one across ``d`` change places (a
+    move when one has none) where that lengthens the key carriers' ways or shortens its own
+    (a door trap it would have to leave through) by two actions or more."""
+    if hexsearch.first_legal(mask, base, base + 6) < 0:
+        return -1
+    node = s.position[me]
+    mine, theirs = way_cost(s, me), rivals_way(s, me)
+    work = np.empty(1, dtype=STATE_DTYPE)
+    best, best_v = -1, SKILL_GAIN - 1
+    for d in range(6):
+        if not mask[base + d]:
+            continue
+        v = swap_gain(s, work, node, across(s, node, d), me, mine, theirs)
+        if v > best_v:
+            best, best_v = base + d, v
+    return best
+
+
+@njit(cache=True)
+def rite_action(s, mask, me: int) -> int:
+    """Misfortune Rite (the Witch, l.417-418): the trap of a corridor next to hers set off on
+    the key carriers there when its expected harm to them (a face-down trap by its presence
+    only) is worth it."""
+    base = A_RITE
+    best, best_v = -1, RITE_HARM - 1
+    for d in range(6):
+        if not mask[base + d]:
+            continue
+        to = across(s, s.position[me], d)
+        t = s.node_trap[to]
+        harm = TRAP_COST[TRAP_TOKENS[t], C.MODE_ENTER] if s.trap_up[to] else TRAP_COST_HIDDEN_ENTER
+        v = 0
+        for q in range(s.num_players):
+            if q != me and s.position[q] == to and K.keys_held(s, q) > 0:
+                v += harm
+        if v > best_v:
+            best, best_v = base + d, v
+    return best
+
+
+@njit(cache=True)
+def rite_send_action(s, mask) -> int:
+    """Where the Misfortune Rite's turn-back trap sends its victim (the Witch decides, l.418):
+    the corridor from which his way is longest, counting what meets him there."""
+    v = s.rite_victim
+    work = np.empty(1, dtype=STATE_DTYPE)
+    best, best_v = -1, -1
+    for d in range(6):
+        if not mask[A_RITE + d]:
+            continue
+        value = way_if_moved(s, work, v, K.move_target(s, v, d))
+        if value > best_v:
+            best, best_v = A_RITE + d, value
+    return best
+
+
+@njit(cache=True)
+def correction_action(s, mask, me: int) -> int:
+    """Correction (the Architect, l.371): the turn of a field next to his, or of his own, that
+    shortens his way most, when that wins two actions more than it shortens the others'
+    ways (a key carrier's twice; the mask already keeps every way of l.152)."""
+    lo = K.A_CORRECTION
+    if hexsearch.first_legal(mask, lo, lo + 7 * 5) < 0:
+        return -1
+    mine = way_cost(s, me)
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    best, best_v = -1, SKILL_GAIN - 1
+    for k in range(7 * 5):
+        if mask[lo + k]:
+            v = turn_gain(work, correction_cell(s, me, k // 5), k % 5 + 1, me, mine, -1)
+            if v > best_v:
+                best, best_v = lo + k, v
+    if best < 0:
+        return -1
+    k = best - lo
+    net = turn_gain(work, correction_cell(s, me, k // 5), k % 5 + 1, me, mine, others_way(s, me))
+    return best if net >= SKILL_GAIN else -1
+
+
+@njit(cache=True)
+def way_skill_action(s, mask, me: int) -> int:
+    """The skill of these five the seat's character has, when it is worth its action, or -1."""
+    c = s.character[me]
+    if c == K.MONK:
+        return prayer_action(s, mask, me)
+    if c == K.WITCH:
+        a = rite_action(s, mask, me)
+        if a >= 0:
+            return a
+        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_DARK_ENLIVENING % K.SKILLS_PER_CHARACTER) * 6)
+    if c == K.ILLUSIONIST:
+        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_MYSTIFICATION % K.SKILLS_PER_CHARACTER) * 6)
+    if c == K.ARCHITECT:
+        return correction_action(s, mask, me)
+    return -1
+
+
 @njit(cache=True)
 def heuristic_action(s, mask) -> int:
     """The heuristic's action for the pending decision of ``s`` (made by ``s.decider``), or
@@ -486,6 +705,8 @@ def heuristic_action(s, mask) -> int:
         a = hexsearch.first_legal(mask, K.A_SKILL_AT, K.A_SKILL_DIR)
     elif dec == K.D_TRAP_ORDER:
         a = K.A_TRAP_ORDER
+    elif dec == K.D_RITE:
+        a = rite_send_action(s, mask)
     elif dec == K.D_OCCUPANT:
         a = K.A_ATTACK_NEWCOMER if attack_value(s, me, s.ex_seat) > 0 else K.A_DECLINE
     elif dec == K.D_ENTRANT:

@@ -95,13 +95,14 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 node_name = hexenv.node_name
 
 
-def _characters_shape(value: Any) -> str | tuple[str, ...]:
-    """A string or a list of names (``validate`` checks the names against the player count)."""
-    if isinstance(value, str):
-        return value
-    if isinstance(value, (list, tuple)):
-        return tuple(value)
-    raise ValueError("expected 'random', 'none' or a list of character names, one per seat")
+# the 15 cards (setup step 9, l.89) for the options, the kernel's deal and the balance report
+CHARACTERS = characters.CharacterTable(
+    names=tuple(C.CHARACTER_NAMES),
+    excluded={2: tuple(C.CHARACTER_NAMES[c] for c in C.TWO_PLAYER_EXCLUDED)},
+    why_excluded="the 2-player game, l.499",
+    not_ready=tuple(C.CHARACTER_NAMES[c] for c in range(C.NUM_CHARACTERS) if not C.CHARACTER_READY[c]),
+    sources=tuple(C.CHARACTER_SOURCES),
+)
 
 
 @dataclass(frozen=True)
@@ -122,23 +123,14 @@ class PathsOfDestiny3eOptions:
     characters: str | tuple[str, ...] = option(
         "random",
         "'random' (dealt at setup, step 9), 'none' (no characters) or one character name per seat",
-        check=_characters_shape,
+        check=characters.option_shape,
     )
     character_draft: bool = option(
         False, "with characters='random': the seats pick their characters in turn instead", check=check_bool
     )
 
     def validate(self) -> None:
-        excluded = [C.CHARACTER_NAMES[c] for c in C.TWO_PLAYER_EXCLUDED] if self.num_players == 2 else []
-        chosen = characters.check_characters(
-            self.characters,
-            C.CHARACTER_NAMES,
-            self.num_players,
-            excluded=excluded,
-            not_ready=[C.CHARACTER_NAMES[c] for c in range(C.NUM_CHARACTERS) if not C.CHARACTER_READY[c]],
-            why_excluded="the 2-player game, l.499",
-        )
-        characters.check_draft(self.character_draft, chosen)
+        chosen = CHARACTERS.check(self.characters, self.character_draft, self.num_players)
         object.__setattr__(self, "characters", chosen)
 
 
@@ -147,13 +139,14 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny3eOptions
+    character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:
         o = self.options
         vec = super().options_vector()
         vec[K.OPT_VARIANT] = int(o.two_player_variant and o.num_players == 2)
         vec[K.OPT_CRYSTAL] = int(o.ask_crystal)
-        characters.encode(vec, K.OPT_CHARACTERS, o.characters, C.CHARACTER_NAMES, o.character_draft)
+        CHARACTERS.encode(vec, K.OPT_CHARACTERS, o.characters, o.character_draft)
         return vec
 
     def action_names(self) -> list[str]:

@@ -5,11 +5,11 @@ field while it is placed, the throw and the encounter being resolved."""
 from __future__ import annotations
 
 from labyrinth_env.core import hexboard, kernel_common, pod
+from labyrinth_env.core.characters import taken
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.hexboard import at_start
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
-from labyrinth_env.rulesets.paths_of_destiny_2011.characters import taken_cards
 
 from .queries import pickable_key
 from .seating import best_first
@@ -173,9 +173,9 @@ def observe_characters(s, seat: int, out) -> None:
         out[r + NUM_CHARACTERS] = s.adrenaline[p] / C.ADRENALINE_TOKENS
         out[r + NUM_CHARACTERS + 1] = s.blessing[p] / C.BLESSING_TOKENS
         out[r + NUM_CHARACTERS + 2] = s.curse[p] / C.CURSE_TOKENS
-    taken = taken_cards(s.character, n)
+    held = taken(s.character, n)
     for c in range(NUM_CHARACTERS):
-        out[b + C_DRAFT + c] = 0.0 if (taken >> c) & 1 else 1.0
+        out[b + C_DRAFT + c] = 0.0 if (held >> c) & 1 else 1.0
     if s.outcome == RUNNING and s.decision >= OBS_DECISIONS:
         out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
     if s.ck_kind >= CK_SHOT:

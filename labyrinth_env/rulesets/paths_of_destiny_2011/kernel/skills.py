@@ -10,6 +10,7 @@ go back to the Monk's or the Witch's supply once the throw is settled."""
 
 from __future__ import annotations
 
+from labyrinth_env.core import characters
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
@@ -17,13 +18,6 @@ from labyrinth_env.core.hexboard import at_start, settable_corridor
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
-from labyrinth_env.rulesets.paths_of_destiny_2011.characters import (
-    CHARS_DEALT,
-    CHARS_DRAFT,
-    CHARS_FIXED,
-    deal_characters,
-    draft_mask,
-)
 
 from .entering import do_move
 from .life import add_stun
@@ -67,7 +61,6 @@ from .tables import (
     NUM_BOARD,
     NUM_CHARACTERS,
     NUM_SEATS,
-    OPT_CHAR_LIST,
     OPT_CHARS,
     SK_ADRENALINE,
     SK_BLESSING,
@@ -102,6 +95,7 @@ from .tables import (
 )
 
 SEAT_OFFSETS = NUM_SEATS - 1
+ALL_CHARACTERS = (1 << NUM_CHARACTERS) - 1  # every card may be dealt, whatever the player count
 
 
 # --- the cards (set-up step 8, l.74) ----------------------------------------------------------
@@ -111,23 +105,17 @@ def setup_characters(s) -> None:
     options, or left to the draft (``draft_pos`` < players). Nothing is drawn without
     characters, so such a game throws the same dice as before them."""
     n = s.num_players
-    s.char_mode = s.options[OPT_CHARS]
-    s.character[:] = -1
     s.adrenaline[:] = 0
     s.blessing[:] = 0
     s.curse[:] = 0
     s.shot_queue = 0
     s.adrenaline_used = 0
     s.draft_pos = n
-    if s.char_mode == CHARS_DEALT:
-        deal_characters(s.rng, s.character, n, NUM_CHARACTERS)
-    elif s.char_mode == CHARS_FIXED:
-        for p in range(n):
-            s.character[p] = s.options[OPT_CHAR_LIST + p]
-    elif s.char_mode == CHARS_DRAFT:
+    s.char_mode = characters.deal(s.options, OPT_CHARS, s.rng, s.character, n, ALL_CHARACTERS)
+    if s.char_mode == characters.MODE_DRAFT:
         s.draft_pos = 0
         return
-    if s.char_mode != 0:
+    if s.char_mode != characters.MODE_NONE:
         for p in range(n):
             emit(s, EV_CHARACTER, p, s.character[p])
 
@@ -139,7 +127,7 @@ def drafting(s) -> bool:
 
 @njit(cache=True)
 def character_mask(s, out) -> None:
-    draft_mask(s.character, s.num_players, out, A_CHARACTER, NUM_CHARACTERS)
+    characters.draft_mask(s.character, s.num_players, ALL_CHARACTERS, out, A_CHARACTER, NUM_CHARACTERS)
 
 
 @njit(cache=True)

@@ -63,8 +63,8 @@ for _n, _seats in C.FIXED_SEATS.items():
 
 # options vector
 OPT_CRYSTAL = OPT_RULESET  # after num_players, max_turns (core.contract)
-OPT_CHARS = OPT_CRYSTAL + 1  # CHARS_NONE / DEALT / FIXED / DRAFT (``characters.CHARS_*``)
-OPT_CHAR_LIST = OPT_CHARS + 1  # + seat: the character of each seat (CHARS_FIXED)
+OPT_CHARS = OPT_CRYSTAL + 1  # none / random / list / draft (``core.characters.MODE_*``)
+OPT_CHAR_LIST = OPT_CHARS + 1  # + seat: the character of each seat (``MODE_LIST``; -1 otherwise)
 NUM_OPTIONS = OPT_CHAR_LIST + NUM_SEATS
 NUM_CHARACTERS = C.NUM_CHARACTERS
 SKILLS_PER_CHARACTER = C.SKILLS_PER_CHARACTER
