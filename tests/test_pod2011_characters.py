@@ -757,3 +757,105 @@ def test_picture_and_text_board_show_characters_and_tokens():
     canvas = picture.draw(s, viewer=0)
     words = " ".join(str(x) for x in canvas.__dict__.values())
     assert "Female Archer (adrenaline 1)" in words and "Monk" in words
+
+
+# =====================================================================================
+# Time Loop (the Assassin, l.376, l.363)
+# =====================================================================================
+TIME_LOOP = K.A_SKILL + 2
+
+
+def test_time_loop_undoes_the_last_action_and_the_players_it_touched_come_back_l376():
+    # l.376 "Time Loop: After using the third skill, other players (if you were e.g.
+    # attacking them) also come back to the previous state."
+    sc = east("Assassin", "Witch", "Monk")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.put(2, key_node_of(3))
+    sc.give_key(1, 2)
+    sc.place_trap(N20, "Poisoned Darts")  # 8: passed with 12
+    sc.dice(6, 6, 6, 6, 1, 1)  # the trap, then his attack on the Witch: 12 against 2
+    sc.move(0)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0
+    sc.step(K.A_TARGET + 0)
+    assert int(sc.s["life"][1]) == 3 and int(sc.s["actions_left"]) == 1
+    assert sc.legal(TIME_LOOP), "right after the action, his crystal face up"
+    rng = int(sc.s["rng"][0])
+    evs = sc.step(TIME_LOOP)
+    assert sc.pos(0) == N19 and int(sc.s["life"][1]) == 4, "he and the Witch he attacked come back"
+    assert int(sc.s["actions_left"]) == 2, "the action undone gives its action point back"
+    assert int(sc.s["crystal"][0]) == 0 and (K.EV_CRYSTAL, 0, 0, 0, 0, 0) in evs, "the crystal face down (l.363)"
+    assert sorted(e[1] for e in events_of(evs, K.EV_TIME_LOOP)) == [0, 1], "the Monk was not touched"
+    assert (K.EV_TIME_LOOP, 1, N20, N20, 4, 0) in evs
+    assert int(sc.s["key_holder"][2]) == 1 and sc.pos(1) == N20
+    assert int(sc.s["trap_up"][N20]) == 1, "the board stays: the trap everyone saw stays uncovered"
+    assert int(sc.s["rng"][0]) == rng, "the dice go on: nothing thrown back"
+    assert not sc.legal(TIME_LOOP), "once: the crystal is face down"
+    # only right after the action: any other action of his becomes his last one
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_key(2, N20)
+    sc.move(0)
+    assert sc.legal(TIME_LOOP)
+    sc.step(K.A_LIFT_KEY + 2)  # free, but his action after the move
+    assert sc.decision == K.D_MAIN and sc.decider == 0 and int(sc.s["actions_left"]) == 1
+    assert not sc.legal(TIME_LOOP), "only right after the action"
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.step(K.A_SET_TRAP + N20)
+    assert sc.decider == 0 and not sc.legal(TIME_LOOP), "setting a trap (a hidden token drawn) is never undone"
+    # not from the start field (l.132): the Guard sent him home
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(1, 1)
+    sc.move(0)
+    assert sc.decision == K.D_REROLL
+    sc.step(K.A_KEEP)
+    assert sc.pos(0) == start_node_of(0) and not sc.legal(TIME_LOOP)
+    # nobody else has it
+    sc = east("Monk", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.move(0)
+    assert not sc.legal(TIME_LOOP)
+
+
+def test_skill_that_requires_the_fate_crystal_cannot_be_used_without_it_l363():
+    # l.363 "Using some of the characters' skills requires using the fate crystal at the same time."
+    for repeat, loops in ((K.A_KEEP, True), (K.A_REROLL, False)):
+        sc = east("Assassin", "Witch")
+        sc.set(0, crystal=1)
+        sc.put(0, N19)
+        sc.put(1, key_node_of(3))
+        sc.place_trap(N20, "Falling Rocks")  # 7
+        sc.dice(1, 1, 1, 1)
+        sc.move(0)
+        assert sc.decision == K.D_REROLL and sc.decider == 0
+        sc.step(repeat)  # keep the throw, or spend the crystal on repeating it
+        assert int(sc.s["life"][0]) == 3 and sc.pos(0) == N20
+        assert sc.legal(TIME_LOOP) == loops
+        assert K.action_legal(sc.s, TIME_LOOP) == loops
+        if loops:
+            sc.step(TIME_LOOP)
+            assert int(sc.s["life"][0]) == 4 and sc.pos(0) == N19
+
+
+def test_time_loop_state_kept_never_reaches_the_observation():
+    """What the Time Loop keeps is never observed: scrambling it changes no seat's
+    observation (the mask of the Assassin shows whether he may loop, as for any skill)."""
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.move(0)
+    before = [sc.observe(p) for p in range(2)]
+    for name in ("loop_position", "loop_life", "loop_key_node", "loop_key_holder", "loop_met", "loop_tokens"):
+        sc.s[name] = 3
+    sc.s["loop_actions"] = 1
+    for p in range(2):
+        assert np.array_equal(sc.observe(p), before[p])

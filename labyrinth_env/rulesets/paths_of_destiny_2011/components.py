@@ -472,6 +472,7 @@ SKILL_PLAYED = frozenset(
         "Parry",
         "Meditation",
         "Disarm",
+        "Time Loop",
     )
 )
 SKILL_REASONS = {
@@ -553,6 +554,15 @@ SKILL_REASONS = {
         "the Sword Master's third skill, ours: his blades (l.406) knock the weapon away; 'his next attack' read "
         "as: none until the end of his next round (free encounter attacks included, the kill of a stunned "
         "player not: that is no fight)"
+    ),
+    "Time Loop": (
+        "l.376 says that after it 'other players (if you were e.g. attacking them) also come back to the "
+        "previous state', and l.363 that some skills require the fate crystal: the Time Loop is the one (a "
+        "second chance, as the crystal's repeat, for a whole action); 'your last action' is read as the move, "
+        "jump, come-down, climb, attack or kill just made, with all it set off (building, traps and the Guard "
+        "draw hidden things that cannot go back unseen); 'the players it touched' as every player whose own "
+        "state it changed; the board (traps uncovered) and the dice stay; no action point, the undone "
+        "action's points come back"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

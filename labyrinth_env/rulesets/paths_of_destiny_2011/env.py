@@ -30,7 +30,7 @@ are named ``(q,r)`` as the text map writes them):
 | attack on coming in (the newcomer) | attack offset 1-5 / no attack |
 | declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
 | choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
-| action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself), |
+| action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself, Time Loop), |
 | | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
@@ -88,6 +88,10 @@ Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft
 reconstructed: Blessing,
 Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation, Disarm (the rules doc,
 "Characters").
+v3 (issue 21: the skills v2 left out): the Assassin's Time Loop (l.376, l.363: his crystal turned
+face down undoes his last action for every player it touched), as "use skill 3"; no action
+is added and the default game (``characters="none"``) is v2's, action for action; games with
+characters change.
 """
 
 from __future__ import annotations
@@ -260,6 +264,13 @@ class raw_env(LabyrinthAECEnv):
             K.EV_TOKENS: lambda: {"type": "tokens", "seat": seat, "token": K.TOKEN_NAMES[a], "change": b, "after": c},
             K.EV_THEFT: lambda: {"type": "theft", "seat": seat, "victim": a, "roll": b, "success": bool(c)},
             K.EV_SHOT: lambda: {"type": "shot", "seat": seat, "roll": a, "hit": bool(b), "archer": c},
+            K.EV_TIME_LOOP: lambda: {
+                "type": "time_loop",
+                "seat": seat,
+                "from": node_name(a),
+                "to": node_name(b),
+                "life": c,
+            },
             K.EV_DISARM: lambda: {
                 "type": "disarm",
                 "seat": seat,

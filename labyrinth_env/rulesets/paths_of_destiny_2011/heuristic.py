@@ -324,6 +324,9 @@ def draft_action(s, mask) -> int:
 @njit(cache=True)
 def main_action(s, mask) -> int:
     me = s.seat
+    a = issue21_skill_action(s, mask, me)  # before anything: the Time Loop follows its action
+    if a >= 0:
+        return a
     a = hexsearch.first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first, stunned or not
     if a >= 0:
         return a
@@ -495,3 +498,27 @@ def heuristic_action(s, mask) -> int:
     else:
         a = declare_action(s, mask, me)
     return hexsearch.legal_or_first(a, mask)
+
+
+# --- the skills of issue 21's second round (Time Loop, ...) ----------------------------------
+@njit(cache=True)
+def time_loop_action(s, mask, me: int) -> int:
+    """The Assassin undoes his last action (Time Loop) when it cost him life or a key; what
+    the loop brings back is public (l.131)."""
+    a = K.A_SKILL + 2
+    if s.character[me] != K.ASSASSIN or not mask[a]:
+        return -1
+    held = 0
+    before = 0
+    for k in range(K.NUM_KEYS):
+        held += 1 if s.key_holder[k] == me else 0
+        before += 1 if s.loop_key_holder[k] == me else 0
+    return a if s.life[me] < s.loop_life[me] or held < before else -1
+
+
+@njit(cache=True)
+def issue21_skill_action(s, mask, me: int) -> int:
+    """The skills added in v3, each in its own function (-1: none worth it now)."""
+    if s.character[me] < 0:
+        return -1
+    return time_loop_action(s, mask, me)

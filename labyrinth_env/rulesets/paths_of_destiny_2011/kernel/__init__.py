@@ -19,6 +19,7 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``turn`` | the action decision, the win, the round passing on, ``advance`` |
 | ``seating`` | the start fields, fixed or chosen (decision) |
 | ``observe`` | the observation |
+| ``timeloop`` | the Assassin's Time Loop: the players' state kept before his action, brought back |
 
 The turn (the rulebook's "round") is a sequence of decisions. What is being resolved lives
 in the state: the entry into a corridor (``ex_*``: the Guard, the trap, the encounter with
@@ -88,6 +89,7 @@ from .tables import (
     TRUNCATED,
 )
 from .throws import repeat_mask, repeat_throw
+from .timeloop import clear_loop
 from .traps import trap_settable  # noqa: F401
 from .turn import action_legal, action_mask, advance, do_action
 
@@ -237,6 +239,7 @@ def init_resolution(s) -> None:
     clear_rite(s)
     s.disarmed = 0
     s.disarm_turn[:] = 0
+    clear_loop(s)
     s.actions_left = 0
     s.guard_used = 0
 

@@ -34,6 +34,7 @@ def start_round(s) -> None:
     s.adrenaline_used = 0
     emit(s, EV_START_TURN, s.seat, s.turn)
     if s.char_mode != 0:
+        s.loop_ready = 0  # the Time Loop undoes an action of the round it is in
         meditation(s, s.seat)
 
 

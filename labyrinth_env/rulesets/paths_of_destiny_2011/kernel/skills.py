@@ -89,6 +89,7 @@ from .tables import (
     SK_SHOT,
     SK_SILENT_STEP,
     SK_THEFT,
+    SK_TIME_LOOP,
     SKILLS_PER_CHARACTER,
     SWORD_MASTER,
     THIEF,
@@ -100,6 +101,7 @@ from .tables import (
     TRAP_TOKENS,
     WITCH,
 )
+from .timeloop import time_loop, time_loop_legal
 
 SEAT_OFFSETS = NUM_SEATS - 1
 
@@ -703,6 +705,8 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return disarm_legal(s, seat)
         if skill == SK_BLESSING:
             return blessing_legal(s, seat, seat)
+        if skill == SK_TIME_LOOP:
+            return time_loop_legal(s, seat)
         return False
     if action < A_SKILL_DIR:
         k = action - A_SKILL_AT
@@ -804,6 +808,9 @@ def use_skill(s, seat: int, action: int) -> None:
         target = seat_at(s, (action - A_SKILL_AT) % SEAT_OFFSETS + 1)
     if skill == SK_ADRENALINE:
         use_adrenaline(s, seat)
+        return
+    if skill == SK_TIME_LOOP:  # the crystal, no action point (l.363)
+        time_loop(s, seat)
         return
     s.actions_left -= 1
     if skill == SK_SHOT:

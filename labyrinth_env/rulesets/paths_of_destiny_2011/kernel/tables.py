@@ -177,6 +177,7 @@ EV_TOKENS = 37  # seat, TOKEN_*, change, tokens after (on that seat)
 EV_SHOT = 38  # target seat, throw, hit, archer
 EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
 EV_THEFT = 40  # thief, victim, throw, success
+EV_TIME_LOOP = 41  # seat (a player the undone action touched), corridor now, corridor restored, life restored
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -211,6 +212,7 @@ SK_QUICK_FINGERS = 3 * THIEF + 2
 SK_PARRY = 3 * SWORD_MASTER + 1
 SK_MEDITATION = 3 * MONK + 2
 SK_DISARM = 3 * SWORD_MASTER + 2
+SK_TIME_LOOP = 3 * ASSASSIN + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -299,6 +301,21 @@ STATE_DTYPE = state_dtype(
         # the Sword Master's Disarm: who may not attack, and the round it began in
         ("disarmed", np.int32),
         ("disarm_turn", np.int32, (NUM_SEATS,)),
+        # the Assassin's Time Loop (l.376, l.363): the players' state before his last action,
+        # kept while he may still undo it (``timeloop``); public things only (l.131)
+        ("loop_ready", np.int8),
+        ("loop_actions", np.int8),
+        ("loop_position", np.int16, (NUM_SEATS,)),
+        ("loop_life", np.int8, (NUM_SEATS,)),
+        ("loop_stun", np.int8, (NUM_SEATS,)),
+        ("loop_crystal", np.int8, (NUM_SEATS,)),
+        ("loop_tokens", np.int8, (3, NUM_SEATS)),  # adrenaline, blessing, curse
+        ("loop_took_key", np.int32, (NUM_SEATS,)),
+        ("loop_disarm_turn", np.int32, (NUM_SEATS,)),
+        ("loop_met", np.int32, (5,)),  # fight_lost, trap_fell, left_start, disarmed, guard_ignore
+        ("loop_key_node", np.int16, (NUM_KEYS,)),
+        ("loop_key_holder", np.int8, (NUM_KEYS,)),
+        ("loop_key_touched", np.int32, (NUM_KEYS,)),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],

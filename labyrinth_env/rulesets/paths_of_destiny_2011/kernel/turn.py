@@ -40,6 +40,7 @@ from .tables import (
     A_SKILL,
     A_TAKE_KEY,
     ARCHITECT,
+    ASSASSIN,
     CENTER_NODE,
     CK_NONE,
     D_CHARACTER,
@@ -49,6 +50,7 @@ from .tables import (
     EV_WIN,
 )
 from .throws import regenerate, regenerate_legal, settle_throw
+from .timeloop import loop_watch
 from .traps import set_trap, set_trap_legal, set_trap_mask
 
 
@@ -164,6 +166,8 @@ def do_action(s, action: int) -> None:
     """Spend the action's points (2 to come down, climb up and regenerate, none for the
     free ones) and carry it out."""
     seat = s.seat
+    if s.char_mode != 0 and not (action >= A_SKILL and action < A_CORRECTION and s.character[seat] == ASSASSIN):
+        loop_watch(s, seat, action)  # the Time Loop's state (l.376): his last action
     if action == A_END_TURN:
         s.actions_left = 0
         end_round(s)
