@@ -12,13 +12,14 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hex_helpers import events, events_of, key_node_of, node
-from pod2011_helpers import B, Scenario, options_vector, start_node_of
+from pod2011_helpers import B, Scenario, neighbor, options_vector, start_node_of
 
 import labyrinth_env
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
 ENV_ID = "paths_of_destiny_2011_v2"
 N19, N20 = node(19), node(20)
@@ -859,3 +860,124 @@ def test_time_loop_state_kept_never_reaches_the_observation():
     sc.s["loop_actions"] = 1
     for p in range(2):
         assert np.array_equal(sc.observe(p), before[p])
+
+
+# =====================================================================================
+# Spreading Illusion (the Illusionist, l.380-381)
+# =====================================================================================
+def face_down(sc: Scenario, cell: int, owner: int = 0) -> int:
+    """The top field of the pile face down on ``cell``, built by ``owner``; returns it."""
+    s = sc.s
+    n = int(s["tile_pool_len"])
+    tile = int(s["tile_pool"][n - 1])
+    s["tile_pool_len"] = n - 1
+    s["fd_tile"][cell] = tile
+    s["fd_owner"][cell] = owner
+    s["cell_built"][cell] = 1
+    return tile
+
+
+def covered_ahead(*characters: str) -> tuple[Scenario, int, int]:
+    """``east`` with a straight field on X (south-east of cell 19) opening south-east onto
+    the empty cell Y beyond it, face down (the Illusionist's, seat 0); returns (scenario,
+    the corridor of X, Y)."""
+    sc = east(*characters)
+    x = neighbor(19, 1)
+    y = neighbor(x, 1)
+    assert 0 <= y < K.NUM_BOARD and not sc.s["cell_built"][y]
+    (nx,) = sc.lay(x, "14")
+    face_down(sc, y)
+    return sc, nx, y
+
+
+def test_spreading_illusion_builds_face_down_nobody_may_place_traps_on_it_l380():
+    # l.380 "Spreading Illusion: Nobody may place traps on the board fields you left face-down."
+    sc = east("Illusionist", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    top = int(sc.s["tile_pool"][int(sc.s["tile_pool_len"]) - 1])
+    evs = sc.step(K.A_SKILL)
+    assert sc.decision == K.D_FACE_DOWN and sc.decider == 0 and int(sc.s["actions_left"]) == 1
+    assert (K.EV_SKILL, 0, K.SK_SPREADING_ILLUSION, -1, -1, 0) in evs
+    legal = sc.legal_actions()
+    assert legal and all(K.A_PLACE <= a < K.A_GUARD_DIR and (a - K.A_PLACE) % 6 == 0 for a in legal)
+    cell = neighbor(19, 1)
+    assert K.A_PLACE + cell * 6 in legal, "an empty cell touching the board"
+    evs = sc.step(K.A_PLACE + cell * 6)
+    assert (K.EV_FACE_DOWN, 0, cell, 0, 0, 0) in evs
+    assert int(sc.s["fd_owner"][cell]) == 0 and int(sc.s["fd_tile"][cell]) == top, "the top field, unseen"
+    assert int(sc.s["cell_built"][cell]) == 1 and not sc.s["node_mask"][cell * K.MC : cell * K.MC + K.MC].any()
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    mask = sc.mask()
+    assert mask[K.A_SET_TRAP : K.A_MOVE_GUARD].any(), "traps may be set elsewhere"
+    assert not mask[K.A_SET_TRAP + cell * K.MC : K.A_SET_TRAP + cell * K.MC + K.MC].any(), "never on it"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    assert not other.legal(K.A_SKILL), "only the Illusionist has it"
+
+
+def test_spreading_illusion_the_guard_entering_a_covered_field_uncovers_it_l381():
+    # l.381 "Spreading Illusion: If the Guard enters the covered board field, you have to uncover it."
+    sc, nx, y = covered_ahead("Illusionist", "Witch")
+    tile = int(sc.s["fd_tile"][y])
+    sc.put(0, key_node_of(3))
+    sc.put(1, N19)
+    sc.guard(nx)
+    sc.fresh_turn(1)
+    sc.next_guard_card(C.GUARD_MOVE, 1)
+    sc.step(K.A_MOVE_GUARD)
+    assert sc.decision == K.D_UNCOVER and sc.decider == 0, "the Illusionist uncovers it, not the active player"
+    legal = sc.legal_actions()
+    rots = [a - K.A_SKILL_DIR for a in legal]
+    assert legal and all(0 <= r < 6 for r in rots)
+    edge = (1 + 3) % 6
+    for r in range(6):  # the turns offered: exactly those with a corridor on the edge it is entered by
+        opens = any((int(ROTATE_HEX[int(m), r]) >> edge) & 1 for m in C.TILE_CORRIDOR_MASK[tile])
+        assert (r in rots) == opens
+    evs = sc.step(K.A_SKILL_DIR + rots[0])
+    assert (K.EV_UNCOVERED, 0, tile, y, rots[0], -1) in evs
+    assert int(sc.s["fd_owner"][y]) == -1 and int(sc.s["cell_tile"][y]) == tile
+    g = int(sc.s["guard_node"])
+    assert g // K.MC == y and (int(sc.s["node_mask"][g]) >> edge) & 1, "the Guard came in"
+    assert sc.decision == K.D_MAIN and sc.decider == 1 and int(sc.s["guard_steps"]) == 0
+    # a player's move into it: uncovered too, then he comes in
+    sc, nx, y = covered_ahead("Illusionist", "Witch")
+    sc.put(0, N19)
+    sc.put(1, nx)
+    sc.fresh_turn(1)
+    assert sc.legal(K.A_MOVE + 1), "the field is there, only its face is hidden"
+    sc.move(1)
+    assert sc.decision == K.D_UNCOVER and sc.decider == 0
+    sc.step(sc.legal_actions()[0])
+    assert sc.pos(1) // K.MC == y and int(sc.s["actions_left"]) == 1 and sc.decider == 1
+
+
+def test_face_down_field_hidden_from_every_seat_and_resampled_by_determinize():
+    sc, _, y = covered_ahead("Illusionist", "Witch", "Monk")
+    sc.put(0, N19)
+    before = [sc.observe(p) for p in range(3)]
+    text = render_text(sc.s)
+    assert before[1][K.OBS_CHARS + K.C_COVERED + y] == 1.0, "that it lies there is public"
+    n = int(sc.s["tile_pool_len"])
+    hidden = int(sc.s["fd_tile"][y])
+    other = int(sc.s["tile_pool"][0])
+    sc.s["fd_tile"][y], sc.s["tile_pool"][0] = other, hidden
+    assert all(np.array_equal(before[p], sc.observe(p)) for p in range(3)), "no seat sees which field it is"
+    assert render_text(sc.s) == text
+    from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
+
+    seen_by = [str(picture.draw(sc.s, viewer=p).__dict__) for p in range(3)]
+    sc.s["fd_tile"][y], sc.s["tile_pool"][0] = hidden, other
+    assert seen_by == [str(picture.draw(sc.s, viewer=p).__dict__) for p in range(3)]
+    seen = set()
+    for seed in range(40):
+        trial = sc.states.copy()
+        K.determinize(trial[0], 2, np.uint64(seed))
+        seen.add(int(trial[0]["fd_tile"][y]))
+        unknown = sorted([*trial[0]["tile_pool"][:n].tolist(), int(trial[0]["fd_tile"][y])])
+        assert unknown == sorted([*sc.s["tile_pool"][:n].tolist(), hidden])
+        out = np.zeros(K.OBS_SIZE, dtype=np.float32)
+        K.observe(trial[0], 2, out)
+        assert np.array_equal(before[2], out)
+    assert len(seen) > 5, "the face-down field is dealt again from the unknown fields"

@@ -473,6 +473,7 @@ SKILL_PLAYED = frozenset(
         "Meditation",
         "Disarm",
         "Time Loop",
+        "Spreading Illusion",
     )
 )
 SKILL_REASONS = {
@@ -554,6 +555,13 @@ SKILL_REASONS = {
         "the Sword Master's third skill, ours: his blades (l.406) knock the weapon away; 'his next attack' read "
         "as: none until the end of his next round (free encounter attacks included, the kill of a stunned "
         "player not: that is no fight)"
+    ),
+    "Spreading Illusion": (
+        "l.380-381 as written; building face down costs one action as building (l.148); the field is laid "
+        "unseen by all, the Illusionist too (as a trap, l.210), as in the 3rd edition; its back shows no "
+        "corridor, so no trap can be placed on it (l.380) and it may not close the last way of any player "
+        "(l.152); anyone whose corridor opens onto it may step in (the Guard, l.381, and a player by his own "
+        "move), and she turns it face up, turned so that the piece lands in a corridor"
     ),
     "Time Loop": (
         "l.376 says that after it 'other players (if you were e.g. attacking them) also come back to the "

@@ -489,6 +489,8 @@ def heuristic_action(s, mask) -> int:
         a = hexsearch.first_legal(mask, K.A_SKILL_AT, K.A_SKILL_DIR)
     elif dec == K.D_TRAP_ORDER:
         a = K.A_TRAP_ORDER
+    elif dec == K.D_FACE_DOWN or dec == K.D_UNCOVER:
+        a = illusion_decision(s, mask, me)
     elif dec == K.D_OCCUPANT:
         a = K.A_ATTACK_NEWCOMER if attack_value(s, me, s.ex_seat) > 0 else K.A_DECLINE
     elif dec == K.D_ENTRANT:
@@ -522,3 +524,39 @@ def issue21_skill_action(s, mask, me: int) -> int:
     if s.character[me] < 0:
         return -1
     return time_loop_action(s, mask, me)
+
+
+@njit(cache=True)
+def uncover_action(s, mask, me: int) -> int:
+    """The Illusionist turns a face-down field face up (l.381) the way that makes her own
+    cheapest path lowest (the field is public from now on)."""
+    cell = s.rv_cell
+    tile = s.fd_tile[cell]
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
+    best, best_cost = -1, INF
+    for r in range(6):
+        a = K.A_SKILL_DIR + r
+        if not mask[a]:
+            continue
+        K.set_tile(w, cell, tile, r)
+        t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
+        cost = INF if t < 0 else dist[t]
+        K.clear_cell(w, cell)
+        w.cell_built[cell] = 1
+        if cost < best_cost:
+            best, best_cost = a, cost
+    if best < 0 or work.shape[0] == 0:
+        best = hexsearch.first_legal(mask, K.A_SKILL_DIR, K.A_SKILL_DIR + 6)
+    return best
+
+
+@njit(cache=True)
+def illusion_decision(s, mask, me: int) -> int:
+    """Spreading Illusion's decisions: where to build face down (it never chooses to: the
+    first cell offered), how to turn a field face up (``uncover_action``)."""
+    if s.decision == K.D_UNCOVER:
+        return uncover_action(s, mask, me)
+    return hexsearch.first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)

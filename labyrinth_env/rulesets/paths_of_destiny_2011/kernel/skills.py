@@ -26,6 +26,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.characters import (
 )
 
 from .entering import do_move
+from .illusion import begin_face_down, illusion_possible
 from .life import add_stun
 from .queries import move_target
 from .tables import (
@@ -88,6 +89,7 @@ from .tables import (
     SK_QUICK_FINGERS,
     SK_SHOT,
     SK_SILENT_STEP,
+    SK_SPREADING_ILLUSION,
     SK_THEFT,
     SK_TIME_LOOP,
     SKILLS_PER_CHARACTER,
@@ -707,6 +709,8 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return blessing_legal(s, seat, seat)
         if skill == SK_TIME_LOOP:
             return time_loop_legal(s, seat)
+        if skill == SK_SPREADING_ILLUSION:  # one action, as building (l.148)
+            return s.actions_left >= 1 and illusion_possible(s)
         return False
     if action < A_SKILL_DIR:
         k = action - A_SKILL_AT
@@ -762,6 +766,7 @@ def skill_mask(s, seat: int, out) -> None:
     elif c == WITCH:
         lo, hi = A_SKILL_AT, A_PRAY
     elif c == ILLUSIONIST:
+        out[A_SKILL] = 1 if skill_allowed(s, seat, A_SKILL) else 0  # Spreading Illusion
         lo, hi = A_SKILL_DIR, A_PRAY
     for a in range(lo, hi):
         out[a] = 1 if skill_allowed(s, seat, a) else 0
@@ -821,3 +826,5 @@ def use_skill(s, seat: int, action: int) -> None:
         bless(s, seat, target)
     elif skill == SK_CURSE:
         curse(s, seat, target)
+    elif skill == SK_SPREADING_ILLUSION:
+        begin_face_down(s, seat)

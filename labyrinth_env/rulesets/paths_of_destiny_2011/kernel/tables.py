@@ -108,7 +108,8 @@ NUM_ACTIONS = A_CORRECTION + 7 * 5
 # --- decisions -----------------------------------------------------------------------------
 (D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
 D_CHARACTER, D_TRAP_ORDER, D_THEFT, D_RITE = 8, 9, 10, 11
-NUM_DECISIONS = 12
+D_FACE_DOWN, D_UNCOVER = 12, 13  # the Illusionist's Spreading Illusion (l.380-381)
+NUM_DECISIONS = 14
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -123,6 +124,8 @@ DECISIONS = (
     "which trap first",
     "try to steal a key?",
     "where does the Misfortune Rite send the player?",
+    "where to build the field face down",
+    "turn the covered field face up",
 )
 
 # throws in progress (``ck_kind``)
@@ -178,6 +181,8 @@ EV_SHOT = 38  # target seat, throw, hit, archer
 EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
 EV_THEFT = 40  # thief, victim, throw, success
 EV_TIME_LOOP = 41  # seat (a player the undone action touched), corridor now, corridor restored, life restored
+EV_FACE_DOWN = 42  # seat (the Illusionist), cell (a field built face down, unseen)
+EV_UNCOVERED = 43  # seat (the Illusionist), tile, cell, rotation, who entered it (NO_SEAT: the Guard)
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -213,6 +218,7 @@ SK_PARRY = 3 * SWORD_MASTER + 1
 SK_MEDITATION = 3 * MONK + 2
 SK_DISARM = 3 * SWORD_MASTER + 2
 SK_TIME_LOOP = 3 * ASSASSIN + 2
+SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -316,6 +322,16 @@ STATE_DTYPE = state_dtype(
         ("loop_key_node", np.int16, (NUM_KEYS,)),
         ("loop_key_holder", np.int8, (NUM_KEYS,)),
         ("loop_key_touched", np.int32, (NUM_KEYS,)),
+        # the Illusionist's face-down fields (Spreading Illusion, l.380-381): who built each
+        # and which field it is (hidden from every seat, ``core.hexboard``'s face-down helpers);
+        # the one being turned face up: its cell, the edge it is entered by, who enters it
+        # (NO_SEAT: the Guard), the turns that give that edge a corridor
+        ("fd_owner", np.int8, (NUM_BOARD,)),
+        ("fd_tile", np.int8, (NUM_BOARD,)),
+        ("rv_cell", np.int8),
+        ("rv_edge", np.int8),
+        ("rv_seat", np.int8),
+        ("rv_rots", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -364,7 +380,9 @@ C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
 C_EXTRA = C_SUPPLY + 3  # an action beyond the round's two (Adrenaline)
 C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type one-hot, failed
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
-CHAR_FEATURES = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES
+C_ILLUSION = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES  # building face down?, turning one face up?
+C_COVERED = C_ILLUSION + 2  # per board cell: a face-down field lies there (never which)
+CHAR_FEATURES = C_COVERED + NUM_BOARD
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the

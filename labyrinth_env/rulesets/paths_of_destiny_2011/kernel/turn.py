@@ -12,13 +12,15 @@ from labyrinth_env.core.kernel_common import keys_held
 
 from .building import build
 from .correction import correct, correction_legal, correction_mask
+from .entering import do_move
 from .exploring import explore_step
 from .fights import attack, attack_legal, attack_mask, kill
-from .guard import move_guard, move_guard_legal, next_guard_meeting, walk_guard
+from .guard import guard_step, move_guard, move_guard_legal, next_guard_meeting, walk_guard
+from .illusion import turn_face_up
 from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_key_mask, take_stunned_key
 from .life import rest
-from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
-from .queries import move_target, other_seat
+from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_legal, move_mask, try_move
+from .queries import other_seat
 from .rite import rite_step
 from .seating import start_round
 from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, skill_legal, skill_mask, use_skill
@@ -98,7 +100,7 @@ def action_legal(s, a: int) -> bool:
     if a == A_BUILD:
         return any_buildable(s)
     if a < A_JUMP_DOWN:
-        return move_target(s, seat, a - A_MOVE) >= 0
+        return move_legal(s, seat, a - A_MOVE)
     if a <= A_CLIMB_UP:
         return bridge_legal(s, seat, a)
     if a == A_REST:
@@ -208,6 +210,20 @@ def do_action(s, action: int) -> None:
         move_guard(s)
     elif action == A_REGENERATE:
         regenerate(s, seat)
+
+
+# --- a face-down field entered (the Illusionist's decision) ----------------------------------
+@njit(cache=True)
+def finish_uncover(s, who: int, action: int) -> None:
+    """The field turned face up as the Illusionist decided (l.381); then the piece that
+    stepped into it comes in: the player's move, the Guard's step."""
+    d = turn_face_up(s, who, action)
+    seat = s.rv_seat
+    s.rv_seat = 0
+    if seat >= 0:
+        do_move(s, seat, d)
+    else:
+        guard_step(s, d)
 
 
 # --- what resolves by itself -------------------------------------------------------------------
