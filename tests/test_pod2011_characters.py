@@ -981,3 +981,60 @@ def test_face_down_field_hidden_from_every_seat_and_resampled_by_determinize():
         K.observe(trial[0], 2, out)
         assert np.array_equal(before[2], out)
     assert len(seen) > 5, "the face-down field is dealt again from the unknown fields"
+
+
+# =====================================================================================
+# Mirror Image (the Illusionist) and Shortcut (the Architect): reconstructed
+# =====================================================================================
+def test_mirror_image_the_first_fight_against_the_illusionist_in_a_round_is_thrown_again():
+    sc = east("Witch", "Illusionist")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12, 2), (1, 0b01, 2, 12)], "the image is hit, the fight thrown again"
+    assert (K.EV_SKILL, 1, K.SK_MIRROR_IMAGE, -1, -1, 0) in evs
+    assert [int(x) for x in sc.s["life"][:2]] == [3, 4], "the second throw counts"
+    sc.dice(6, 6, 1, 1)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12 - 1, 2)], "only the first fight of the round (she lost a life)"
+    assert int(sc.s["life"][1]) == 3
+    sc.step(K.A_END_TURN)
+    sc.fresh_turn(0, turn=int(sc.s["turn"]) + 1)
+    sc.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    assert len(fights(sc.step(K.A_ATTACK + 0))) == 2, "a new round: a new image"
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    assert fights(other.step(K.A_ATTACK + 0)) == [(1, 0b01, 12, 2)], "anyone else: one throw"
+
+
+def test_shortcut_architect_moves_into_a_field_he_built_for_free_once_a_round():
+    sc = east("Architect", "Witch")
+    sc.put(0, N20)
+    sc.put(1, key_node_of(3))
+    sc.move(3)
+    assert sc.pos(0) == N19 and int(sc.s["actions_left"]) == 1, "into a field he did not build: an action"
+    sc.s["cell_builder"][19] = 0
+    sc.s["cell_builder"][20] = 0
+    evs = sc.move(0)
+    assert sc.pos(0) == N20 and int(sc.s["actions_left"]) == 1, "into a field he built: no action"
+    assert (K.EV_SKILL, 0, K.SK_SHORTCUT, -1, N20, 0) in evs
+    sc.move(3)
+    assert int(sc.s["seat"]) == 1, "once a round: the next move into his field cost his last action"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    other.s["cell_builder"][20] = 0
+    other.move(0)
+    assert int(other.s["actions_left"]) == 1
+
+
+def test_shortcut_the_fields_a_player_builds_are_his():
+    sc = east("Architect", "Witch")
+    sc.put(0, N19)
+    sc.step(K.A_BUILD)
+    assert sc.decision == K.D_PLACE
+    a = sc.legal_actions()[0]
+    sc.step(a)
+    assert int(sc.s["cell_builder"][(a - K.A_PLACE) // 6]) == 0

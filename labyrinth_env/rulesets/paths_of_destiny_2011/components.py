@@ -474,6 +474,8 @@ SKILL_PLAYED = frozenset(
         "Disarm",
         "Time Loop",
         "Spreading Illusion",
+        "Mirror Image",
+        "Shortcut",
     )
 )
 SKILL_REASONS = {
@@ -562,6 +564,17 @@ SKILL_REASONS = {
         "corridor, so no trap can be placed on it (l.380) and it may not close the last way of any player "
         "(l.152); anyone whose corridor opens onto it may step in (the Guard, l.381, and a player by his own "
         "move), and she turns it face up, turned so that the piece lands in a corridor"
+    ),
+    "Mirror Image": (
+        "the Illusionist's third skill, ours: in her theme, the attacker strikes her image first; 'a fight "
+        "thrown against you' read as: she is the defender; the first throw is void and the fight thrown again "
+        "(both sides, each time her first of the round, whoever wins the first); a repeat with the fate "
+        "crystal is no new fight (l.362)"
+    ),
+    "Shortcut": (
+        "the Architect's third skill, ours: he knows the fields he built; the move stays an action (it needs "
+        "an action left, l.114) whose point is given back; into a corridor of a field built by him with the "
+        "Build action (who built each field is public: everyone saw it built)"
     ),
     "Time Loop": (
         "l.376 says that after it 'other players (if you were e.g. attacking them) also come back to the "

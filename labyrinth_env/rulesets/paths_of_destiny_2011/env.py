@@ -98,7 +98,9 @@ characters change. The Illusionist's Spreading Illusion (l.380-381): "use skill 
 top field face down, unseen by all, where she chooses (the place actions, rotation 0); a piece
 stepping into it (a player's move, the Guard's step) has her turn it face up ("use skill 1
 towards" a direction: the turn); the character block gains the two decisions and the covered
-cells, the field being turned face up shows as the drawn field.
+cells, the field being turned face up shows as the drawn field. Reconstructed: the Illusionist's
+Mirror Image (the first fight thrown against her in a round is thrown again) and the
+Architect's Shortcut (once a round, a move into a field he built costs no action).
 """
 
 from __future__ import annotations

@@ -215,6 +215,7 @@ def init_board(s) -> None:
     s.guard_steps = 0
     s.guard_ignore = 0
     s.guard_checks = 0
+    s.cell_builder[:] = -1
 
 
 @njit(cache=True)
@@ -253,6 +254,8 @@ def init_resolution(s) -> None:
     s.disarm_turn[:] = 0
     clear_loop(s)
     clear_illusion(s)
+    s.mirror_used = 0
+    s.shortcut_used = 0
     s.actions_left = 0
     s.guard_used = 0
 

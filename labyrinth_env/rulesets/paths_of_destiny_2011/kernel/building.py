@@ -151,4 +151,5 @@ def place_field(s, action: int) -> None:
     tile = s.drawn_tile
     s.drawn_tile = -1
     set_tile(s, cell, tile, rot)
+    s.cell_builder[cell] = s.seat  # the Architect's Shortcut reads it
     emit(s, EV_BUILD, s.seat, tile, cell, rot)

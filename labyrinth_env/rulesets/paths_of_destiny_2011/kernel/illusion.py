@@ -89,6 +89,7 @@ def lay_face_down(s, seat: int, action: int) -> None:
     cell = (action - A_PLACE) // 6
     s.fd_tile[cell] = pod.draw_tile(s)
     s.fd_owner[cell] = seat
+    s.cell_builder[cell] = seat
     s.cell_built[cell] = 1  # closed until turned face up: no corridor written
     s.place_ok[:] = 0
     emit(s, EV_FACE_DOWN, seat, cell)

@@ -38,6 +38,7 @@ from .tables import (
     A_SKILL_DIR,
     A_TRAP_ORDER,
     ARCHER,
+    ARCHITECT,
     ASSASSIN,
     CENTER_CELL,
     CK_DISARM,
@@ -82,11 +83,13 @@ from .tables import (
     SK_GOLEM_WARD,
     SK_KEEN_EYE,
     SK_MEDITATION,
+    SK_MIRROR_IMAGE,
     SK_MISFORTUNE_RITE,
     SK_MYSTIFICATION,
     SK_PARRY,
     SK_PRAYER,
     SK_QUICK_FINGERS,
+    SK_SHORTCUT,
     SK_SHOT,
     SK_SILENT_STEP,
     SK_SPREADING_ILLUSION,
@@ -472,6 +475,33 @@ def bounty(s, winners: int, losers: int) -> None:
                     emit(s, EV_SKILL, p, SK_BOUNTY, q, -1)
                     take_one_key(s, p, q)
                     return
+
+
+@njit(cache=True)
+def mirror_image(s, seat: int) -> bool:
+    """Mirror Image (the Illusionist): the first fight thrown against her in a round is
+    thrown again (marked used here)."""
+    if s.character[seat] != ILLUSIONIST or not skill_active(s, seat, SK_MIRROR_IMAGE):
+        return False
+    if (s.mirror_used >> seat) & 1:
+        return False
+    s.mirror_used |= 1 << seat
+    emit(s, EV_SKILL, seat, SK_MIRROR_IMAGE, NO_TARGET, -1)
+    return True
+
+
+@njit(cache=True)
+def shortcut(s, seat: int, d: int) -> bool:
+    """Shortcut (the Architect): once a round, his move into a corridor of a field he built
+    costs no action (marked used here)."""
+    if s.character[seat] != ARCHITECT or s.shortcut_used or not skill_active(s, seat, SK_SHORTCUT):
+        return False
+    to = move_target(s, seat, d)
+    if to < 0 or to // MC >= NUM_BOARD or s.cell_builder[to // MC] != seat:
+        return False
+    s.shortcut_used = 1
+    emit(s, EV_SKILL, seat, SK_SHORTCUT, NO_TARGET, to)
+    return True
 
 
 @njit(cache=True)

@@ -219,6 +219,8 @@ SK_MEDITATION = 3 * MONK + 2
 SK_DISARM = 3 * SWORD_MASTER + 2
 SK_TIME_LOOP = 3 * ASSASSIN + 2
 SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
+SK_MIRROR_IMAGE = 3 * ILLUSIONIST + 2
+SK_SHORTCUT = 3 * ARCHITECT + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -332,6 +334,12 @@ STATE_DTYPE = state_dtype(
         ("rv_edge", np.int8),
         ("rv_seat", np.int8),
         ("rv_rots", np.int8),
+        # the Illusionist's Mirror Image: the seats whose image took a fight this round
+        ("mirror_used", np.int32),
+        # the Architect's Shortcut: who built each board field (-1: printed, or not built),
+        # and whether his free move of the round is spent
+        ("cell_builder", np.int8, (NUM_BOARD,)),
+        ("shortcut_used", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],

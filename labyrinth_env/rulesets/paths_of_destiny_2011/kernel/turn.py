@@ -23,7 +23,7 @@ from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, 
 from .queries import other_seat
 from .rite import rite_step
 from .seating import start_round
-from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, skill_legal, skill_mask, use_skill
+from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, shortcut, skill_legal, skill_mask, use_skill
 from .tables import (
     A_ATTACK,
     A_BUILD,
@@ -187,7 +187,8 @@ def do_action(s, action: int) -> None:
         else:
             take_stunned_key(s, seat, action)
         return
-    s.actions_left -= 2 if action in (A_COME_DOWN, A_CLIMB_UP, A_REGENERATE) else 1
+    free = s.char_mode != 0 and A_MOVE <= action < A_JUMP_DOWN and shortcut(s, seat, action - A_MOVE)
+    s.actions_left -= 0 if free else (2 if action in (A_COME_DOWN, A_CLIMB_UP, A_REGENERATE) else 1)
     if action == A_BUILD:
         build(s, seat)
     elif action < A_JUMP_DOWN:
