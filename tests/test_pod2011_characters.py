@@ -19,6 +19,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
 ENV_ID = "paths_of_destiny_2011_v2"
 N19, N20 = node(19), node(20)
@@ -788,3 +789,283 @@ def test_picture_and_text_board_show_characters_and_tokens():
     canvas = picture.draw(s, viewer=0)
     words = " ".join(str(x) for x in canvas.__dict__.values())
     assert "Female Archer (adrenaline 1)" in words and "Monk" in words
+
+
+# =====================================================================================
+# Time Loop (the Assassin, l.376, l.363)
+# =====================================================================================
+TIME_LOOP = K.A_SKILL + 2
+
+
+def test_time_loop_undoes_the_last_action_and_the_players_it_touched_come_back_l376():
+    # l.376 "Time Loop: After using the third skill, other players (if you were e.g.
+    # attacking them) also come back to the previous state."
+    sc = east("Assassin", "Witch", "Monk")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.put(2, key_node_of(3))
+    sc.give_key(1, 2)
+    sc.place_trap(N20, "Poisoned Darts")  # 8: passed with 12
+    sc.dice(6, 6, 6, 6, 1, 1)  # the trap, then his attack on the Witch: 12 against 2
+    sc.move(0)
+    assert sc.decision == K.D_ENTRANT and sc.decider == 0
+    sc.step(K.A_TARGET + 0)
+    assert int(sc.s["life"][1]) == 3 and int(sc.s["actions_left"]) == 1
+    assert sc.legal(TIME_LOOP), "right after the action, his crystal face up"
+    rng = int(sc.s["rng"][0])
+    evs = sc.step(TIME_LOOP)
+    assert sc.pos(0) == N19 and int(sc.s["life"][1]) == 4, "he and the Witch he attacked come back"
+    assert int(sc.s["actions_left"]) == 2, "the action undone gives its action point back"
+    assert int(sc.s["crystal"][0]) == 0 and (K.EV_CRYSTAL, 0, 0, 0, 0, 0) in evs, "the crystal face down (l.363)"
+    assert sorted(e[1] for e in events_of(evs, K.EV_TIME_LOOP)) == [0, 1], "the Monk was not touched"
+    assert (K.EV_TIME_LOOP, 1, N20, N20, 4, 0) in evs
+    assert int(sc.s["key_holder"][2]) == 1 and sc.pos(1) == N20
+    assert int(sc.s["trap_up"][N20]) == 1, "the board stays: the trap everyone saw stays uncovered"
+    assert int(sc.s["rng"][0]) == rng, "the dice go on: nothing thrown back"
+    assert not sc.legal(TIME_LOOP), "once: the crystal is face down"
+    # only right after the action: any other action of his becomes his last one
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    sc.place_key(2, N20)
+    sc.move(0)
+    assert sc.legal(TIME_LOOP)
+    sc.step(K.A_LIFT_KEY + 2)  # free, but his action after the move
+    assert sc.decision == K.D_MAIN and sc.decider == 0 and int(sc.s["actions_left"]) == 1
+    assert not sc.legal(TIME_LOOP), "only right after the action"
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.step(K.A_SET_TRAP + N20)
+    assert sc.decider == 0 and not sc.legal(TIME_LOOP), "setting a trap (a hidden token drawn) is never undone"
+    # not from the start field (l.132): the Guard sent him home
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.guard(N20)
+    sc.dice(1, 1)
+    sc.move(0)
+    assert sc.decision == K.D_REROLL
+    sc.step(K.A_KEEP)
+    assert sc.pos(0) == start_node_of(0) and not sc.legal(TIME_LOOP)
+    # nobody else has it
+    sc = east("Monk", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.move(0)
+    assert not sc.legal(TIME_LOOP)
+
+
+def test_skill_that_requires_the_fate_crystal_cannot_be_used_without_it_l363():
+    # l.363 "Using some of the characters' skills requires using the fate crystal at the same time."
+    for repeat, loops in ((K.A_KEEP, True), (K.A_REROLL, False)):
+        sc = east("Assassin", "Witch")
+        sc.set(0, crystal=1)
+        sc.put(0, N19)
+        sc.put(1, key_node_of(3))
+        sc.place_trap(N20, "Falling Rocks")  # 7
+        sc.dice(1, 1, 1, 1)
+        sc.move(0)
+        assert sc.decision == K.D_REROLL and sc.decider == 0
+        sc.step(repeat)  # keep the throw, or spend the crystal on repeating it
+        assert int(sc.s["life"][0]) == 3 and sc.pos(0) == N20
+        assert sc.legal(TIME_LOOP) == loops
+        assert K.action_legal(sc.s, TIME_LOOP) == loops
+        if loops:
+            sc.step(TIME_LOOP)
+            assert int(sc.s["life"][0]) == 4 and sc.pos(0) == N19
+
+
+def test_time_loop_state_kept_never_reaches_the_observation():
+    """What the Time Loop keeps is never observed: scrambling it changes no seat's
+    observation (the mask of the Assassin shows whether he may loop, as for any skill)."""
+    sc = east("Assassin", "Witch")
+    sc.set(0, crystal=1)
+    sc.put(0, N19)
+    sc.move(0)
+    before = [sc.observe(p) for p in range(2)]
+    for name in ("loop_position", "loop_life", "loop_key_node", "loop_key_holder", "loop_met", "loop_tokens"):
+        sc.s[name] = 3
+    sc.s["loop_actions"] = 1
+    for p in range(2):
+        assert np.array_equal(sc.observe(p), before[p])
+
+
+# =====================================================================================
+# Spreading Illusion (the Illusionist, l.380-381)
+# =====================================================================================
+def face_down(sc: Scenario, cell: int, owner: int = 0) -> int:
+    """The top field of the pile face down on ``cell``, built by ``owner``; returns it."""
+    s = sc.s
+    n = int(s["tile_pool_len"])
+    tile = int(s["tile_pool"][n - 1])
+    s["tile_pool_len"] = n - 1
+    s["fd_tile"][cell] = tile
+    s["fd_owner"][cell] = owner
+    s["cell_built"][cell] = 1
+    return tile
+
+
+def covered_ahead(*characters: str) -> tuple[Scenario, int, int]:
+    """``east`` with a straight field on X (south-east of cell 19) opening south-east onto
+    the empty cell Y beyond it, face down (the Illusionist's, seat 0); returns (scenario,
+    the corridor of X, Y)."""
+    sc = east(*characters)
+    x = neighbor(19, 1)
+    y = neighbor(x, 1)
+    assert 0 <= y < K.NUM_BOARD and not sc.s["cell_built"][y]
+    (nx,) = sc.lay(x, "14")
+    face_down(sc, y)
+    return sc, nx, y
+
+
+def test_spreading_illusion_builds_face_down_nobody_may_place_traps_on_it_l380():
+    # l.380 "Spreading Illusion: Nobody may place traps on the board fields you left face-down."
+    sc = east("Illusionist", "Witch")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    top = int(sc.s["tile_pool"][int(sc.s["tile_pool_len"]) - 1])
+    evs = sc.step(K.A_SKILL)
+    assert sc.decision == K.D_FACE_DOWN and sc.decider == 0 and int(sc.s["actions_left"]) == 1
+    assert (K.EV_SKILL, 0, K.SK_SPREADING_ILLUSION, -1, -1, 0) in evs
+    legal = sc.legal_actions()
+    assert legal and all(K.A_PLACE <= a < K.A_GUARD_DIR and (a - K.A_PLACE) % 6 == 0 for a in legal)
+    cell = neighbor(19, 1)
+    assert K.A_PLACE + cell * 6 in legal, "an empty cell touching the board"
+    evs = sc.step(K.A_PLACE + cell * 6)
+    assert (K.EV_FACE_DOWN, 0, cell, 0, 0, 0) in evs
+    assert int(sc.s["fd_owner"][cell]) == 0 and int(sc.s["fd_tile"][cell]) == top, "the top field, unseen"
+    assert int(sc.s["cell_built"][cell]) == 1 and not sc.s["node_mask"][cell * K.MC : cell * K.MC + K.MC].any()
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    mask = sc.mask()
+    assert mask[K.A_SET_TRAP : K.A_MOVE_GUARD].any(), "traps may be set elsewhere"
+    assert not mask[K.A_SET_TRAP + cell * K.MC : K.A_SET_TRAP + cell * K.MC + K.MC].any(), "never on it"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    assert not other.legal(K.A_SKILL), "only the Illusionist has it"
+
+
+def test_spreading_illusion_the_guard_entering_a_covered_field_uncovers_it_l381():
+    # l.381 "Spreading Illusion: If the Guard enters the covered board field, you have to uncover it."
+    sc, nx, y = covered_ahead("Illusionist", "Witch")
+    tile = int(sc.s["fd_tile"][y])
+    sc.put(0, key_node_of(3))
+    sc.put(1, N19)
+    sc.guard(nx)
+    sc.fresh_turn(1)
+    sc.next_guard_card(C.GUARD_MOVE, 1)
+    sc.step(K.A_MOVE_GUARD)
+    assert sc.decision == K.D_UNCOVER and sc.decider == 0, "the Illusionist uncovers it, not the active player"
+    legal = sc.legal_actions()
+    rots = [a - K.A_SKILL_DIR for a in legal]
+    assert legal and all(0 <= r < 6 for r in rots)
+    edge = (1 + 3) % 6
+    for r in range(6):  # the turns offered: exactly those with a corridor on the edge it is entered by
+        opens = any((int(ROTATE_HEX[int(m), r]) >> edge) & 1 for m in C.TILE_CORRIDOR_MASK[tile])
+        assert (r in rots) == opens
+    evs = sc.step(K.A_SKILL_DIR + rots[0])
+    assert (K.EV_UNCOVERED, 0, tile, y, rots[0], -1) in evs
+    assert int(sc.s["fd_owner"][y]) == -1 and int(sc.s["cell_tile"][y]) == tile
+    g = int(sc.s["guard_node"])
+    assert g // K.MC == y and (int(sc.s["node_mask"][g]) >> edge) & 1, "the Guard came in"
+    assert sc.decision == K.D_MAIN and sc.decider == 1 and int(sc.s["guard_steps"]) == 0
+    # a player's move into it: uncovered too, then he comes in
+    sc, nx, y = covered_ahead("Illusionist", "Witch")
+    sc.put(0, N19)
+    sc.put(1, nx)
+    sc.fresh_turn(1)
+    assert sc.legal(K.A_MOVE + 1), "the field is there, only its face is hidden"
+    sc.move(1)
+    assert sc.decision == K.D_UNCOVER and sc.decider == 0
+    sc.step(sc.legal_actions()[0])
+    assert sc.pos(1) // K.MC == y and int(sc.s["actions_left"]) == 1 and sc.decider == 1
+
+
+def test_face_down_field_hidden_from_every_seat_and_resampled_by_determinize():
+    sc, _, y = covered_ahead("Illusionist", "Witch", "Monk")
+    sc.put(0, N19)
+    before = [sc.observe(p) for p in range(3)]
+    text = render_text(sc.s)
+    assert before[1][K.OBS_CHARS + K.C_COVERED + y] == 1.0, "that it lies there is public"
+    n = int(sc.s["tile_pool_len"])
+    hidden = int(sc.s["fd_tile"][y])
+    other = int(sc.s["tile_pool"][0])
+    sc.s["fd_tile"][y], sc.s["tile_pool"][0] = other, hidden
+    assert all(np.array_equal(before[p], sc.observe(p)) for p in range(3)), "no seat sees which field it is"
+    assert render_text(sc.s) == text
+    from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
+
+    seen_by = [str(picture.draw(sc.s, viewer=p).__dict__) for p in range(3)]
+    sc.s["fd_tile"][y], sc.s["tile_pool"][0] = hidden, other
+    assert seen_by == [str(picture.draw(sc.s, viewer=p).__dict__) for p in range(3)]
+    seen = set()
+    for seed in range(40):
+        trial = sc.states.copy()
+        K.determinize(trial[0], 2, np.uint64(seed))
+        seen.add(int(trial[0]["fd_tile"][y]))
+        unknown = sorted([*trial[0]["tile_pool"][:n].tolist(), int(trial[0]["fd_tile"][y])])
+        assert unknown == sorted([*sc.s["tile_pool"][:n].tolist(), hidden])
+        out = np.zeros(K.OBS_SIZE, dtype=np.float32)
+        K.observe(trial[0], 2, out)
+        assert np.array_equal(before[2], out)
+    assert len(seen) > 5, "the face-down field is dealt again from the unknown fields"
+
+
+# =====================================================================================
+# Mirror Image (the Illusionist) and Shortcut (the Architect): reconstructed
+# =====================================================================================
+def test_mirror_image_the_first_fight_against_the_illusionist_in_a_round_is_thrown_again():
+    sc = east("Witch", "Illusionist")
+    sc.put(0, N20)
+    sc.put(1, N20)
+    sc.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12, 2), (1, 0b01, 2, 12)], "the image is hit, the fight thrown again"
+    assert (K.EV_SKILL, 1, K.SK_MIRROR_IMAGE, -1, -1, 0) in evs
+    assert [int(x) for x in sc.s["life"][:2]] == [3, 4], "the second throw counts"
+    sc.dice(6, 6, 1, 1)
+    evs = sc.step(K.A_ATTACK + 0)
+    assert fights(evs) == [(1, 0b01, 12 - 1, 2)], "only the first fight of the round (she lost a life)"
+    assert int(sc.s["life"][1]) == 3
+    sc.step(K.A_END_TURN)
+    sc.fresh_turn(0, turn=int(sc.s["turn"]) + 1)
+    sc.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    assert len(fights(sc.step(K.A_ATTACK + 0))) == 2, "a new round: a new image"
+    other = east("Witch", "Monk")
+    other.put(0, N20)
+    other.put(1, N20)
+    other.dice(6, 6, 1, 1, 1, 1, 6, 6)
+    assert fights(other.step(K.A_ATTACK + 0)) == [(1, 0b01, 12, 2)], "anyone else: one throw"
+
+
+def test_shortcut_architect_moves_into_a_field_he_built_for_free_once_a_round():
+    sc = east("Architect", "Witch")
+    sc.put(0, N20)
+    sc.put(1, key_node_of(3))
+    sc.move(3)
+    assert sc.pos(0) == N19 and int(sc.s["actions_left"]) == 1, "into a field he did not build: an action"
+    sc.s["cell_builder"][19] = 0
+    sc.s["cell_builder"][20] = 0
+    evs = sc.move(0)
+    assert sc.pos(0) == N20 and int(sc.s["actions_left"]) == 1, "into a field he built: no action"
+    assert (K.EV_SKILL, 0, K.SK_SHORTCUT, -1, N20, 0) in evs
+    sc.move(3)
+    assert int(sc.s["seat"]) == 1, "once a round: the next move into his field cost his last action"
+    other = east("Witch", "Monk")
+    other.put(0, N19)
+    other.s["cell_builder"][20] = 0
+    other.move(0)
+    assert int(other.s["actions_left"]) == 1
+
+
+def test_shortcut_the_fields_a_player_builds_are_his():
+    sc = east("Architect", "Witch")
+    sc.put(0, N19)
+    sc.step(K.A_BUILD)
+    assert sc.decision == K.D_PLACE
+    a = sc.legal_actions()[0]
+    sc.step(a)
+    assert int(sc.s["cell_builder"][(a - K.A_PLACE) // 6]) == 0

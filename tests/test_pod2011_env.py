@@ -107,7 +107,49 @@ INVARIANTS = {
     37: "curse tokens: negative, more than 6 out, or out in a game without the Witch",
     38: "a seat lacks a character once the cards are dealt or chosen",
     39: "a Head Hunter's second trap lies where there is no first, or off the board's corridors",
+    40: "a face-down field: not the Illusionist's, not closed, without its field, or turned up outside its decision",
 }
+
+
+@njit(cache=True)
+def _tiles_error(s) -> int:
+    """``tiles_error`` with the Illusionist's face-down fields counted (each board field once:
+    face up, face down, drawn, in the pile): lent to the pile and the cells opened for the
+    check, then put back."""
+    n = s.tile_pool_len
+    m = n
+    for cell in range(K.NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.tile_pool[m] = s.fd_tile[cell]
+            s.cell_built[cell] = 0
+            m += 1
+    s.tile_pool_len = m
+    err = tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
+    s.tile_pool_len = n
+    for cell in range(K.NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.cell_built[cell] = 1
+    return err
+
+
+@njit(cache=True)
+def _face_down_error(s) -> int:
+    """40: each face-down field is the Illusionist's, closed (built, no corridor), holds a
+    field; one is being turned face up only in her decision."""
+    for cell in range(K.NUM_BOARD):
+        o = s.fd_owner[cell]
+        if o < 0:
+            if s.fd_tile[cell] != -1:
+                return 40
+            continue
+        if s.character[o] != K.ILLUSIONIST or s.fd_tile[cell] < 0 or not s.cell_built[cell]:
+            return 40
+        for k in range(K.MC):
+            if s.node_mask[cell * K.MC + k] != 0:
+                return 40
+    if (s.rv_cell >= 0) != (s.outcome == K.RUNNING and s.decision == K.D_UNCOVER):
+        return 40
+    return 0
 
 
 @njit(cache=True)
@@ -174,7 +216,8 @@ def _invariant_error(s) -> int:
         _characters_error(s),
         keys_error(s),
         _second_traps_error(s),
-        tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
+        _tiles_error(s),
+        _face_down_error(s),
     ):
         if err != 0:
             return err
@@ -650,3 +693,67 @@ def test_hidden_traps_second_traps_and_piles_never_reach_the_observation_with_ch
             5, 30 + seed, 400, max_turns=None, characters=["Head Hunter", "Witch", "Monk", "Thief", "Architect"]
         )
         check_unseen(env, reorder)
+
+
+def _swap_hidden_fields(s: np.void, rng: np.random.Generator) -> bool:
+    """Deal the unknown board fields (the pile and every face-down field not being turned
+    face up) again at random, in place; False if no field lies face down."""
+    n = int(s["tile_pool_len"])
+    cells = [c for c in range(K.NUM_BOARD) if s["fd_owner"][c] >= 0 and c != s["rv_cell"]]
+    if not cells:
+        return False
+    unknown = rng.permutation(np.array([*s["tile_pool"][:n].tolist(), *(int(s["fd_tile"][c]) for c in cells)]))
+    s["tile_pool"][:n] = unknown[:n]
+    for i, c in enumerate(cells):
+        s["fd_tile"][c] = unknown[n + i]
+    return True
+
+
+@pytest.mark.parametrize("num_players", [2, 4])
+def test_face_down_fields_never_reach_another_seat_over_whole_games(num_players):
+    """Spreading Illusion (l.380-381): the face-down fields (and the pile) dealt again at
+    random at every step of whole games: every seat's observation, who is asked and what,
+    the legal actions, the heuristic's choice and the text board stay the same; only the
+    field being turned face up is shown."""
+    from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
+    from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
+
+    names = ["Illusionist", "Witch", "Thief", "Monk"][:num_players]
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    mask2 = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    checked = 0
+    uncovered = 0
+    for g in range(8):
+        chars = names[g % num_players :] + names[: g % num_players]
+        env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, characters=chars, max_turns=50)
+        env.reset(seed=700 + g)
+        rng = np.random.default_rng(g)
+        while int(env.state["outcome"]) == K.RUNNING:
+            s = env.state
+            other = np.array([s]).copy()
+            if _swap_hidden_fields(other[0], rng):
+                checked += 1
+                for p in range(num_players):
+                    a, b = (
+                        np.zeros(K.OBS_SIZE, np.float32),
+                        np.zeros(K.OBS_SIZE, np.float32),
+                    )
+                    K.observe(s, p, a)
+                    K.observe(other[0], p, b)
+                    assert np.array_equal(a, b), f"seat {p} sees a hidden field, game {g}"
+                assert (int(other[0]["decision"]), int(other[0]["decider"])) == (
+                    int(s["decision"]),
+                    int(s["decider"]),
+                )
+                h1 = H.heuristic_action(s, mask)
+                h2 = H.heuristic_action(other[0], mask2)
+                assert np.array_equal(mask, mask2) and h1 == h2, f"a hidden field shows in the mask, game {g}"
+                assert render_text(s) == render_text(other[0])
+            uncovered += int(int(s["decision"]) == K.D_UNCOVER)
+            legal = env.legal_actions()
+            illusion = K.A_SKILL in legal and int(s["decision"]) == K.D_MAIN
+            a = K.A_SKILL if illusion and rng.random() < 0.5 else None
+            if a is None:
+                a = H.heuristic_action(env.state, mask) if rng.random() < 0.6 else int(rng.choice(legal))
+            env.step(int(a))
+    assert checked > 200 and uncovered > 0, (checked, uncovered)

@@ -25,7 +25,7 @@ from labyrinth_env.core.corridors import (
 )
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.kernel_common import keys_held
+from labyrinth_env.core.kernel_common import keys_held, shuffle_unknown
 from labyrinth_env.core.rng import shuffle
 
 NUM_BOARD = 37
@@ -396,3 +396,54 @@ def observe_corridors(s, out, node_features: int, center_cell: int, trap_tokens)
                 out[base + F_TRAP_TYPE + trap_tokens[t]] = 1.0
             else:
                 out[base + F_TRAP_DOWN] = 1.0
+
+
+# --- face-down fields (the Illusionist of both editions) ---------------------------------------
+# A record with face-down fields has ``fd_owner`` / ``fd_tile`` per hexagon cell (-1: none) and
+# ``rv_cell``, the one being turned face up (-1: none). A face-down field is built and closed
+# (``cell_built`` set, no corridor written) until a piece enters it.
+@njit(cache=True)
+def face_down_ahead(s, node: int, d: int) -> int:
+    """The face-down cell a piece on ``node`` enters by leaving it in direction ``d`` (-1: none)."""
+    if node < 0 or not (s.node_mask[node] >> d) & 1:
+        return -1
+    nb = FRAME_NEIGHBORS[node // MAX_CORRIDORS, d]
+    if 0 <= nb < NUM_BOARD and s.fd_owner[nb] >= 0:
+        return nb
+    return -1
+
+
+@njit(cache=True)
+def rotations_onto(masks, edge: int) -> int:
+    """The turns (a bit set) of a tile whose corridor ``masks`` (base orientation) give it a
+    corridor on ``edge``: the ways it may be turned face up under a piece entering by it."""
+    rots = 0
+    for r in range(6):
+        for k in range(masks.shape[0]):
+            if (ROTATE_HEX[masks[k], r] >> edge) & 1:
+                rots |= 1 << r
+    return rots
+
+
+@njit(cache=True)
+def redeal_face_down(s, rng) -> None:
+    """``determinize``: the face-down fields and the tile pile are one unknown set (no seat
+    has seen a face-down field; the one being turned face up is public and stays). Nothing
+    is drawn from ``rng`` when no field lies face down."""
+    n = s.tile_pool_len
+    unknown = np.empty(n + NUM_BOARD, dtype=s.tile_pool.dtype)
+    unknown[:n] = s.tile_pool[:n]
+    m = n
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0 and cell != s.rv_cell:
+            unknown[m] = s.fd_tile[cell]
+            m += 1
+    if m == n:
+        return
+    shuffle_unknown(rng, unknown[:m])
+    s.tile_pool[:n] = unknown[:n]
+    m = n
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0 and cell != s.rv_cell:
+            s.fd_tile[cell] = unknown[m]
+            m += 1

@@ -111,3 +111,22 @@ def place_name(node: int, mc: int) -> str:
         return f"start {cell - START_CELL}"
     q, r = (int(v) for v in FRAME_QR[cell])
     return f"({q},{r})" + ("" if k == 0 else f"/{k}")
+
+
+def face_down_fields(
+    c: Canvas, layout: HexLayout, s: np.void, num_board: int, names: Sequence[str], omniscient: bool, noun: str
+) -> None:
+    """The Illusionist's face-down fields (``fd_owner`` / ``fd_tile``, both editions): a back in
+    the colour of who laid it; which one it is shows only with ``omniscient=True`` (no seat
+    has seen it)."""
+    for cell in range(num_board):
+        owner = int(s["fd_owner"][cell])
+        if owner < 0:
+            continue
+        x, y = layout.centre(cell)
+        title = f"a face-down {noun} of player {owner}"
+        if omniscient:
+            title += ": " + names[int(s["fd_tile"][cell])]
+        with c.group(f"face-down {noun}", title=title):
+            c.polygon(layout.corners(x, y, 0.92), fill=TRAP_BACK, stroke=seat_colour(owner), width=3.0)
+            c.text(x, y + layout.a * 0.2, "?", layout.a * 0.6, "#f0b0a8", anchor="middle", bold=True)

@@ -472,6 +472,10 @@ SKILL_PLAYED = frozenset(
         "Parry",
         "Meditation",
         "Disarm",
+        "Time Loop",
+        "Spreading Illusion",
+        "Mirror Image",
+        "Shortcut",
     )
 )
 SKILL_REASONS = {
@@ -553,6 +557,33 @@ SKILL_REASONS = {
         "the Sword Master's third skill, ours: his blades (l.406) knock the weapon away; 'his next attack' read "
         "as: none until the end of his next round (free encounter attacks included, the kill of a stunned "
         "player not: that is no fight)"
+    ),
+    "Spreading Illusion": (
+        "l.380-381 as written; building face down costs one action as building (l.148); the field is laid "
+        "unseen by all, the Illusionist too (as a trap, l.210), as in the 3rd edition; its back shows no "
+        "corridor, so no trap can be placed on it (l.380) and it may not close the last way of any player "
+        "(l.152); anyone whose corridor opens onto it may step in (the Guard, l.381, and a player by his own "
+        "move), and she turns it face up, turned so that the piece lands in a corridor"
+    ),
+    "Mirror Image": (
+        "the Illusionist's third skill, ours: in her theme, the attacker strikes her image first; 'a fight "
+        "thrown against you' read as: she is the defender; the first throw is void and the fight thrown again "
+        "(both sides, each time her first of the round, whoever wins the first); a repeat with the fate "
+        "crystal is no new fight (l.362)"
+    ),
+    "Shortcut": (
+        "the Architect's third skill, ours: he knows the fields he built; the move stays an action (it needs "
+        "an action left, l.114) whose point is given back; into a corridor of a field built by him with the "
+        "Build action (who built each field is public: everyone saw it built)"
+    ),
+    "Time Loop": (
+        "l.376 says that after it 'other players (if you were e.g. attacking them) also come back to the "
+        "previous state', and l.363 that some skills require the fate crystal: the Time Loop is the one (a "
+        "second chance, as the crystal's repeat, for a whole action); 'your last action' is read as the move, "
+        "jump, come-down, climb, attack or kill just made, with all it set off (building, traps and the Guard "
+        "draw hidden things that cannot go back unseen); 'the players it touched' as every player whose own "
+        "state it changed; the board (traps uncovered) and the dice stay; no action point, the undone "
+        "action's points come back"
     ),
     "Climbing": (
         "l.375: falling down (a failed jump) or jumping gives the +1 of l.198; without the skill only a good "

@@ -30,12 +30,15 @@ are named ``(q,r)`` as the text map writes them):
 | attack on coming in (the newcomer) | attack offset 1-5 / no attack |
 | declare an attack (several players there) | join the attack on the chosen player / attack the newcomer / no attack |
 | choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
-| action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself), |
+| action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself, Time Loop, |
+| | Spreading Illusion: build the top field face down), |
 | | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
 | where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
+| where to build the field face down (the Illusionist, l.380) | field cell x rotation 0 (the place actions) |
+| turn the covered field face up (the Illusionist, l.381) | use skill 1 towards direction r: turned r sixths |
 | action, the Architect | correction: turn the field <direction> / his own field by 1/6-5/6 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
@@ -88,7 +91,17 @@ Traps, Curse, Dark Enlivening, Mystification, Misfortune Rite, Entrapment, Theft
 reconstructed: Blessing,
 Keen Eye, Silent Step, Bounty, Golem Ward, Quick Fingers, Parry, Meditation, Disarm (the rules doc,
 "Characters").
-v3 (issue 21, with characters only): ``characters="random"`` deals with the 3rd edition's
+v3 (issue 21: the skills v2 left out): the Assassin's Time Loop (l.376, l.363: his crystal turned
+face down undoes his last action for every player it touched), as "use skill 3"; no action
+is added and the default game (``characters="none"``) is v2's, action for action; games with
+characters change. The Illusionist's Spreading Illusion (l.380-381): "use skill 1" builds the
+top field face down, unseen by all, where she chooses (the place actions, rotation 0); a piece
+stepping into it (a player's move, the Guard's step) has her turn it face up ("use skill 1
+towards" a direction: the turn); the character block gains the two decisions and the covered
+cells, the field being turned face up shows as the drawn field. Reconstructed: the Illusionist's
+Mirror Image (the first fight thrown against her in a round is thrown again) and the
+Architect's Shortcut (once a round, a move into a field he built costs no action).
+Also in v3 (with characters only): ``characters="random"`` deals with the 3rd edition's
 ``core.characters.deal`` (each seat draws one of the cards left, in the table's order)
 instead of this edition's own partial shuffle: the same seed deals other cards than in v2
 (as many draws, so the dice after them are the same); listed cards, the draft and every game
@@ -263,6 +276,22 @@ class raw_env(LabyrinthAECEnv):
             K.EV_TOKENS: lambda: {"type": "tokens", "seat": seat, "token": K.TOKEN_NAMES[a], "change": b, "after": c},
             K.EV_THEFT: lambda: {"type": "theft", "seat": seat, "victim": a, "roll": b, "success": bool(c)},
             K.EV_SHOT: lambda: {"type": "shot", "seat": seat, "roll": a, "hit": bool(b), "archer": c},
+            K.EV_FACE_DOWN: lambda: {"type": "face_down", "seat": seat, "field": node_name(a * K.MC)},
+            K.EV_UNCOVERED: lambda: {
+                "type": "uncovered",
+                "seat": seat,
+                "tile": C.TILE_NAMES[a],
+                "field": node_name(b * K.MC),
+                "rotation": c,
+                "entered_by": None if d == K.NO_SEAT else d,
+            },
+            K.EV_TIME_LOOP: lambda: {
+                "type": "time_loop",
+                "seat": seat,
+                "from": node_name(a),
+                "to": node_name(b),
+                "life": c,
+            },
             K.EV_DISARM: lambda: {
                 "type": "disarm",
                 "seat": seat,
@@ -282,13 +311,16 @@ class raw_env(LabyrinthAECEnv):
 
 def render_text(s: np.void) -> str:
     """The hex map (``hexenv.hex_map``: what lies on each field, its name under it; ``G``
-    the Guard, ``g`` asleep), the panel and the key. Face-down traps show only as ``^``."""
+    the Guard, ``g`` asleep, ``?`` a face-down field), the panel and the key. Face-down
+    traps show only as ``^``, face-down fields never as which field."""
     n = int(s["num_players"])
 
     def guard(nodes: range) -> str:
+        cell = nodes[0] // K.MC
+        covered = "?" if cell < K.NUM_BOARD and s["fd_owner"][cell] >= 0 else ""
         if s["guard_node"] in nodes:
-            return "g" if s["guard_asleep"] else "G"
-        return ""
+            return covered + ("g" if s["guard_asleep"] else "G")
+        return covered
 
     glyph = hexenv.board_glyphs(s, K.CENTER_CELL, guard)
     guard_at = node_name(int(s["guard_node"])) if s["guard_node"] >= 0 else "-"
@@ -301,6 +333,11 @@ def render_text(s: np.void) -> str:
     if s["drawn_tile"] >= 0:
         tile = int(s["drawn_tile"])
         panel += [f"drawn field: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
+    covered = [node_name(cell * K.MC) for cell in range(K.NUM_BOARD) if s["fd_owner"][cell] >= 0]
+    if covered:
+        panel += [f"face-down fields (Spreading Illusion): {', '.join(covered)}"]
+    if s["rv_cell"] >= 0:
+        panel += [f"turned face up now: {C.TILE_NAMES[int(s['fd_tile'][int(s['rv_cell'])])]}"]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
     panel += [hexenv.player_line(s, p) + character_text(s, p) for p in range(n)]
     return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)")

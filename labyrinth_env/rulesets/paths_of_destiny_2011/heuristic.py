@@ -341,6 +341,9 @@ def draft_action(s, mask) -> int:
 @njit(cache=True)
 def main_action(s, mask) -> int:
     me = s.seat
+    a = issue21_skill_action(s, mask, me)  # before anything: the Time Loop follows its action
+    if a >= 0:
+        return a
     a = hexsearch.first_legal(mask, K.A_TAKE_KEY, K.A_SET_TRAP)  # free keys first, stunned or not
     if a >= 0:
         return a
@@ -707,6 +710,8 @@ def heuristic_action(s, mask) -> int:
         a = K.A_TRAP_ORDER
     elif dec == K.D_RITE:
         a = rite_send_action(s, mask)
+    elif dec == K.D_FACE_DOWN or dec == K.D_UNCOVER:
+        a = illusion_decision(s, mask, me)
     elif dec == K.D_OCCUPANT:
         a = K.A_ATTACK_NEWCOMER if attack_value(s, me, s.ex_seat) > 0 else K.A_DECLINE
     elif dec == K.D_ENTRANT:
@@ -716,3 +721,63 @@ def heuristic_action(s, mask) -> int:
     else:
         a = declare_action(s, mask, me)
     return hexsearch.legal_or_first(a, mask)
+
+
+# --- the skills of issue 21's second round (Time Loop, ...) ----------------------------------
+@njit(cache=True)
+def time_loop_action(s, mask, me: int) -> int:
+    """The Assassin undoes his last action (Time Loop) when it cost him life or a key; what
+    the loop brings back is public (l.131)."""
+    a = K.A_SKILL + 2
+    if s.character[me] != K.ASSASSIN or not mask[a]:
+        return -1
+    held = 0
+    before = 0
+    for k in range(K.NUM_KEYS):
+        held += 1 if s.key_holder[k] == me else 0
+        before += 1 if s.loop_key_holder[k] == me else 0
+    return a if s.life[me] < s.loop_life[me] or held < before else -1
+
+
+@njit(cache=True)
+def issue21_skill_action(s, mask, me: int) -> int:
+    """The skills added in v3, each in its own function (-1: none worth it now)."""
+    if s.character[me] < 0:
+        return -1
+    return time_loop_action(s, mask, me)
+
+
+@njit(cache=True)
+def uncover_action(s, mask, me: int) -> int:
+    """The Illusionist turns a face-down field face up (l.381) the way that makes her own
+    cheapest path lowest (the field is public from now on)."""
+    cell = s.rv_cell
+    tile = s.fd_tile[cell]
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    work = np.empty(1, dtype=STATE_DTYPE)
+    work[0] = s
+    w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
+    best, best_cost = -1, INF
+    for r in range(6):
+        a = K.A_SKILL_DIR + r
+        if not mask[a]:
+            continue
+        K.set_tile(w, cell, tile, r)
+        t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
+        cost = INF if t < 0 else dist[t]
+        K.clear_cell(w, cell)
+        w.cell_built[cell] = 1
+        if cost < best_cost:
+            best, best_cost = a, cost
+    if best < 0 or work.shape[0] == 0:
+        best = hexsearch.first_legal(mask, K.A_SKILL_DIR, K.A_SKILL_DIR + 6)
+    return best
+
+
+@njit(cache=True)
+def illusion_decision(s, mask, me: int) -> int:
+    """Spreading Illusion's decisions: where to build face down (it never chooses to: the
+    first cell offered), how to turn a field face up (``uncover_action``)."""
+    if s.decision == K.D_UNCOVER:
+        return uncover_action(s, mask, me)
+    return hexsearch.first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)

@@ -1,8 +1,9 @@
 """Picture of a Paths of Destiny (2011 edition) state: the hex board with its corridors,
 bridges and passages under them, players, keys, red and orange (door) traps and the
 Guard (awake or asleep), and a side panel (round, decision, piles, the drawn field, each
-player's Life, stun, fate crystal and keys). Face-down traps are drawn as backs; their
-kind shows only with ``omniscient=True``. Nothing else of the game is private to a seat.
+player's Life, stun, fate crystal and keys). Face-down traps and the Illusionist's
+face-down fields are drawn as backs; what they are shows only with ``omniscient=True``.
+Nothing else of the game is private to a seat.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from labyrinth_env.render.pod import (
     abbreviations,
     character_token,
     drawn_tile_figure,
+    face_down_fields,
     key_token,
     legend,
     new_canvas,
@@ -43,6 +45,7 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     owner = {int(s["seat_start"][p]): p for p in range(n) if s["seat_start"][p] >= 0}
     colours = {i: seat_colour(p) for i, p in owner.items()}
     anchors = draw_board(c, layout, s, K.MC, K.CENTER_CELL, K.KEY_CELLS, colours, colours, C.TILE_NAMES)
+    face_down_fields(c, layout, s, K.NUM_BOARD, C.TILE_NAMES, omniscient, "field")  # Spreading Illusion
     running = int(s["outcome"]) == K.RUNNING
     seat = int(s["seat"]) if running else -1
     tokens: dict[int, list[Token]] = {}

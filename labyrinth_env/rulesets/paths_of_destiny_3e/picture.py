@@ -20,6 +20,7 @@ from labyrinth_env.render.pod import (
     abbreviations,
     character_token,
     drawn_tile_figure,
+    face_down_fields,
     key_token,
     legend,
     new_canvas,
@@ -46,7 +47,7 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     owner = {int(s["seat_start"][p]): p for p in range(n)}
     colours = {i: seat_colour(p) for i, p in owner.items()}
     anchors = draw_board(c, layout, s, K.MC, int(s["center_cell"]), K.KEY_CELLS, colours, colours, C.TILE_NAMES)
-    _face_down_tiles(c, layout, s, omniscient)
+    face_down_fields(c, layout, s, K.NUM_BOARD, C.TILE_NAMES, omniscient, "tile")
     running = int(s["outcome"]) == K.RUNNING
     seat = int(s["seat"]) if running else -1
     tokens: dict[int, list[Token]] = {}
@@ -97,22 +98,6 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
         c.text(22, 44, "omniscient view: hidden traps and tiles shown", 11, "#f0b0a8")
     _panel(c, s, viewer, seat)
     return c
-
-
-def _face_down_tiles(c: Canvas, layout, s: np.void, omniscient: bool) -> None:
-    """The Illusionist's face-down tiles: a tile's back in the colour of who laid it; which
-    tile it is shows only with ``omniscient=True`` (no seat has seen it)."""
-    for cell in range(K.NUM_BOARD):
-        owner = int(s["fd_owner"][cell])
-        if owner < 0:
-            continue
-        x, y = layout.centre(cell)
-        title = f"a face-down tile of player {owner}"
-        if omniscient:
-            title += ": " + C.TILE_NAMES[int(s["fd_tile"][cell])]
-        with c.group("face-down tile", title=title):
-            c.polygon(layout.corners(x, y, 0.92), fill=TRAP_BACK, stroke=seat_colour(owner), width=3.0)
-            c.text(x, y + layout.a * 0.2, "?", layout.a * 0.6, "#f0b0a8", anchor="middle", bold=True)
 
 
 def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:

@@ -19,6 +19,8 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``turn`` | the action decision, the win, the round passing on, ``advance`` |
 | ``seating`` | the start fields, fixed or chosen (decision) |
 | ``observe`` | the observation |
+| ``illusion`` | the Illusionist's face-down fields: building one (decision), turning it face up (decision) |
+| ``timeloop`` | the Assassin's Time Loop: the players' state kept before his action, brought back |
 
 The turn (the rulebook's "round") is a sequence of decisions. What is being resolved lives
 in the state: the entry into a corridor (``ex_*``: the Guard, the trap, the encounter with
@@ -54,6 +56,7 @@ from .building import compute_placements, key_ways, lay_frame, place_field, reac
 from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
+from .illusion import clear_illusion, lay_face_down, uncover_mask
 from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
 from .rite import clear_rite, rite_mask, rite_send
@@ -69,6 +72,7 @@ from .tables import (
     D_CHARACTER,
     D_DECLARE,
     D_ENTRANT,
+    D_FACE_DOWN,
     D_GUARD_DIR,
     D_MAIN,
     D_OCCUPANT,
@@ -78,6 +82,7 @@ from .tables import (
     D_START,
     D_THEFT,
     D_TRAP_ORDER,
+    D_UNCOVER,
     LIFE,
     NUM_ACTIONS,
     NUM_GUARD_CARDS,
@@ -88,8 +93,9 @@ from .tables import (
     TRUNCATED,
 )
 from .throws import repeat_mask, repeat_throw
+from .timeloop import clear_loop
 from .traps import trap_settable  # noqa: F401
-from .turn import action_legal, action_mask, advance, do_action
+from .turn import action_legal, action_mask, advance, do_action, finish_uncover
 
 
 # --- the pending decision -------------------------------------------------------------------
@@ -122,6 +128,10 @@ def legal_mask(s, out) -> None:
         theft_mask(s, s.decider, out)
     elif dec == D_RITE:
         rite_mask(s, out)
+    elif dec == D_FACE_DOWN:
+        pod.placement_mask(s, out, A_PLACE)
+    elif dec == D_UNCOVER:
+        uncover_mask(s, out)
     else:
         action_mask(s, out)
 
@@ -169,6 +179,10 @@ def step(s, action: int) -> bool:
         try_theft(s, s.decider, action)
     elif dec == D_RITE:
         rite_send(s, action)
+    elif dec == D_FACE_DOWN:
+        lay_face_down(s, s.decider, action)
+    elif dec == D_UNCOVER:
+        finish_uncover(s, s.decider, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending
@@ -201,6 +215,7 @@ def init_board(s) -> None:
     s.guard_steps = 0
     s.guard_ignore = 0
     s.guard_checks = 0
+    s.cell_builder[:] = -1
 
 
 @njit(cache=True)
@@ -237,6 +252,10 @@ def init_resolution(s) -> None:
     clear_rite(s)
     s.disarmed = 0
     s.disarm_turn[:] = 0
+    clear_loop(s)
+    clear_illusion(s)
+    s.mirror_used = 0
+    s.shortcut_used = 0
     s.actions_left = 0
     s.guard_used = 0
 
@@ -273,6 +292,7 @@ def determinize(s, seat: int, seed) -> None:
     rng = pod.resample_tiles(s, seed)
     shuffle_unknown(rng, s.guard_deck[s.guard_pos :])
     reshuffle_second_traps(s, rng)  # the Head Hunter's face-down second tokens, with the pile
+    hexboard.redeal_face_down(s, rng)  # the Illusionist's face-down fields, with the pile
     pod.resample_traps_and_dice(s, rng)
 
 

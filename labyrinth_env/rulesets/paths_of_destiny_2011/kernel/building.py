@@ -89,13 +89,12 @@ def ways_joined(s, need_keys: int, joins: int) -> bool:
 
 
 @njit(cache=True)
-def compute_placements(s, tile: int) -> int:
-    """Fill ``place_ok`` for the drawn field; returns how many placements are legal. Only a
-    cell that is an articulation point between the centre and a start field or a reachable
-    key (its loss as an open space could cut a way) has each rotation tried."""
-    s.place_ok[:] = 0
-    reach_from_centre(s)
-    need = key_ways(s)
+def critical_for_ways(s, critical, reach, queue):
+    """``critical[cell]``: the empty cells whose loss as open space could cut a player's way
+    to the central field or to a key it may reach (all of them when a way is cut already);
+    ``reach`` (``s.reach``, or a private array when nothing of the record may change) holds
+    the search from the centre. Returns the search tree (for ``hexboard.label_cut``)."""
+    open_reach(s.node_mask, s.node_pair, s.cell_built, NEIGHBORS, MC, CENTER_NODE, -1, reach, queue)
     targets = np.empty(NUM_SEATS + NUM_KEYS, dtype=np.int64)
     nt = 0
     for p in range(s.num_players):
@@ -103,13 +102,24 @@ def compute_placements(s, tile: int) -> int:
         nt += 1
     for k in range(NUM_KEYS):
         node = s.key_node[k]
-        if node >= 0 and s.reach[node]:
+        if node >= 0 and reach[node]:
             targets[nt] = node
             nt += 1
-    critical = np.empty(NUM_CELLS, dtype=np.bool_)
     tree = hexboard.new_tree()
     if not hexboard.critical_cells(s, CENTER_NODE, targets[:nt], critical, tree):
         critical[:] = True  # a way already cut: try everything
+    return tree
+
+
+@njit(cache=True)
+def compute_placements(s, tile: int) -> int:
+    """Fill ``place_ok`` for the drawn field; returns how many placements are legal. Only a
+    cell that is an articulation point between the centre and a start field or a reachable
+    key (its loss as an open space could cut a way) has each rotation tried."""
+    s.place_ok[:] = 0
+    critical = np.empty(NUM_CELLS, dtype=np.bool_)
+    tree = critical_for_ways(s, critical, s.reach, s.queue)
+    need = key_ways(s)
     count = hexboard.place_freely(s, critical)
     for cell in range(NUM_BOARD):
         if critical[cell] and hexboard.touches_board(s.cell_built, cell):
@@ -141,4 +151,5 @@ def place_field(s, action: int) -> None:
     tile = s.drawn_tile
     s.drawn_tile = -1
     set_tile(s, cell, tile, rot)
+    s.cell_builder[cell] = s.seat  # the Architect's Shortcut reads it
     emit(s, EV_BUILD, s.seat, tile, cell, rot)

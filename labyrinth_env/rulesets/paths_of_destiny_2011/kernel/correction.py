@@ -36,7 +36,7 @@ def correction_cell(s, seat: int, field: int) -> int:
 def field_turnable(s, seat: int, cell: int) -> bool:
     """A board field laid from the pile (not the central or a key field) with no other
     player on it."""
-    if cell < 0 or cell >= NUM_BOARD or not s.cell_built[cell] or s.cell_tile[cell] >= NUM_NORMAL_TILES:
+    if cell < 0 or cell >= NUM_BOARD or not s.cell_built[cell] or not 0 <= s.cell_tile[cell] < NUM_NORMAL_TILES:
         return False
     for p in range(s.num_players):
         if p != seat and s.position[p] >= 0 and s.position[p] // MC == cell:

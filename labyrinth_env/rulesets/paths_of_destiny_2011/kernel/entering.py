@@ -4,9 +4,10 @@ entry that ``exploring.explore_step`` then resolves step by step (``ex_*``)."""
 from __future__ import annotations
 
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start, start_node
+from labyrinth_env.core.hexboard import at_start, face_down_ahead, start_node
 from labyrinth_env.core.jit import njit
 
+from .illusion import begin_uncover
 from .life import restore
 from .queries import move_target, set_position
 from .tables import EV_MOVE, M_ENTER, P_START
@@ -44,8 +45,13 @@ def explore(s, seat: int, node: int, came_from: int, mode: int, ignore_trap: boo
 
 @njit(cache=True)
 def do_move(s, seat: int, d: int) -> None:
-    """Move into the neighbouring corridor in direction ``d`` and explore it."""
+    """Move into the neighbouring corridor in direction ``d`` and explore it; into a
+    face-down field, once the Illusionist has turned it face up (``turn.finish_uncover``)."""
     node = s.position[seat]
+    cell = face_down_ahead(s, node, d)
+    if cell >= 0:
+        begin_uncover(s, seat, cell, d)
+        return
     to = move_target(s, seat, d)
     # a trap on the key field is ignored by the player leaving its start field (l.224),
     # coming in and, a door trap, going on out of the key field (``moving.try_move``)

@@ -17,7 +17,17 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from .entering import explore
 from .life import die, gain_adrenaline, lose_life
 from .queries import other_seat, past_trap, set_position
-from .skills import bounty, disarm_losers, fight_bonus, offer_theft, parry, silent, skill_active, throw_modifier
+from .skills import (
+    bounty,
+    disarm_losers,
+    fight_bonus,
+    mirror_image,
+    offer_theft,
+    parry,
+    silent,
+    skill_active,
+    throw_modifier,
+)
 from .tables import (
     A_ATTACK,
     A_ATTACK_NEWCOMER,
@@ -101,6 +111,10 @@ def begin_fight(s, attackers: int, defender: int, encounter: bool) -> None:
     s.ck_a = side_total(s, attackers, encounter)
     s.ck_b = side_total(s, 1 << defender, encounter)
     emit(s, EV_FIGHT, defender, attackers, s.ck_a, s.ck_b)
+    if s.char_mode != 0 and mirror_image(s, defender):  # her image took it: thrown again
+        s.ck_a = side_total(s, attackers, encounter)
+        s.ck_b = side_total(s, 1 << defender, encounter)
+        emit(s, EV_FIGHT, defender, attackers, s.ck_a, s.ck_b)
 
 
 @njit(cache=True)

@@ -9,11 +9,12 @@ from labyrinth_env.core import hexboard
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.hexboard import face_down_ahead, occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
+from .illusion import begin_uncover
 from .life import go_home
 from .skills import guard_needed, throw_modifier
 from .tables import (
@@ -61,6 +62,9 @@ def guard_options(s) -> int:
     for d in range(6):
         if not (s.node_mask[node] >> d) & 1:
             continue
+        if face_down_ahead(s, node, d) >= 0:  # the Illusionist's covered field (l.381)
+            m |= 1 << d
+            continue
         other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
         if other < 0 or other >= NUM_BOARD_NODES:
             continue
@@ -82,6 +86,10 @@ def guard_to(s, node: int) -> None:
 
 @njit(cache=True)
 def guard_step(s, d: int) -> None:
+    cell = face_down_ahead(s, s.guard_node, d)
+    if cell >= 0:  # "If the Guard enters the covered board field, you have to uncover it" (l.381)
+        begin_uncover(s, NO_SEAT, cell, d)
+        return
     other = corridor_across(s.node_mask, NEIGHBORS, s.guard_node // MC, d, MC)
     s.guard_steps -= 1
     guard_to(s, other)

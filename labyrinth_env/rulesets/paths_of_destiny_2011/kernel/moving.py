@@ -5,7 +5,7 @@ and climbing up (two actions each)."""
 from __future__ import annotations
 
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import occupants
+from labyrinth_env.core.hexboard import face_down_ahead, occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
@@ -35,9 +35,16 @@ from .traps import begin_trap, reveal
 @njit(cache=True)
 def move_mask(s, seat: int, out) -> None:
     """Into the neighbouring corridor, never into another player's start field
-    (``queries.move_target``)."""
+    (``queries.move_target``), or into a face-down field (``move_legal``)."""
     for d in range(6):
-        out[A_MOVE + d] = 1 if move_target(s, seat, d) >= 0 else 0
+        out[A_MOVE + d] = 1 if move_legal(s, seat, d) else 0
+
+
+@njit(cache=True)
+def move_legal(s, seat: int, d: int) -> bool:
+    """A corridor across edge ``d``, or the Illusionist's face-down field there (l.381: it can
+    be entered; it is turned face up)."""
+    return move_target(s, seat, d) >= 0 or face_down_ahead(s, s.position[seat], d) >= 0
 
 
 @njit(cache=True)

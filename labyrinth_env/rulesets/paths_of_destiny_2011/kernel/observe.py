@@ -16,9 +16,11 @@ from .seating import best_first
 from .skills import tokens_out
 from .tables import (
     C_CHECK,
+    C_COVERED,
     C_DECISION,
     C_DRAFT,
     C_EXTRA,
+    C_ILLUSION,
     C_SUPPLY,
     C_TRAPS2,
     CENTER_CELL,
@@ -29,6 +31,9 @@ from .tables import (
     CK_SHOT,
     CK_TRAP,
     D_CHARACTER,
+    D_FACE_DOWN,
+    D_RITE,
+    D_UNCOVER,
     F_CHAR,
     F_GUARD,
     F_KEY,
@@ -47,6 +52,7 @@ from .tables import (
     GUARD_CLASS,
     LIFE,
     NODE_FEATURES,
+    NUM_BOARD,
     NUM_BOARD_NODES,
     NUM_CHARACTERS,
     NUM_GUARD_CARDS,
@@ -176,8 +182,9 @@ def observe_characters(s, seat: int, out) -> None:
     held = taken(s.character, n)
     for c in range(NUM_CHARACTERS):
         out[b + C_DRAFT + c] = 0.0 if (held >> c) & 1 else 1.0
-    if s.outcome == RUNNING and s.decision >= OBS_DECISIONS:
+    if s.outcome == RUNNING and OBS_DECISIONS <= s.decision <= D_RITE:
         out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
+    observe_illusion(s, out)
     if s.ck_kind >= CK_SHOT:
         out[b + C_CHECK + s.ck_kind - CK_SHOT] = 1.0
         out[OBS_GLOBAL + G_CK_SEATS + NUM_SEATS + (s.ck_seat - seat) % n] = 1.0
@@ -195,6 +202,21 @@ def observe_characters(s, seat: int, out) -> None:
                 out[f + 1 + C.NUM_TRAP_TYPES] = s.trap2_failed[node]
             else:
                 out[f] = 1.0
+
+
+@njit(cache=True)
+def observe_illusion(s, out) -> None:
+    """The Illusionist's face-down fields: where they lie, never which field (nobody has seen
+    one); the decisions of building one and turning one face up; the field being turned face
+    up is public from then on, shown where the drawn field is."""
+    b = OBS_CHARS
+    if s.outcome == RUNNING and (s.decision == D_FACE_DOWN or s.decision == D_UNCOVER):
+        out[b + C_ILLUSION + s.decision - D_FACE_DOWN] = 1.0
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            out[b + C_COVERED + cell] = 1.0
+    if s.rv_cell >= 0:
+        out[OBS_GLOBAL + G_DRAWN + s.fd_tile[s.rv_cell]] = 1.0
 
 
 @njit(cache=True)

@@ -34,6 +34,9 @@ def start_round(s) -> None:
     s.adrenaline_used = 0
     emit(s, EV_START_TURN, s.seat, s.turn)
     if s.char_mode != 0:
+        s.loop_ready = 0  # the Time Loop undoes an action of the round it is in
+        s.mirror_used = 0  # Mirror Image: the first fight of each round
+        s.shortcut_used = 0  # Shortcut: once a round
         meditation(s, s.seat)
 
 

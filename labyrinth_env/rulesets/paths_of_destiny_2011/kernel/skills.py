@@ -20,6 +20,7 @@ from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 from .entering import do_move
+from .illusion import begin_face_down, illusion_possible
 from .life import add_stun
 from .queries import move_target
 from .tables import (
@@ -31,6 +32,7 @@ from .tables import (
     A_SKILL_DIR,
     A_TRAP_ORDER,
     ARCHER,
+    ARCHITECT,
     ASSASSIN,
     CENTER_CELL,
     CK_DISARM,
@@ -74,14 +76,18 @@ from .tables import (
     SK_GOLEM_WARD,
     SK_KEEN_EYE,
     SK_MEDITATION,
+    SK_MIRROR_IMAGE,
     SK_MISFORTUNE_RITE,
     SK_MYSTIFICATION,
     SK_PARRY,
     SK_PRAYER,
     SK_QUICK_FINGERS,
+    SK_SHORTCUT,
     SK_SHOT,
     SK_SILENT_STEP,
+    SK_SPREADING_ILLUSION,
     SK_THEFT,
+    SK_TIME_LOOP,
     SKILLS_PER_CHARACTER,
     SWORD_MASTER,
     THIEF,
@@ -93,6 +99,7 @@ from .tables import (
     TRAP_TOKENS,
     WITCH,
 )
+from .timeloop import time_loop, time_loop_legal
 
 SEAT_OFFSETS = NUM_SEATS - 1
 ALL_CHARACTERS = (1 << NUM_CHARACTERS) - 1  # every card may be dealt, whatever the player count
@@ -459,6 +466,33 @@ def bounty(s, winners: int, losers: int) -> None:
 
 
 @njit(cache=True)
+def mirror_image(s, seat: int) -> bool:
+    """Mirror Image (the Illusionist): the first fight thrown against her in a round is
+    thrown again (marked used here)."""
+    if s.character[seat] != ILLUSIONIST or not skill_active(s, seat, SK_MIRROR_IMAGE):
+        return False
+    if (s.mirror_used >> seat) & 1:
+        return False
+    s.mirror_used |= 1 << seat
+    emit(s, EV_SKILL, seat, SK_MIRROR_IMAGE, NO_TARGET, -1)
+    return True
+
+
+@njit(cache=True)
+def shortcut(s, seat: int, d: int) -> bool:
+    """Shortcut (the Architect): once a round, his move into a corridor of a field he built
+    costs no action (marked used here)."""
+    if s.character[seat] != ARCHITECT or s.shortcut_used or not skill_active(s, seat, SK_SHORTCUT):
+        return False
+    to = move_target(s, seat, d)
+    if to < 0 or to // MC >= NUM_BOARD or s.cell_builder[to // MC] != seat:
+        return False
+    s.shortcut_used = 1
+    emit(s, EV_SKILL, seat, SK_SHORTCUT, NO_TARGET, to)
+    return True
+
+
+@njit(cache=True)
 def quick_fingers(s, seat: int) -> bool:
     """Quick Fingers (the Thief): on a key field the players there never stop him lifting."""
     if s.character[seat] != THIEF or not skill_active(s, seat, SK_QUICK_FINGERS):
@@ -691,6 +725,10 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return disarm_legal(s, seat)
         if skill == SK_BLESSING:
             return blessing_legal(s, seat, seat)
+        if skill == SK_TIME_LOOP:
+            return time_loop_legal(s, seat)
+        if skill == SK_SPREADING_ILLUSION:  # one action, as building (l.148)
+            return s.actions_left >= 1 and illusion_possible(s)
         return False
     if action < A_SKILL_DIR:
         k = action - A_SKILL_AT
@@ -746,6 +784,7 @@ def skill_mask(s, seat: int, out) -> None:
     elif c == WITCH:
         lo, hi = A_SKILL_AT, A_PRAY
     elif c == ILLUSIONIST:
+        out[A_SKILL] = 1 if skill_allowed(s, seat, A_SKILL) else 0  # Spreading Illusion
         lo, hi = A_SKILL_DIR, A_PRAY
     for a in range(lo, hi):
         out[a] = 1 if skill_allowed(s, seat, a) else 0
@@ -793,6 +832,9 @@ def use_skill(s, seat: int, action: int) -> None:
     if skill == SK_ADRENALINE:
         use_adrenaline(s, seat)
         return
+    if skill == SK_TIME_LOOP:  # the crystal, no action point (l.363)
+        time_loop(s, seat)
+        return
     s.actions_left -= 1
     if skill == SK_SHOT:
         shoot(s, seat)
@@ -802,3 +844,5 @@ def use_skill(s, seat: int, action: int) -> None:
         bless(s, seat, target)
     elif skill == SK_CURSE:
         curse(s, seat, target)
+    elif skill == SK_SPREADING_ILLUSION:
+        begin_face_down(s, seat)

@@ -108,7 +108,8 @@ NUM_ACTIONS = A_CORRECTION + 7 * 5
 # --- decisions -----------------------------------------------------------------------------
 (D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
 D_CHARACTER, D_TRAP_ORDER, D_THEFT, D_RITE = 8, 9, 10, 11
-NUM_DECISIONS = 12
+D_FACE_DOWN, D_UNCOVER = 12, 13  # the Illusionist's Spreading Illusion (l.380-381)
+NUM_DECISIONS = 14
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -123,6 +124,8 @@ DECISIONS = (
     "which trap first",
     "try to steal a key?",
     "where does the Misfortune Rite send the player?",
+    "where to build the field face down",
+    "turn the covered field face up",
 )
 
 # throws in progress (``ck_kind``)
@@ -177,6 +180,9 @@ EV_TOKENS = 37  # seat, TOKEN_*, change, tokens after (on that seat)
 EV_SHOT = 38  # target seat, throw, hit, archer
 EV_DISARM = 39  # seat, node, trap type, throw, success (the token shuffled back into the pile)
 EV_THEFT = 40  # thief, victim, throw, success
+EV_TIME_LOOP = 41  # seat (a player the undone action touched), corridor now, corridor restored, life restored
+EV_FACE_DOWN = 42  # seat (the Illusionist), cell (a field built face down, unseen)
+EV_UNCOVERED = 43  # seat (the Illusionist), tile, cell, rotation, who entered it (NO_SEAT: the Guard)
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -211,6 +217,10 @@ SK_QUICK_FINGERS = 3 * THIEF + 2
 SK_PARRY = 3 * SWORD_MASTER + 1
 SK_MEDITATION = 3 * MONK + 2
 SK_DISARM = 3 * SWORD_MASTER + 2
+SK_TIME_LOOP = 3 * ASSASSIN + 2
+SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
+SK_MIRROR_IMAGE = 3 * ILLUSIONIST + 2
+SK_SHORTCUT = 3 * ARCHITECT + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -299,6 +309,37 @@ STATE_DTYPE = state_dtype(
         # the Sword Master's Disarm: who may not attack, and the round it began in
         ("disarmed", np.int32),
         ("disarm_turn", np.int32, (NUM_SEATS,)),
+        # the Assassin's Time Loop (l.376, l.363): the players' state before his last action,
+        # kept while he may still undo it (``timeloop``); public things only (l.131)
+        ("loop_ready", np.int8),
+        ("loop_actions", np.int8),
+        ("loop_position", np.int16, (NUM_SEATS,)),
+        ("loop_life", np.int8, (NUM_SEATS,)),
+        ("loop_stun", np.int8, (NUM_SEATS,)),
+        ("loop_crystal", np.int8, (NUM_SEATS,)),
+        ("loop_tokens", np.int8, (3, NUM_SEATS)),  # adrenaline, blessing, curse
+        ("loop_took_key", np.int32, (NUM_SEATS,)),
+        ("loop_disarm_turn", np.int32, (NUM_SEATS,)),
+        ("loop_met", np.int32, (5,)),  # fight_lost, trap_fell, left_start, disarmed, guard_ignore
+        ("loop_key_node", np.int16, (NUM_KEYS,)),
+        ("loop_key_holder", np.int8, (NUM_KEYS,)),
+        ("loop_key_touched", np.int32, (NUM_KEYS,)),
+        # the Illusionist's face-down fields (Spreading Illusion, l.380-381): who built each
+        # and which field it is (hidden from every seat, ``core.hexboard``'s face-down helpers);
+        # the one being turned face up: its cell, the edge it is entered by, who enters it
+        # (NO_SEAT: the Guard), the turns that give that edge a corridor
+        ("fd_owner", np.int8, (NUM_BOARD,)),
+        ("fd_tile", np.int8, (NUM_BOARD,)),
+        ("rv_cell", np.int8),
+        ("rv_edge", np.int8),
+        ("rv_seat", np.int8),
+        ("rv_rots", np.int8),
+        # the Illusionist's Mirror Image: the seats whose image took a fight this round
+        ("mirror_used", np.int32),
+        # the Architect's Shortcut: who built each board field (-1: printed, or not built),
+        # and whether his free move of the round is spent
+        ("cell_builder", np.int8, (NUM_BOARD,)),
+        ("shortcut_used", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -347,7 +388,9 @@ C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
 C_EXTRA = C_SUPPLY + 3  # an action beyond the round's two (Adrenaline)
 C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type one-hot, failed
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
-CHAR_FEATURES = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES
+C_ILLUSION = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES  # building face down?, turning one face up?
+C_COVERED = C_ILLUSION + 2  # per board cell: a face-down field lies there (never which)
+CHAR_FEATURES = C_COVERED + NUM_BOARD
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the

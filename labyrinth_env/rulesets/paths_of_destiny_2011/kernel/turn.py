@@ -12,16 +12,18 @@ from labyrinth_env.core.kernel_common import keys_held
 
 from .building import build
 from .correction import correct, correction_legal, correction_mask
+from .entering import do_move
 from .exploring import explore_step
 from .fights import attack, attack_legal, attack_mask, kill
-from .guard import move_guard, move_guard_legal, next_guard_meeting, walk_guard
+from .guard import guard_step, move_guard, move_guard_legal, next_guard_meeting, walk_guard
+from .illusion import turn_face_up
 from .keys import lift_key, lift_key_legal, lift_key_mask, take_key_legal, take_key_mask, take_stunned_key
 from .life import rest
-from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_mask, try_move
-from .queries import move_target, other_seat
+from .moving import begin_jump, bridge_legal, bridge_mask, climb_up, come_down, move_legal, move_mask, try_move
+from .queries import other_seat
 from .rite import rite_step
 from .seating import start_round
-from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, skill_legal, skill_mask, use_skill
+from .skills import any_skill, can_use_skills, drafting, next_shot, rearm, shortcut, skill_legal, skill_mask, use_skill
 from .tables import (
     A_ATTACK,
     A_BUILD,
@@ -40,6 +42,7 @@ from .tables import (
     A_SKILL,
     A_TAKE_KEY,
     ARCHITECT,
+    ASSASSIN,
     CENTER_NODE,
     CK_NONE,
     D_CHARACTER,
@@ -49,6 +52,7 @@ from .tables import (
     EV_WIN,
 )
 from .throws import regenerate, regenerate_legal, settle_throw
+from .timeloop import loop_watch
 from .traps import set_trap, set_trap_legal, set_trap_mask
 
 
@@ -96,7 +100,7 @@ def action_legal(s, a: int) -> bool:
     if a == A_BUILD:
         return any_buildable(s)
     if a < A_JUMP_DOWN:
-        return move_target(s, seat, a - A_MOVE) >= 0
+        return move_legal(s, seat, a - A_MOVE)
     if a <= A_CLIMB_UP:
         return bridge_legal(s, seat, a)
     if a == A_REST:
@@ -164,6 +168,8 @@ def do_action(s, action: int) -> None:
     """Spend the action's points (2 to come down, climb up and regenerate, none for the
     free ones) and carry it out."""
     seat = s.seat
+    if s.char_mode != 0 and not (action >= A_SKILL and action < A_CORRECTION and s.character[seat] == ASSASSIN):
+        loop_watch(s, seat, action)  # the Time Loop's state (l.376): his last action
     if action == A_END_TURN:
         s.actions_left = 0
         end_round(s)
@@ -181,7 +187,8 @@ def do_action(s, action: int) -> None:
         else:
             take_stunned_key(s, seat, action)
         return
-    s.actions_left -= 2 if action in (A_COME_DOWN, A_CLIMB_UP, A_REGENERATE) else 1
+    free = s.char_mode != 0 and A_MOVE <= action < A_JUMP_DOWN and shortcut(s, seat, action - A_MOVE)
+    s.actions_left -= 0 if free else (2 if action in (A_COME_DOWN, A_CLIMB_UP, A_REGENERATE) else 1)
     if action == A_BUILD:
         build(s, seat)
     elif action < A_JUMP_DOWN:
@@ -204,6 +211,20 @@ def do_action(s, action: int) -> None:
         move_guard(s)
     elif action == A_REGENERATE:
         regenerate(s, seat)
+
+
+# --- a face-down field entered (the Illusionist's decision) ----------------------------------
+@njit(cache=True)
+def finish_uncover(s, who: int, action: int) -> None:
+    """The field turned face up as the Illusionist decided (l.381); then the piece that
+    stepped into it comes in: the player's move, the Guard's step."""
+    d = turn_face_up(s, who, action)
+    seat = s.rv_seat
+    s.rv_seat = 0
+    if seat >= 0:
+        do_move(s, seat, d)
+    else:
+        guard_step(s, d)
 
 
 # --- what resolves by itself -------------------------------------------------------------------

@@ -18,7 +18,6 @@ from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.kernel_common import shuffle_unknown
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 from .abilities import is_character
@@ -33,7 +32,6 @@ from .tables import (
     EV_REVEALED,
     KEY_NODES,
     MC,
-    NEIGHBORS,
     NUM_BOARD,
     NUM_CELLS,
     TILE_ICON,
@@ -91,15 +89,7 @@ def lay_face_down(s, seat: int, cell: int) -> None:
 
 
 # --- entering a face-down tile ----------------------------------------------------------------
-@njit(cache=True)
-def face_down_ahead(s, node: int, d: int) -> int:
-    """The face-down cell a marker on ``node`` enters by leaving it in direction ``d`` (-1: none)."""
-    if node < 0 or not (s.node_mask[node] >> d) & 1:
-        return -1
-    nb = NEIGHBORS[node // MC, d]
-    if 0 <= nb < NUM_BOARD and s.fd_owner[nb] >= 0:
-        return nb
-    return -1
+face_down_ahead = hexboard.face_down_ahead  # the face-down cell a step enters (shared with 2011)
 
 
 @njit(cache=True)
@@ -185,24 +175,4 @@ def reset_face_down(s) -> None:
     s.rv_rots = 0
 
 
-@njit(cache=True)
-def resample_face_down(s, rng) -> None:
-    """``determinize``: the face-down tiles and the tile pool are one unknown set (no seat has
-    seen a face-down tile; the one being revealed is public and stays)."""
-    n = s.tile_pool_len
-    unknown = np.empty(n + NUM_BOARD, dtype=s.tile_pool.dtype)
-    unknown[:n] = s.tile_pool[:n]
-    m = n
-    for cell in range(NUM_BOARD):
-        if s.fd_owner[cell] >= 0 and cell != s.rv_cell:
-            unknown[m] = s.fd_tile[cell]
-            m += 1
-    if m == n:
-        return
-    shuffle_unknown(rng, unknown[:m])
-    s.tile_pool[:n] = unknown[:n]
-    m = n
-    for cell in range(NUM_BOARD):
-        if s.fd_owner[cell] >= 0 and cell != s.rv_cell:
-            s.fd_tile[cell] = unknown[m]
-            m += 1
+resample_face_down = hexboard.redeal_face_down  # ``determinize`` (shared with 2011)
