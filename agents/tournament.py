@@ -918,10 +918,10 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
 
 def report_only(settings: dict[str, Any], plot: bool = True) -> dict[str, Any]:
     """The report of the games already in ``out`` (none played)."""
-    t = make_tournament(settings["env_id"], settings["agents"], settings["seed"], settings["options"])
     path = Path(settings["out"]) / RESULTS
-    if not path.exists():
+    if not path.exists():  # before the agents are built: their kernels may have to compile
         raise ValueError(f"no results file {str(path)!r} to report on")
+    t = make_tournament(settings["env_id"], settings["agents"], settings["seed"], settings["options"])
     records = [r for r in read_results(path, t) if r["index"] < settings["games"]]
     report = tournament_report(records, t.agents, cooperative=t.cooperative, meta=t.meta())
     write_report(report, Path(settings["out"]), plot=plot, records=records)

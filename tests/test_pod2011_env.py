@@ -728,8 +728,8 @@ def test_face_down_fields_never_reach_another_seat_over_whole_games(num_players)
         env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, characters=chars, max_turns=50)
         env.reset(seed=700 + g)
         rng = np.random.default_rng(g)
-        while int(env.state["outcome"]) == K.RUNNING:
-            s = env.state
+        while int(env.record["outcome"]) == K.RUNNING:
+            s = env.record
             other = np.array([s]).copy()
             if _swap_hidden_fields(other[0], rng):
                 checked += 1
@@ -754,6 +754,6 @@ def test_face_down_fields_never_reach_another_seat_over_whole_games(num_players)
             illusion = K.A_SKILL in legal and int(s["decision"]) == K.D_MAIN
             a = K.A_SKILL if illusion and rng.random() < 0.5 else None
             if a is None:
-                a = H.heuristic_action(env.state, mask) if rng.random() < 0.6 else int(rng.choice(legal))
+                a = H.heuristic_action(env.record, mask) if rng.random() < 0.6 else int(rng.choice(legal))
             env.step(int(a))
     assert checked > 200 and uncovered > 0, (checked, uncovered)

@@ -426,6 +426,37 @@ def rotations_onto(masks, edge: int) -> int:
 
 
 @njit(cache=True)
+def take_face_down(s, cell: int) -> int:
+    """The tile of the face-down ``cell``, which lies face down no longer (the caller lays it)."""
+    tile = s.fd_tile[cell]
+    s.fd_tile[cell] = -1
+    s.fd_owner[cell] = -1
+    return tile
+
+
+@njit(cache=True)
+def end_reveal(s) -> int:
+    """The field being turned face up is laid: the direction the piece that entered it goes
+    on in (``rv_seat``, that piece, stays for the caller, which moves it)."""
+    d = (s.rv_edge + 3) % 6
+    s.rv_cell = -1
+    s.rv_edge = 0
+    s.rv_rots = 0
+    return d
+
+
+@njit(cache=True)
+def no_face_down(s) -> None:
+    """Set-up: no field face down, none being turned face up."""
+    s.fd_owner[:] = -1
+    s.fd_tile[:] = -1
+    s.rv_cell = -1
+    s.rv_edge = 0
+    s.rv_seat = 0
+    s.rv_rots = 0
+
+
+@njit(cache=True)
 def redeal_face_down(s, rng) -> None:
     """``determinize``: the face-down fields and the tile pile are one unknown set (no seat
     has seen a face-down field; the one being turned face up is public and stays). Nothing

@@ -117,6 +117,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core import characters
+from labyrinth_env.core.contract import NO_SEAT
 from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
@@ -283,7 +284,7 @@ class raw_env(LabyrinthAECEnv):
                 "tile": C.TILE_NAMES[a],
                 "field": node_name(b * K.MC),
                 "rotation": c,
-                "entered_by": None if d == K.NO_SEAT else d,
+                "entered_by": None if d == NO_SEAT else d,
             },
             K.EV_TIME_LOOP: lambda: {
                 "type": "time_loop",

@@ -120,23 +120,10 @@ def turn_face_up(s, who: int, action: int) -> int:
     in (``rv_seat`` stays for the caller, ``turn.finish_uncover``)."""
     cell = s.rv_cell
     rot = action - A_SKILL_DIR
-    tile = s.fd_tile[cell]
-    s.fd_tile[cell] = -1
-    s.fd_owner[cell] = -1
+    tile = hexboard.take_face_down(s, cell)
     set_tile(s, cell, tile, rot)
     emit(s, EV_UNCOVERED, who, tile, cell, rot, s.rv_seat)
-    d = (s.rv_edge + 3) % 6
-    s.rv_cell = -1
-    s.rv_edge = 0
-    s.rv_rots = 0
-    return d
+    return hexboard.end_reveal(s)
 
 
-@njit(cache=True)
-def clear_illusion(s) -> None:
-    s.fd_owner[:] = -1
-    s.fd_tile[:] = -1
-    s.rv_cell = -1
-    s.rv_edge = 0
-    s.rv_seat = 0
-    s.rv_rots = 0
+clear_illusion = hexboard.no_face_down  # set-up (shared with the 3rd edition)

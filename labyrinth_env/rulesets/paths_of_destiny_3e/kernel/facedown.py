@@ -146,9 +146,7 @@ def orient(s, who: int, action: int) -> int:
     entering it moves in."""
     cell = s.rv_cell
     rot = action - A_ORIENT
-    tile = s.fd_tile[cell]
-    s.fd_tile[cell] = -1
-    s.fd_owner[cell] = -1
+    tile = hexboard.take_face_down(s, cell)
     set_tile(s, cell, tile, rot)
     emit(s, EV_REVEALED, who, tile, cell, rot, s.rv_seat)
     for k in range(MC):
@@ -158,21 +156,10 @@ def orient(s, who: int, action: int) -> int:
             lay_trap(s, s.seat, node)
         elif icon == C.ICON_CHEST:
             lay_chest_item(s, s.seat, node)
-    d = (s.rv_edge + 3) % 6
-    s.rv_cell = -1
-    s.rv_edge = 0
-    s.rv_rots = 0
-    return d  # ``rv_seat`` stays for the caller (``turn.finish_reveal``), which clears it
+    return hexboard.end_reveal(s)  # ``rv_seat`` stays for the caller (``turn.finish_reveal``)
 
 
-@njit(cache=True)
-def reset_face_down(s) -> None:
-    s.fd_owner[:] = -1
-    s.fd_tile[:] = -1
-    s.rv_cell = -1
-    s.rv_edge = 0
-    s.rv_seat = 0
-    s.rv_rots = 0
+reset_face_down = hexboard.no_face_down  # set-up (shared with 2011)
 
 
 resample_face_down = hexboard.redeal_face_down  # ``determinize`` (shared with 2011)
