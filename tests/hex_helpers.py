@@ -255,6 +255,27 @@ def tiles_error(s, center_cell: int, central_tile: int, key_tile: int) -> int:
     return 0
 
 
+@njit(cache=True)
+def tiles_error_with_face_down(s, center_cell: int, central_tile: int, key_tile: int) -> int:
+    """``tiles_error`` with the Illusionist's face-down fields counted (each tile once: board
+    face up or face down, drawn, pile; both editions): they are lent to the pile and their
+    cells opened for the check, then put back."""
+    n = s.tile_pool_len
+    m = n
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.tile_pool[m] = s.fd_tile[cell]
+            s.cell_built[cell] = 0
+            m += 1
+    s.tile_pool_len = m
+    err = tiles_error(s, center_cell, central_tile, key_tile)
+    s.tile_pool_len = n
+    for cell in range(NUM_BOARD):
+        if s.fd_owner[cell] >= 0:
+            s.cell_built[cell] = 1
+    return err
+
+
 # --- the text board ---------------------------------------------------------------------------
 _CAPTION = re.compile(r"\((-?\d+),(-?\d+)\)|start \d")
 

@@ -24,7 +24,7 @@ from generic_env_checks import (
     play_random,
     random_env,
 )
-from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error, traps_error
+from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error_with_face_down, traps_error
 from numba import njit
 
 import labyrinth_env
@@ -112,27 +112,6 @@ INVARIANTS = {
 
 
 @njit(cache=True)
-def _tiles_error(s) -> int:
-    """``tiles_error`` with the Illusionist's face-down fields counted (each board field once:
-    face up, face down, drawn, in the pile): lent to the pile and the cells opened for the
-    check, then put back."""
-    n = s.tile_pool_len
-    m = n
-    for cell in range(K.NUM_BOARD):
-        if s.fd_owner[cell] >= 0:
-            s.tile_pool[m] = s.fd_tile[cell]
-            s.cell_built[cell] = 0
-            m += 1
-    s.tile_pool_len = m
-    err = tiles_error(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
-    s.tile_pool_len = n
-    for cell in range(K.NUM_BOARD):
-        if s.fd_owner[cell] >= 0:
-            s.cell_built[cell] = 1
-    return err
-
-
-@njit(cache=True)
 def _face_down_error(s) -> int:
     """40: each face-down field is the Illusionist's, closed (built, no corridor), holds a
     field; one is being turned face up only in her decision."""
@@ -216,7 +195,7 @@ def _invariant_error(s) -> int:
         _characters_error(s),
         keys_error(s),
         _second_traps_error(s),
-        _tiles_error(s),
+        tiles_error_with_face_down(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
         _face_down_error(s),
     ):
         if err != 0:

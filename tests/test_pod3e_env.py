@@ -22,7 +22,7 @@ from generic_env_checks import (
     play_random,
     random_env,
 )
-from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error, traps_error
+from hex_helpers import check_text_board, glyph_above, keys_error, map_captions, tiles_error_with_face_down, traps_error
 from numba import njit
 
 import labyrinth_env
@@ -101,27 +101,6 @@ INVARIANTS = {
 
 
 @njit(cache=True)
-def _tiles_error(s) -> int:
-    """``tiles_error`` with the face-down tiles counted (each normal tile once: board face
-    up or face down, drawn tile, pool): they are lent to the pool and the cells opened for
-    the check, then put back."""
-    n = s.tile_pool_len
-    m = n
-    for cell in range(K.NUM_BOARD):
-        if s.fd_owner[cell] >= 0:
-            s.tile_pool[m] = s.fd_tile[cell]
-            s.cell_built[cell] = 0
-            m += 1
-    s.tile_pool_len = m
-    err = tiles_error(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID)
-    s.tile_pool_len = n
-    for cell in range(K.NUM_BOARD):
-        if s.fd_owner[cell] >= 0:
-            s.cell_built[cell] = 1
-    return err
-
-
-@njit(cache=True)
 def _face_down_error(s) -> int:
     for cell in range(K.NUM_BOARD):
         o = s.fd_owner[cell]
@@ -149,7 +128,7 @@ def _invariant_error(s) -> int:
     for err in (
         keys_error(s),
         traps_error(s, s.center_cell),
-        _tiles_error(s),
+        tiles_error_with_face_down(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
         _face_down_error(s),
     ):
         if err != 0:
