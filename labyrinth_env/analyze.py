@@ -566,19 +566,25 @@ def plot_card(result: dict[str, Any], path: str | Path) -> Path | None:
     except ImportError:
         return None
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.2))
-    for card in result["settings"]:
+    for i, card in enumerate(result["settings"]):
         label = f"{card['players']}p {','.join(card['agents'])}"
+        colour = f"C{i % 10}"
         turns = np.asarray(card["histograms"]["turns"], dtype=float)
         legal = np.asarray(card["histograms"]["legal"], dtype=float)
         if turns.sum():
-            axes[0].step(np.arange(len(turns)), turns / turns.sum(), where="mid", label=label)
+            # log-spaced bins: games of a few dozen turns and games cut at max_turns side by side
+            edges = np.unique(np.geomspace(1, len(turns) + 1, 40).astype(int))
+            counts = np.add.reduceat(np.r_[turns, 0][: edges[-1]], edges[:-1] - 1) if len(edges) > 1 else turns
+            axes[0].step(edges[: len(counts)], counts / turns.sum(), where="post", label=label, color=colour)
         if legal.sum():
-            axes[1].step(np.arange(len(legal)), legal / legal.sum(), where="mid", label=label)
-        if "seats" in card:
+            axes[1].step(np.arange(len(legal)), legal / legal.sum(), where="mid", label=label, color=colour)
+        if "seats" in card and card["seats"]["decided_games"]:
             rates = [r["rate"] for r in card["seats"]["by_seat"]]
             lo = [r["rate"] - r["ci95"][0] for r in card["seats"]["by_seat"]]
             hi = [r["ci95"][1] - r["rate"] for r in card["seats"]["by_seat"]]
-            axes[2].errorbar(np.arange(len(rates)), rates, yerr=[lo, hi], marker="o", capsize=3, label=label)
+            axes[2].errorbar(
+                np.arange(len(rates)), rates, yerr=[lo, hi], marker="o", capsize=3, label=label, color=colour
+            )
         elif "team" in card:
             t = card["team"]["won"]
             axes[2].errorbar(
@@ -590,12 +596,15 @@ def plot_card(result: dict[str, Any], path: str | Path) -> Path | None:
                 label=label,
             )
     axes[0].set(title="game length", xlabel="turns", ylabel="share of games")
+    axes[0].set_xscale("log")
     axes[1].set(title="branching", xlabel="legal actions per decision", ylabel="share of decisions")
     axes[1].set_xscale("symlog")
     if result["utility"] == "cooperative":
         axes[2].set(title="team win rate (Wilson 95%)", xlabel="players", ylabel="win rate", ylim=(0, 1))
     else:
-        axes[2].set(title="win rate by seat (Wilson 95%)", xlabel="seat", ylabel="win rate", ylim=(0, 1))
+        axes[2].set(title="win rate by seat (Wilson 95%)", xlabel="seat", ylabel="win rate")
+        axes[2].set_ylim(0, 1)
+        axes[2].xaxis.get_major_locator().set_params(integer=True)
     for ax in axes:
         ax.legend(fontsize=7)
     fig.suptitle(f"{result['env_id']}: {result['games']} games per setting, seed {result['seed']}")

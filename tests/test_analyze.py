@@ -14,7 +14,7 @@ import labyrinth_env
 from labyrinth_env import analyze as A
 from labyrinth_env import cli
 from labyrinth_env.core import analyze_template as T
-from labyrinth_env.core.contract import NO_SEAT
+from labyrinth_env.core.contract import NO_SEAT, tally_unseen
 from tests.toy_ruleset.kernel import tables as toy_tables
 from tests.toy_ruleset.kernel import turn as toy_turn
 
@@ -121,11 +121,35 @@ def test_hand_checked_toy_position_branching():
     assert loops.branching_one(states) == toy_tables.NUM_CELLS - 2 + 1
 
 
+def test_tally_unseen_counts_arrangements():
+    out = np.zeros(2)
+    tally_unseen(out, np.array([3, 1, 2, 1], dtype=np.int8))  # 4! / 2! orders
+    assert out[0] == 4 and out[1] == pytest.approx(math.log10(12))
+    tally_unseen(out, np.array([5], dtype=np.int8))  # one piece, one order
+    assert out[0] == 5 and out[1] == pytest.approx(math.log10(12))
+    tally_unseen(out, np.array([0, 1, 2], dtype=np.int64))
+    assert out[0] == 8 and out[1] == pytest.approx(math.log10(12 * 6))
+
+
+def _others_only(env_id: str, s: np.void, seat: int) -> int:
+    """What ``seat`` cannot see beyond what no seat has seen: the other players' hands (and
+    in Labyrinx the face-down cards another seat remembers and ``seat`` does not)."""
+    n = int(s["num_players"])
+    if env_id.startswith("labyrinthos"):
+        return sum(int(s["hand"][p].sum()) for p in range(n) if p != seat)
+    if env_id.startswith("labyrinx"):
+        hands = sum(int(s["hand_len"][p]) for p in range(n) if p != seat)
+        down = (s["cell_card"] >= 0) & (s["cell_up"] == 0)
+        others = np.any(s["known"][[p for p in range(n) if p != seat]], axis=0)
+        return hands + int(np.sum(down & others & (s["known"][seat] == 0)))
+    return 0  # Paths of Destiny, Team Edition: what is hidden is hidden from every seat
+
+
 @pytest.mark.parametrize("env_id", [e for e in labyrinth_env.list_envs() if e != TOY])
 def test_unseen_is_what_determinize_resamples(env_id):
-    """Along a random game: determinizing for a seat keeps its unseen count and
-    arrangements (the same sets, dealt again), no seat sees less than nobody has seen, and
-    a seat's own card figures are finite counts."""
+    """Along a random game: a seat cannot see what no seat has seen and the other players'
+    hands; determinizing for it keeps its unseen count and arrangements (the same sets,
+    dealt again)."""
     spec = labyrinth_env.get_spec(env_id)
     loops = A._bound(spec)
     env = labyrinth_env.raw_env(env_id, num_players=spec.players[1])
@@ -141,7 +165,7 @@ def test_unseen_is_what_determinize_resamples(env_id):
             seat = env.agent_name_mapping[env.agent_selection]
             loops.unseen_one(states, seat, seen)
             loops.unseen_one(states, NO_SEAT, public)
-            assert seen[0] >= public[0] >= 0
+            assert seen[0] - public[0] == _others_only(env_id, states[0], seat) and public[0] >= 0
             copy = states.copy()
             spec.kernel.determinize(copy[0], seat, np.uint64(step))
             loops.unseen_one(copy, seat, again)

@@ -16,7 +16,7 @@ import numpy as np
 
 from labyrinth_env.core.contract import NO_SEAT, RUNNING, WON
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.rng import pick_random, seed_state
+from labyrinth_env.core.rng import next_u64, pick_random, seed_state
 
 BOUND_NAME = "analyze"
 K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
@@ -74,13 +74,15 @@ def branching_one(states) -> int:
 
 @njit(cache=True)
 def play_recorded(states, options, seeds, kinds, agent_seeds, decisions, infoset, games, start_row: int) -> int:
-    """Play ``seeds[g]`` with seat ``p`` played by ``kinds[g, p]`` (RANDOM or HEURISTIC; the
-    random agent's dice from ``agent_seeds[g]``), writing one row per decision from
+    """Play ``seeds[g]`` with seat ``p`` played by ``kinds[g, p]`` (RANDOM or HEURISTIC, the
+    heuristic on a record determinized for its seat like the heuristic agent; their dice
+    from ``agent_seeds[g]``), writing one row per decision from
     ``start_row`` on (``decisions`` int columns D_*, ``infoset`` the deciding seat's log10
     arrangements) and one row per game (``games``, columns G_*). A game that would not fit
     is not begun: returns the number of games played (their rows fill ``decisions`` up to
     the sum of their G_DECISIONS)."""
     s = states[0]
+    work = states[:1].copy()
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.zeros(1, dtype=np.uint64)
     seen = np.zeros(2)
@@ -114,8 +116,12 @@ def play_recorded(states, options, seeds, kinds, agent_seeds, decisions, infoset
             r[D_UNSEEN] = int(seen[0])
             infoset[row] = seen[1]
             row += 1
-            if (kinds[g, seat]) == HEURISTIC:
-                action = H.heuristic_action(s, mask)
+            if kinds[g, seat] == HEURISTIC:
+                # as the heuristic agent plays (a record determinized for its seat), so it
+                # never reads what its seat cannot see
+                work[0] = s
+                K.determinize(work[0], seat, next_u64(rng))
+                action = H.heuristic_action(work[0], mask)
             else:
                 action = pick_random(mask, rng)
             dice = s.rng[0]
