@@ -99,8 +99,10 @@ def test_toy_card_figures_by_hand():
 
 
 def test_hand_checked_toy_position_branching():
-    """Every tile open, a piece in the corner with a roll of 2: it may stay or move to the
-    5 cells within two steps (6); with a roll of 0 only staying (1)."""
+    """Every tile open (a 5x5 grid of open paths), piece 0 to move: from the corner with a
+    roll of 2 it may stay or reach the 5 cells within two steps (6); from the next cell
+    along the edge, 4 with a roll of 1 and 8 with a roll of 2; with a roll of 0 it can only
+    stay (1). Turning a tile: the 23 tiles without a piece, or passing (24)."""
     spec = labyrinth_env.get_spec(TOY)
     loops = A._bound(spec)
     states = spec.new_states(1)
@@ -108,15 +110,15 @@ def test_hand_checked_toy_position_branching():
     spec.kernel.init(states[0], np.uint64(1), opts)
     s = states[0]
     s["tile"][:] = 0b1111
-    s["position"][0] = 0
     s["position"][1] = toy_tables.NUM_CELLS - 1
     s["decision"] = toy_tables.D_MOVE
     s["decider"] = 0
     s["seat"] = 0
-    toy_turn.measure_distances(s, 0)
-    for roll, legal in ((2, 6), (1, 3), (0, 1)):
+    for cell, roll, legal in ((0, 2, 6), (0, 0, 1), (1, 1, 4), (1, 2, 8)):
+        s["position"][0] = cell
+        toy_turn.measure_distances(s, cell)
         s["roll"] = roll
-        assert loops.branching_one(states) == legal
+        assert loops.branching_one(states) == legal, (cell, roll)
     s["decision"] = toy_tables.D_TURN
     assert loops.branching_one(states) == toy_tables.NUM_CELLS - 2 + 1
 
