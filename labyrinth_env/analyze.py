@@ -606,7 +606,8 @@ def plot_card(result: dict[str, Any], path: str | Path) -> Path | None:
         axes[2].set_ylim(0, 1)
         axes[2].xaxis.get_major_locator().set_params(integer=True)
     for ax in axes:
-        ax.legend(fontsize=7)
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=7)
     fig.suptitle(f"{result['env_id']}: {result['games']} games per setting, seed {result['seed']}")
     fig.tight_layout()
     path = Path(path)

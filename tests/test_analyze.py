@@ -224,3 +224,13 @@ def test_bad_arguments_are_one_line_errors(capsys):
     _one_line_error(capsys, ["analyze", "--env", TOY, "--games", "0"], "games must be an int >= 1, got 0")
     _one_line_error(capsys, ["analyze", "--env", TOY, "--players", "9"], "players 9", "(2-4)")
     _one_line_error(capsys, ["analyze", "--env", TOY, "--agents", "nobody"], "nobody")
+
+
+def test_a_search_agent_plays_through_the_env_with_the_seating_rotated():
+    result = A.analyze(TOY, players=2, agents=["random,mcts:simulations=8"], games=4, seed=1)
+    _check_consistent(result)
+    card = result["settings"][0]
+    assert card["played"] == "through the AEC env" and card["seating"] == "rotated every game"
+    assert [r["games"] for r in card["by_agent"].values()] == [4, 4]  # each agent in one seat of every game
+    wins = sum(r["wins"] for r in card["by_agent"].values())
+    assert wins == sum(r["wins"] for r in card["seats"]["by_seat"])
