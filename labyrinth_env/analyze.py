@@ -490,7 +490,7 @@ def card_rows(card: dict[str, Any]) -> list[tuple[str, str]]:
         ),
         (
             "information set, log10 arrangements",
-            f"{_f(infoset['mean'])} (max {_f(infoset['max'])}); counted at {hi['infoset_counted_share']:.0%} "
+            f"{_f(infoset['mean'])} (max {_f(infoset['max'])}); counted at {hi['infoset_counted_share']:.1%} "
             "of decisions",
         ),
     ]
@@ -547,10 +547,9 @@ def card_markdown(result: dict[str, Any]) -> str:
             f"**{card['players']} players, {','.join(card['agents'])}** ({card['seating']}, {card['games']} games)\n"
         )
         out.append("| figure | value |\n|---|---|")
-        for name, values in card_rows(card):
-            out.append(
-                f"| {name.strip() if not name.startswith('  ') else '&nbsp;&nbsp;' + name.strip()} | {values[0]} |"
-            )
+        for name, value in card_rows(card):
+            shown = "&nbsp;&nbsp;" + name.strip() if name.startswith("  ") else name
+            out.append(f"| {shown} | {value} |")
         out.append("")
     return "\n".join(out)
 

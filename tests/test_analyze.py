@@ -200,9 +200,11 @@ def test_truncated_games_count_as_truncated():
 
 def test_cli_writes_json_and_png(tmp_path, capsys):
     out = tmp_path / "card"
-    argv = ["analyze", "--env", TOY, "--players", "2", "--games", "4", "--no-progress", "--out", str(out)]
+    argv = ["analyze", "--env", TOY, "--players", "2", "--games", "4", "--no-progress", "--out", str(out), "--markdown"]
     assert cli.main(argv) == 0
-    assert "first player's edge" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "first player's edge" in printed
+    assert "| decisions per game | " in printed and "(median " in printed.split("| decisions per game | ")[1]
     data = (out / "analysis.json").read_text()
     assert '"env_id": "toy_race_v0"' in data
     assert (out / "analysis.png").stat().st_size > 1000
