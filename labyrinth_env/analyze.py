@@ -15,10 +15,11 @@
 - hidden information: components the deciding seat cannot see at each decision
   (``unseen(s, seat)``, the sets the kernel's ``determinize`` resamples) and the log10 of
   their arrangements (the information set's size where the kernel counts it);
-- seat advantage: win rate by seat with Wilson intervals, by turn order (the first player
-  is whoever takes turn 0: some rulesets throw for it), and the first player's edge over
-  a fair share with a two-sided binomial p-value (games with a winner); cooperative
-  rulesets report the team's rates instead;
+- seat advantage: win rate by seat with Wilson intervals and a chi-square p-value that
+  every seat wins equally often, by turn order (the first player is whoever takes turn 0:
+  some rulesets throw for it), and the first player's edge over a fair share with a
+  two-sided binomial p-value (games with a winner); cooperative rulesets report the
+  team's rates instead;
 - sizes and speed: observation length, action-space size, state record bytes, the
   kernel's random-play steps/s and the analysis loop's decisions/s.
 
@@ -276,6 +277,17 @@ def binomial_p_value(successes: int, trials: int, p: float) -> float:
     return float(binomtest(int(successes), int(trials), p).pvalue)
 
 
+def seat_p_value(wins: Sequence[int]) -> float:
+    """Chi-square test that every seat wins equally often (games with a winner; nan with
+    fewer than 5 winners expected per seat, where the test does not hold)."""
+    total = sum(wins)
+    if len(wins) < 2 or total < 5 * len(wins):
+        return math.nan
+    from scipy.stats import chisquare
+
+    return float(chisquare(wins).pvalue)
+
+
 def card_figures(
     spec: Any, players: int, decisions: np.ndarray, infoset: np.ndarray, games: np.ndarray
 ) -> dict[str, Any]:
@@ -348,6 +360,7 @@ def card_figures(
     first_wins = int(np.sum(order == 0))
     card["seats"] = {
         "by_seat": by_seat,
+        "equal_seats_p_value": seat_p_value([r["wins"] for r in by_seat]),
         "by_turn_order": by_order,
         "no_winner_share": float(np.mean(winner < 0)),
         "truncated_share": float(np.mean(outcome == TRUNCATED)),
@@ -496,7 +509,8 @@ def card_rows(card: dict[str, Any]) -> list[tuple[str, str]]:
     ]
     if "seats" in card:
         seats = card["seats"]
-        rows.append(("win rate by seat", "; ".join(f"{p}: {_ci(r)}" for p, r in enumerate(seats["by_seat"]))))
+        by_seat = "; ".join(f"{p}: {_ci(r)}" for p, r in enumerate(seats["by_seat"]))
+        rows.append(("win rate by seat", f"{by_seat}; equal seats p = {_f(seats['equal_seats_p_value'], 3)}"))
         rows.append(
             ("win rate by turn order", "; ".join(f"#{k + 1}: {_ci(r)}" for k, r in enumerate(seats["by_turn_order"])))
         )

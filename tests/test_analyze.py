@@ -44,6 +44,8 @@ def _check_consistent(result: dict) -> None:
             assert seats["no_winner_share"] >= seats["truncated_share"]
             for r in seats["by_seat"]:
                 assert r["ci95"][0] <= r["rate"] <= r["ci95"][1]
+            p = seats["equal_seats_p_value"]
+            assert math.isnan(p) or 0.0 <= p <= 1.0
         else:
             team = card["team"]
             assert team["won"]["rate"] + team["lost"]["rate"] + team["truncated"]["rate"] == pytest.approx(1.0)
@@ -121,6 +123,14 @@ def test_hand_checked_toy_position_branching():
         assert loops.branching_one(states) == legal, (cell, roll)
     s["decision"] = toy_tables.D_TURN
     assert loops.branching_one(states) == toy_tables.NUM_CELLS - 2 + 1
+
+
+def test_seat_p_values():
+    assert A.seat_p_value([50, 50]) == pytest.approx(1.0)
+    assert A.seat_p_value([90, 10]) < 1e-10
+    assert math.isnan(A.seat_p_value([3, 2]))  # too few winners for the test
+    assert A.binomial_p_value(50, 100, 0.5) == pytest.approx(1.0)
+    assert A.binomial_p_value(70, 100, 0.5) == pytest.approx(0.0000785, rel=0.01)
 
 
 def test_tally_unseen_counts_arrangements():
