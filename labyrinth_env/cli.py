@@ -1,4 +1,4 @@
-"""The ``labyrinth`` command line: demo, envs, play, bench, evaluate, train, tournament, replay."""
+"""The ``labyrinth`` command line: demo, envs, play, bench, evaluate, train, tournament, replay, analyze."""
 
 from __future__ import annotations
 
@@ -157,6 +157,10 @@ def _pass_through(module: str) -> Callable[[list[str]], int]:
 
 # subcommand -> (help, module whose main(argv) takes every argument after the subcommand)
 PASS_THROUGH: dict[str, tuple[str, str]] = {
+    "analyze": (
+        "a game's card: branching, length, chance, hidden information, seat advantage (labyrinth analyze --help)",
+        "labyrinth_env.analyze",
+    ),
     "bench": ("throughput benchmark (labyrinth bench --help)", "labyrinth_env.benchmarks.throughput"),
     "compile": (
         "fill the kernel cache for every ruleset, in parallel (labyrinth compile --help)",

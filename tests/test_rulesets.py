@@ -69,6 +69,7 @@ def test_the_contract_check_names_what_is_missing_in_plain_words():
     problems = contract.kernel_problems(_broken_kernel(), max_players=4)
     text = "\n".join(problems)
     assert "has no function determinize" in text
+    assert "has no function unseen" in text
     assert "step must be a numba @njit function" in text
     assert "STATE_DTYPE has no field 'decider'" in text
     assert "NUM_SEATS is 1, fewer than the spec's 4 players" in text

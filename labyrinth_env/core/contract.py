@@ -22,6 +22,8 @@ tests) so a missing or misshapen piece is named before anything compiles.
 | ``returns(s, out)`` | final rewards per seat (zeros while running or truncated) |
 | ``determinize(s, seat, seed)`` | resample everything ``seat`` cannot know (for search) |
 | ``shaping_potential(s, seat) -> float`` | an opt-in progress estimate in [0, 1] |
+| ``unseen(s, seat, out)`` | what ``seat`` cannot see (``NO_SEAT``: no seat has seen): ``out[0]`` components, |
+| | ``out[1]`` log10 of their arrangements (nan: not counted) |
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ from __future__ import annotations
 import dataclasses
 import enum
 import inspect
+import math
 from collections.abc import Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any
@@ -191,6 +194,29 @@ def team_returns(s, out) -> None:
         out[p] = value
 
 
+@njit(cache=True)
+def tally_unseen(out, items) -> None:
+    """Add one unknown set to ``unseen``'s ``out``: its size, and the log10 of its distinct
+    arrangements (n! over the factorial of each run of equal pieces). Kernels pass the sets
+    their ``determinize`` resamples, so the count is the kernel's own accounting of what a
+    seat cannot tell apart (pieces the kernel names apart count as different)."""
+    n = items.shape[0]
+    out[0] += n
+    if n < 2:
+        return
+    ordered = np.sort(items)
+    log = math.lgamma(n + 1.0)
+    run = 1
+    for i in range(1, n):
+        if ordered[i] == ordered[i - 1]:
+            run += 1
+        else:
+            log -= math.lgamma(run + 1.0)
+            run = 1
+    log -= math.lgamma(run + 1.0)
+    out[1] += log / math.log(10.0)
+
+
 # --- the check -----------------------------------------------------------------------------
 # name -> (number of arguments, what it does), for the message when one is missing
 FUNCTIONS: dict[str, tuple[int, str]] = {
@@ -202,6 +228,11 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "returns": (2, "returns(s, out): final rewards per seat"),
     "determinize": (3, "determinize(s, seat, seed): resample what the seat cannot know"),
     "shaping_potential": (2, "shaping_potential(s, seat) -> float: progress in [0, 1]"),
+    "unseen": (
+        3,
+        "unseen(s, seat, out): out[0] the components seat cannot see (NO_SEAT: that no seat has seen), "
+        "out[1] log10 of their arrangements (nan: not counted); the sets determinize resamples",
+    ),
 }
 CONSTANTS: dict[str, str] = {
     "NUM_ACTIONS": "the size of the flat action space",

@@ -457,10 +457,9 @@ def no_face_down(s) -> None:
 
 
 @njit(cache=True)
-def redeal_face_down(s, rng) -> None:
-    """``determinize``: the face-down fields and the tile pile are one unknown set (no seat
-    has seen a face-down field; the one being turned face up is public and stays). Nothing
-    is drawn from ``rng`` when no field lies face down."""
+def unseen_tiles(s) -> np.ndarray:
+    """The tile pile, then the face-down fields but the one being turned face up: the one
+    unknown set of tiles (``redeal_face_down``, ``unseen``)."""
     n = s.tile_pool_len
     unknown = np.empty(n + NUM_BOARD, dtype=s.tile_pool.dtype)
     unknown[:n] = s.tile_pool[:n]
@@ -469,9 +468,31 @@ def redeal_face_down(s, rng) -> None:
         if s.fd_owner[cell] >= 0 and cell != s.rv_cell:
             unknown[m] = s.fd_tile[cell]
             m += 1
+    return unknown[:m]
+
+
+@njit(cache=True)
+def face_down_tokens(tokens, face_up, into, count: int) -> int:
+    """Write the face-down ``tokens`` (>= 0 and not ``face_up``) into ``into`` from
+    ``count`` on; returns the new count (``unseen``: the tokens and the pile are one set)."""
+    for node in range(tokens.shape[0]):
+        if tokens[node] >= 0 and not face_up[node]:
+            into[count] = tokens[node]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def redeal_face_down(s, rng) -> None:
+    """``determinize``: the face-down fields and the tile pile are one unknown set (no seat
+    has seen a face-down field; the one being turned face up is public and stays). Nothing
+    is drawn from ``rng`` when no field lies face down."""
+    n = s.tile_pool_len
+    unknown = unseen_tiles(s)
+    m = unknown.shape[0]
     if m == n:
         return
-    shuffle_unknown(rng, unknown[:m])
+    shuffle_unknown(rng, unknown)
     s.tile_pool[:n] = unknown[:n]
     m = n
     for cell in range(NUM_BOARD):

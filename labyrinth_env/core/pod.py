@@ -14,7 +14,7 @@ import numpy as np
 
 from labyrinth_env.core.contract import RUNNING, set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, reshuffle_hidden_traps
+from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, face_down_tokens, reshuffle_hidden_traps
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
 
@@ -115,6 +115,20 @@ def resample_traps_and_dice(s, rng) -> None:
     one unknown set, dealt again; new dice for the record."""
     reshuffle_hidden_traps(s, rng)
     reseed(s, rng)
+
+
+@njit(cache=True)
+def unseen_traps(s, second, second_up) -> np.ndarray:
+    """The face-down trap tokens on the board (and the ``second`` ones: 2011's Head Hunter;
+    an empty slice in 3e), then the trap pile: the one unknown set of traps (``unseen``;
+    ``resample_traps_and_dice`` deals it again)."""
+    traps = np.empty(s.node_trap.shape[0] + second.shape[0] + s.trap_pool.shape[0], dtype=np.int64)
+    m = face_down_tokens(s.node_trap, s.trap_up, traps, 0)
+    m = face_down_tokens(second, second_up, traps, m)
+    for i in range(s.trap_pool_len):
+        traps[m] = s.trap_pool[i]
+        m += 1
+    return traps[:m]
 
 
 # --- building ------------------------------------------------------------------------------

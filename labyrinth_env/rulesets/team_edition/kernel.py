@@ -20,6 +20,7 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, K.OPT_* 
     clear_mask,
     start_record,
     state_dtype,
+    tally_unseen,
     team_returns,
     to_act,
 )
@@ -1049,6 +1050,22 @@ def determinize(s, seat: int, seed) -> None:
     refresh_board(s)
     if s.outcome == RUNNING and s.decision == DECISION_MAIN:
         compute_reach(s)
+
+
+@njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """The contract's account of what ``seat`` cannot see: the sets ``determinize``
+    resamples, which nobody at the table has seen (the same for every seat and
+    ``NO_SEAT``): the unread Daedalus pages and the treasure deck. The arrangements are
+    counted for the treasure deck only: the unread pages are a choice the read ones
+    constrain (``resample_unread_pages``), not counted here, so while any is unread
+    ``out[1]`` is nan. Face-down tiles are not in it: everyone saw them face up."""
+    out[:] = 0.0
+    tally_unseen(out, s.treasure_deck[s.treasure_pos :])
+    unread = s.num_pages - s.page_pos
+    if unread > 0:
+        out[0] += unread
+        out[1] = np.nan
 
 
 @njit(cache=True)

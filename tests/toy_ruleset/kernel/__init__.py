@@ -112,6 +112,13 @@ def determinize(s, seat: int, seed) -> None:
 
 
 @njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """Nothing is hidden but the die's future, which the contract does not count: no
+    component, one arrangement."""
+    out[:] = 0.0
+
+
+@njit(cache=True)
 def shaping_potential(s, seat: int) -> float:
     """Closeness to the centre (Manhattan), in [0, 1]."""
     if s.outcome != RUNNING:

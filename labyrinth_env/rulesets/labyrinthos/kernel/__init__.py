@@ -34,12 +34,14 @@ import numpy as np
 
 from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes and to_act: the kernel's are the contract's)
     LOST,
+    NO_SEAT,
     RUNNING,
     TRUNCATED,
     WON,
     clear_mask,
     start_record,
     take_decision,
+    tally_unseen,
     to_act,
     winner_returns,
 )
@@ -368,26 +370,21 @@ returns = winner_returns
 
 # --- search and shaping --------------------------------------------------------------------------------
 @njit(cache=True)
-def determinize(s, seat: int, seed) -> None:
-    """Resample what ``seat`` cannot know: the face-down tiles (the starting ones among the
-    starting cells, the others among the outer cells), the deck with the other players'
-    hands (sizes kept), and the RNG. Each unknown set is sorted before it is shuffled, so
-    the result depends only on what ``seat`` knows and ``seed``."""
-    rng = private_dice(seed)
-    for cells in (START_CELLS, OUTER_CELLS):
-        tiles = np.empty(cells.shape[0], dtype=np.int8)
-        m = 0
-        for c in cells:
-            if not s.cell_up[c]:
-                tiles[m] = s.cell_tile[c]
-                m += 1
-        shuffle_unknown(rng, tiles[:m])
-        m = 0
-        for c in cells:
-            if not s.cell_up[c]:
-                s.cell_tile[c] = tiles[m]
-                s.cell_mask[c] = TILE_MASK[tiles[m]]
-                m += 1
+def face_down_tiles(s, cells) -> np.ndarray:
+    """The tiles lying face down on ``cells``, in cell order."""
+    tiles = np.empty(cells.shape[0], dtype=np.int8)
+    m = 0
+    for c in cells:
+        if not s.cell_up[c]:
+            tiles[m] = s.cell_tile[c]
+            m += 1
+    return tiles[:m]
+
+
+@njit(cache=True)
+def unknown_cards(s, seat: int) -> np.ndarray:
+    """The deck followed by the hands of every player but ``seat`` (by card type, in seat
+    order): the cards ``seat`` cannot see."""
     pool = np.empty(MAX_DECK, dtype=np.int8)
     m = 0
     for i in range(s.deck_len):
@@ -399,7 +396,27 @@ def determinize(s, seat: int, seed) -> None:
                 for _ in range(s.hand[p, t]):
                     pool[m] = t
                     m += 1
-    shuffle_unknown(rng, pool[:m])
+    return pool[:m]
+
+
+@njit(cache=True)
+def determinize(s, seat: int, seed) -> None:
+    """Resample what ``seat`` cannot know: the face-down tiles (the starting ones among the
+    starting cells, the others among the outer cells), the deck with the other players'
+    hands (sizes kept), and the RNG. Each unknown set is sorted before it is shuffled, so
+    the result depends only on what ``seat`` knows and ``seed``."""
+    rng = private_dice(seed)
+    for cells in (START_CELLS, OUTER_CELLS):
+        tiles = face_down_tiles(s, cells)
+        shuffle_unknown(rng, tiles)
+        m = 0
+        for c in cells:
+            if not s.cell_up[c]:
+                s.cell_tile[c] = tiles[m]
+                s.cell_mask[c] = TILE_MASK[tiles[m]]
+                m += 1
+    pool = unknown_cards(s, seat)
+    shuffle_unknown(rng, pool)
     m = 0
     for p in range(s.num_players):
         if p != seat:
@@ -412,6 +429,22 @@ def determinize(s, seat: int, seed) -> None:
         s.deck[i] = pool[m]
         m += 1
     reseed(s, rng)
+
+
+@njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """The contract's account of what ``seat`` cannot see: the sets ``determinize``
+    resamples (the face-down tiles, the deck with the other hands); for ``NO_SEAT``, what no
+    seat has seen (the face-down tiles and the deck). Cards count by type; with other
+    hands in the set the log10 arrangements are an upper bound (they count a hand's cards
+    in every order, though a hand is a set)."""
+    out[:] = 0.0
+    for cells in (START_CELLS, OUTER_CELLS):
+        tally_unseen(out, face_down_tiles(s, cells))
+    if seat == NO_SEAT:
+        tally_unseen(out, s.deck[: s.deck_len])
+    else:
+        tally_unseen(out, unknown_cards(s, seat))
 
 
 @njit(cache=True)

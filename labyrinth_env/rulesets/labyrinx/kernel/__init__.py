@@ -49,6 +49,7 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, NO_SEAT 
     clear_mask,
     start_record,
     take_decision,
+    tally_unseen,
     to_act,
     winner_returns,
 )
@@ -281,26 +282,45 @@ returns = winner_returns
 
 
 @njit(cache=True)
-def determinize(s, seat: int, seed) -> None:
-    """Resample what ``seat`` cannot know: the draw pile's order, the other players' hands and
-    the face-down cards it does not remember, all dealt from one pool; and the RNG. The pool
-    is sorted before it is shuffled, so the result depends only on what ``seat`` knows."""
-    rng = private_dice(seed)
+def remembered(s, seat: int, cell: int) -> bool:
+    """``seat`` knows the face-down card on ``cell`` (``NO_SEAT``: some seat does)."""
+    if seat != NO_SEAT:
+        return s.known[seat, cell] != 0
+    for p in range(s.num_players):
+        if s.known[p, cell]:
+            return True
+    return False
+
+
+@njit(cache=True)
+def unknown_cards(s, seat: int) -> np.ndarray:
+    """The draw pile, the hands of every player but ``seat`` (none for ``NO_SEAT``) and the
+    face-down cards ``seat`` does not remember, in that order: the cards it cannot see."""
     pool = np.empty(NUM_CARDS, dtype=np.int8)
     count = 0
     for i in range(s.deck_len):
         pool[count] = s.deck[i]
         count += 1
     for p in range(s.num_players):
-        if p != seat:
+        if seat != NO_SEAT and p != seat:
             for i in range(s.hand_len[p]):
                 pool[count] = s.hand[p, i]
                 count += 1
     for cell in range(NUM_CELLS):
-        if s.cell_card[cell] >= 0 and not s.cell_up[cell] and not s.known[seat, cell]:
+        if s.cell_card[cell] >= 0 and not s.cell_up[cell] and not remembered(s, seat, cell):
             pool[count] = s.cell_card[cell]
             count += 1
-    shuffle_unknown(rng, pool[:count])
+    return pool[:count]
+
+
+@njit(cache=True)
+def determinize(s, seat: int, seed) -> None:
+    """Resample what ``seat`` cannot know: the draw pile's order, the other players' hands and
+    the face-down cards it does not remember, all dealt from one pool; and the RNG. The pool
+    is sorted before it is shuffled, so the result depends only on what ``seat`` knows."""
+    rng = private_dice(seed)
+    pool = unknown_cards(s, seat)
+    shuffle_unknown(rng, pool)
     count = 0
     for i in range(s.deck_len):
         s.deck[i] = pool[count]
@@ -315,6 +335,15 @@ def determinize(s, seat: int, seed) -> None:
             s.cell_card[cell] = pool[count]
             count += 1
     reseed(s, rng)
+
+
+@njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """The contract's account of what ``seat`` cannot see: the one set ``determinize``
+    resamples (``unknown_cards``). Cards are pieces the kernel names apart; with other hands
+    in the set the log10 arrangements are an upper bound (a hand's order counts)."""
+    out[:] = 0.0
+    tally_unseen(out, unknown_cards(s, seat))
 
 
 @njit(cache=True)

@@ -45,6 +45,7 @@ from labyrinth_env.core.contract import (  # noqa: F401
     set_decision,
     start_record,
     take_decision,
+    tally_unseen,
     to_act,
     winner_returns,
 )
@@ -294,6 +295,18 @@ def determinize(s, seat: int, seed) -> None:
     reshuffle_second_traps(s, rng)  # the Head Hunter's face-down second tokens, with the pile
     hexboard.redeal_face_down(s, rng)  # the Illusionist's face-down fields, with the pile
     pod.resample_traps_and_dice(s, rng)
+
+
+@njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """The contract's account of what ``seat`` cannot see: the sets ``determinize``
+    resamples, which no seat has seen (the same for every seat and ``NO_SEAT``): the tile
+    pile with the face-down fields, the Guard cards not yet used, the face-down trap tokens
+    (first and second) with the trap pile. The dice's future is not counted."""
+    out[:] = 0.0
+    tally_unseen(out, hexboard.unseen_tiles(s))
+    tally_unseen(out, s.guard_deck[s.guard_pos :])
+    tally_unseen(out, pod.unseen_traps(s, s.node_trap2, s.trap2_up))
 
 
 @njit(cache=True)

@@ -41,6 +41,7 @@ from labyrinth_env.core.contract import (  # noqa: F401
     set_decision,
     start_record,
     take_decision,
+    tally_unseen,
     to_act,
     winner_returns,
 )
@@ -335,6 +336,21 @@ def determinize(s, seat: int, seed) -> None:
     shuffle_unknown(rng, s.event_deck[s.event_pos : NUM_EVENTS - 1])
     resample_face_down(s, rng)
     pod.resample_traps_and_dice(s, rng)
+
+
+@njit(cache=True)
+def unseen(s, seat: int, out) -> None:
+    """The contract's account of what ``seat`` cannot see: the sets ``determinize``
+    resamples, which no seat has seen (the same for every seat and ``NO_SEAT``): the tile
+    pool with the face-down tiles, the item pool, the Golem cards and the event cards not
+    yet turned (Annihilation's place is known), the face-down trap tokens with the trap
+    pool. The dice's future is not counted."""
+    out[:] = 0.0
+    tally_unseen(out, hexboard.unseen_tiles(s))
+    tally_unseen(out, s.item_pool[: s.item_pool_len])
+    tally_unseen(out, s.golem_deck[s.golem_pos :])
+    tally_unseen(out, s.event_deck[s.event_pos : NUM_EVENTS - 1])
+    tally_unseen(out, pod.unseen_traps(s, s.node_trap[:0], s.trap_up[:0]))
 
 
 @njit(cache=True)
