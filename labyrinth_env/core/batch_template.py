@@ -23,6 +23,12 @@ BOUND_NAME = "loops"
 K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
 H: ModuleType | None = None  # the ruleset's heuristic (core.no_heuristic for a ruleset without one)
 
+# The kernel's top functions, inlined (numba IR) into the entry points bound to them
+# (``templates.bind`` sets them): compiled on their own, each would optimise and emit
+# everything it calls once more, as its own library, before the entry point does it again.
+INLINED_KERNEL = ("init", "step", "legal_mask", "observe")
+inline_init = inline_step = inline_legal_mask = inline_observe = None
+
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
 
 # Bounds no option switches off, so that no kernel call can loop for ever (a stalled game
@@ -104,30 +110,34 @@ def play_games(states, options, seeds, heuristic_seats: int, rng_seed: int, out)
 # --- single-game entry points for Python (one call per AEC env step) ----------------------
 @njit(cache=True)
 def init_one(states, seed, options) -> None:
-    K.init(states[0], seed, options)
+    inline_init(states[0], seed, options)
+
+
+@njit(cache=True, inline="always")
+def refresh(s, mask, rewards) -> int:
+    inline_legal_mask(s, mask)
+    K.returns(s, rewards)
+    return K.to_act(s)
 
 
 @njit(cache=True)
 def refresh_one(states, mask, rewards) -> int:
     """Mask and returns of game 0; returns the seat to act (-1 when over)."""
-    s = states[0]
-    K.legal_mask(s, mask)
-    K.returns(s, rewards)
-    return K.to_act(s)
+    return refresh(states[0], mask, rewards)
 
 
 @njit(cache=True)
 def step_one(states, action: int, mask, rewards) -> int:
     """Step game 0 and refresh its mask and returns. Returns the next seat to act (-1 when
     over) or -2 if the action was illegal (state unchanged)."""
-    if not K.step(states[0], action):
+    if not inline_step(states[0], action):
         return -2
-    return refresh_one(states, mask, rewards)
+    return refresh(states[0], mask, rewards)
 
 
 @njit(cache=True)
 def observe_one(states, seat: int, out) -> None:
-    K.observe(states[0], seat, out)
+    inline_observe(states[0], seat, out)
 
 
 @njit(cache=True, inline="always")

@@ -15,6 +15,17 @@
   kernel passed as an argument is compiled into its caller), and for a state record of a
   hundred fields that wrapper costs about as much as the function itself.
 
+A third rule is the kernels' own, not this module's: **a kernel function called from one or
+two places in its kernel, with a large call tree below it, is ``inline="always"``** (numba
+inlines its IR into its callers). Numba compiles every other function as a library of its
+own, links into it the optimised code of everything it calls, and optimises and emits the
+whole again; a function high in the call graph compiled on its own pays for its whole tree
+once more (the tree's code goes through LLVM once per ancestor library). Inlined, it is
+typed once per call site and its tree is optimised with its caller only. The bound
+templates inline the kernel's top functions (``step``, ``init``, ``legal_mask``,
+``observe``) into their entry points the same way (``core.templates.bind``). Leaves are not
+inlined: their trees are small and inlining them costs typing at every call site.
+
 Everything else is numba's own dispatcher: ``cache=True`` caches (``core.cache`` locates
 it), ``parallel=True``/``prange`` work, ``NUMBA_DISABLE_JIT=1`` returns the Python
 function, and the functions are called from Python as usual.

@@ -79,6 +79,8 @@ def bind(template: types.ModuleType, spec: RulesetSpec, bound_name: str | None =
             if not (key.startswith("__") and key.endswith("__")):
                 namespace[key] = value
         namespace["K"] = spec.kernel
+        for fn_name in namespace.get("INLINED_KERNEL", ()):
+            namespace["inline_" + fn_name] = _inlined(getattr(spec.kernel, fn_name))
         if "H" in namespace:
             heuristic = None if bound_name in WITHOUT_HEURISTIC else spec.heuristic
             namespace["H"] = heuristic or bind(importlib.import_module(TEMPLATES["no_heuristic"]), spec)
@@ -98,6 +100,15 @@ def bind(template: types.ModuleType, spec: RulesetSpec, bound_name: str | None =
             del sys.modules[name]
             raise
         return module
+
+
+def _inlined(kernel_fn: Any) -> Any:
+    """A dispatcher of ``kernel_fn``'s code that numba inlines into its callers (see
+    ``INLINED_KERNEL`` in core/batch_template.py); the function itself without numba."""
+    if not _is_dispatcher(kernel_fn):
+        return kernel_fn
+    options = {**kernel_fn.targetoptions, "inline": "always"}
+    return type(kernel_fn)(py_func=kernel_fn.py_func, locals={}, targetoptions=options)
 
 
 def _rejit(dispatcher: Any, fn: types.FunctionType, parallel: bool | None = None) -> Any:

@@ -141,7 +141,7 @@ def legal_mask(s, out) -> None:
         seer_mask(s, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(s, action: int) -> bool:
     if action < 0 or action >= NUM_ACTIONS or s.outcome != RUNNING:
         return False

@@ -36,7 +36,7 @@ from .tables import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def main_mask(s, out) -> None:
     p = s.seat
     loc = s.pos[p]
@@ -71,7 +71,7 @@ def main_mask(s, out) -> None:
     out[A_END] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_main(s, who: int, action: int) -> None:
     p = s.seat
     if action == A_END:

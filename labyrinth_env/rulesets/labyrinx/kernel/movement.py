@@ -116,14 +116,14 @@ def go(s, p: int, origin: int, d: int, t: int, how: int, decider: int) -> None:
     passage(s, p, origin, d, t, how)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def go_to(s, p: int, t: int, how: int, decider: int) -> None:
     """``p`` goes from its location into the neighbouring ``t`` (by the way that leads there)."""
     od = find_link(s, s.pos[p], t)
     go(s, p, od // 4, od % 4, t, how, decider)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def ways_out_mask(s, out, loc: int) -> None:
     """Every location (or empty space a card can be drawn for) a character in ``loc`` can
     be moved to, as ``A_CELL + cell``."""
@@ -152,7 +152,7 @@ def push_mask(s, out) -> None:
     ways_out_mask(s, out, s.pos[s.seat])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_push(s, who: int, action: int) -> None:
     t = action - A_CELL
     od = find_link(s, s.pos[who], t)  # the pusher's location: the pushed character stands there too
@@ -178,7 +178,7 @@ def monster_mask(s, out) -> None:
         out[A_STOP] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_monster(s, who: int, action: int) -> None:
     if action == A_STOP:
         stop_moving(s, who)
@@ -220,7 +220,7 @@ def trap_mask(s, out) -> None:
     out[A_STOP] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def apply_trap(s, who: int, action: int) -> None:
     if action == A_STOP:
         stop_moving(s, who)

@@ -122,7 +122,7 @@ def end_turn(s) -> None:
     start_turn(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def resume(s) -> None:
     """Carry on until the next decision (or the end)."""
     while s.outcome == RUNNING and s.decision == D_NONE:

@@ -75,7 +75,7 @@ def correction_legal(s, seat: int, k: int) -> bool:
     return ways_kept(w, cell, k % 5 + 1, ways_needed(w))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def correction_mask(s, seat: int, out) -> None:
     """``correction_legal`` for the 35 actions on one copy of the record."""
     if s.actions_left < 1 or not skill_active(s, seat, SK_CORRECTION):

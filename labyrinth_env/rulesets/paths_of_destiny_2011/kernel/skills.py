@@ -763,7 +763,7 @@ def skill_legal(s, seat: int, action: int) -> bool:
     return can_use_skills(s, seat) and skill_allowed(s, seat, action)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def skill_mask(s, seat: int, out) -> None:
     """``skill_legal`` for every skill action (``out`` zeroed), only the groups of the
     seat's character asked."""

@@ -103,7 +103,7 @@ def resolve_throw(s) -> None:
         theft_outcome(s)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def settle_throw(s) -> None:
     """The throw just made: offer the repeat, else apply the outcome (``turn.advance`` calls
     it before anything else while a throw is in progress)."""
@@ -117,7 +117,7 @@ def repeat_mask(out) -> None:
     pod.keep_or_reroll_mask(out, A_KEEP)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def repeat_throw(s, who: int, action: int) -> None:
     """Keep the throw, or turn the crystal face down and repeat the same throw (same
     difficulty, same bonus) for one's own side. A fight stays in progress: another player of

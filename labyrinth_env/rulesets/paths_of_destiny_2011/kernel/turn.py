@@ -118,7 +118,7 @@ def action_legal(s, a: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def action_mask(s, out) -> None:
     """``action_legal`` for every action of the main decision at once (``out`` zeroed), each
     family's mask hoisting its per-action checks out of the loops; a test keeps the two equal."""
@@ -143,7 +143,7 @@ def action_mask(s, out) -> None:
     out[A_REGENERATE] = 1 if regenerate_legal(s, seat) else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_action(s) -> bool:
     """Anything to do besides ending the round. Without action points only the free actions
     (taking and lifting keys) can be allowed (see ``action_legal``), so only they are asked:
@@ -163,7 +163,7 @@ def any_action(s) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def do_action(s, action: int) -> None:
     """Spend the action's points (2 to come down, climb up and regenerate, none for the
     free ones) and carry it out."""
@@ -228,7 +228,7 @@ def finish_uncover(s, who: int, action: int) -> None:
 
 
 # --- what resolves by itself -------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(s) -> None:
     """Resolve everything automatic until a decision is pending or the game is over: a throw
     just made, the start fields still to choose, queued Guard meetings, the Guard's steps,

@@ -164,7 +164,7 @@ def legal_mask(s, out) -> None:
         activity_mask(s, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_legal(s, action: int) -> bool:
     if not pod.in_play(s, action, NUM_ACTIONS):
         return False

@@ -432,7 +432,7 @@ def rebuild_mask(s, seat: int, out) -> None:
                 out[A_MOVE_TILE + cell] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def rebuild(s, seat: int, cell: int, move: bool) -> None:
     """Destroy the tile, or lift it and build it again where the Build rules allow."""
     s.crystal[seat] = 0

@@ -34,7 +34,7 @@ from .traps import lay_trap
 
 
 # --- laying tiles ----------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def lay_frame(s) -> None:
     """The board before the first Build: the central space (moved in the 2-player variant),
     a key space at each corner of the hexagon, the frame's six starting spaces."""

@@ -19,7 +19,7 @@ from .tables import D_COUNTER, D_FREE_ATTACK, D_PICKUP, EV_TRAP_REVEALED, NUM_SE
 from .traps import begin_trap_check
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def explore_step(s) -> None:
     """Carry the top exploration on by one step (or until it stops for a decision)."""
     f = s.depth - 1

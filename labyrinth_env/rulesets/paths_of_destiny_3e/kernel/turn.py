@@ -163,7 +163,7 @@ def activity_legal(s, a: int) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def activity_mask(s, out) -> None:
     """``activity_legal`` for every activity at once (``out`` zeroed), each family's mask
     hoisting its per-action checks out of the loops: asking ``activity_legal`` for each of
@@ -200,7 +200,7 @@ def activity_mask(s, out) -> None:
     illusion_mask(s, seat, out)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def any_activity(s) -> bool:
     """Anything to do besides ending the turn (usually found within the first actions)."""
     for a in range(A_END_TURN):
@@ -222,7 +222,7 @@ def any_activity(s) -> bool:
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def do_activity(s, action: int) -> None:
     """Spend the activity's actions (2 for a safe jump and for activating the Crystal, none
     for picking up) and carry it out."""
@@ -271,7 +271,7 @@ def do_activity(s, action: int) -> None:
         lay_face_down(s, seat, action - A_FACE_DOWN)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def finish_reveal(s, who: int, action: int) -> None:
     """The revealed tile turned as ``who`` decided; then the marker that entered it lands on
     it: the character explores it (its Move), the Golem takes the step."""
@@ -285,7 +285,7 @@ def finish_reveal(s, who: int, action: int) -> None:
 
 
 # --- what resolves by itself -----------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def advance(s) -> None:
     """Resolve everything automatic until a decision is pending or the game is over: a
     check just rolled, deaths, the choices of a trap, queued Golem Checks, the Golem's
