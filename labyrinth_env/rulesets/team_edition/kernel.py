@@ -392,7 +392,7 @@ def draw_treasures(s, seat: int) -> None:
 
 
 # --- the Book of Daedalus ------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def read_page(s) -> None:
     """Turn the next page and do what it says."""
     page = s.pages[s.page_pos]
@@ -429,7 +429,7 @@ def read_page(s) -> None:
 
 
 # --- turn flow ---------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def start_turn(s) -> None:
     s.push_used = 0
     s.spell_used = 0
@@ -441,7 +441,7 @@ def start_turn(s) -> None:
     read_page(s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def end_turn(s) -> None:
     seat = s.seat
     draw_treasures(s, seat)
@@ -467,7 +467,7 @@ def turn_is_over(s) -> bool:
     return bool(s.spell_used) or movement_spell(s, s.seat)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def settle(s) -> None:
     """After an action: end the turn if nothing is left, then prepare the next search."""
     if s.outcome == RUNNING and s.decision == DECISION_MAIN and turn_is_over(s):
@@ -955,7 +955,7 @@ def position_features(s, seat: int, hidden: bool, kind, dist, out, at: int) -> N
     out[at + LF_SIMULATED] = 1.0
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def lookahead(s, out) -> None:
     """Per action of the seat to act, ``LOOKAHEAD_FEATURES`` numbers at
     ``out[action * LOOKAHEAD_FEATURES:]`` (``out`` zeroed): how many of its treasures

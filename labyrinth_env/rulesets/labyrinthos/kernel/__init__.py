@@ -281,7 +281,7 @@ def legal_mask(s, out) -> None:
         swap_key_mask(s, who, out)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def make_decision(s, dec: int, who: int, action: int) -> None:
     """Apply the legal ``action`` to the decision ``dec`` made by ``who``."""
     if dec == D_MAIN:
@@ -342,7 +342,7 @@ def make_decision(s, dec: int, who: int, action: int) -> None:
         swap_key(s, who, action)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def is_legal(s, action: int) -> bool:
     if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
         return False

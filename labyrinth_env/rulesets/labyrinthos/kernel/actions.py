@@ -89,7 +89,7 @@ def special_ok(s, p: int) -> bool:
 
 
 # D_MAIN: the active player (``s.seat``) decides
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def action_mask(s, out) -> None:
     p = s.seat
     if slot_action_ok(s, p, C.S_MOVE):
@@ -161,7 +161,7 @@ def special_action(s, p: int) -> None:
         push(s, T_MONSTER, p, C.MINOTAUR_SYMBOL_POINTS)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def take_action(s, action: int) -> None:
     p = s.seat
     if action < A_EXPLORE:

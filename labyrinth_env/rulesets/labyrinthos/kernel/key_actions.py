@@ -96,7 +96,7 @@ def home_cell(s, p: int) -> int:
 
 
 # --- the key action (in the action decision) ---------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def key_action_ok(s, p: int, k: int) -> bool:
     """The hero holds the unwounded token, can pay, and the action would do something."""
     if key_action_slot(s, p, k) < 0 or not can_pay(s, p, KEY_ACTION_COST[k, 0], KEY_ACTION_COST[k, 1]):
@@ -129,7 +129,7 @@ def key_action_ok(s, p: int, k: int) -> bool:
     return True  # secret lever, build, gorgon's eye
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def key_action(s, p: int, action: int) -> None:
     k = action - A_KEY_ACT
     pay(s, p, KEY_ACTION_COST[k, 0], KEY_ACTION_COST[k, 1])

@@ -330,7 +330,7 @@ def attacks_on(s, cell: int) -> bool:
     return occupied_mask(s, cell) != 0 and TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def keep_leaving(s, out) -> None:
     """Strike from ``out`` the points after which the monster could no longer end off its
     starting tile, when it still can (``can_leave``)."""
@@ -356,7 +356,7 @@ def keep_leaving(s, out) -> None:
 
 
 # --- D_MONSTER: spend a movement point ----------------------------------------------------------
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def monster_point_mask(s, out) -> None:
     """A point moves the monster (as a player's move), rotates its tile or an adjacent
     explored one, or removes a wall on its tile's sides; never so that it must end on

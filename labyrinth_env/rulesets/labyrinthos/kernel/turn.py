@@ -77,7 +77,7 @@ def advance(s) -> None:
             run_phase(s)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def run_task(s) -> None:
     """Resolve the top task; the wounds and the chance to cancel a card stay on the stack
     until they are done."""
