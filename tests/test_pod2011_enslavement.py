@@ -16,11 +16,16 @@ from __future__ import annotations
 
 import numpy as np
 from hex_helpers import events_of, key_node_of, node
-from pod2011_helpers import CENTER_NODE, Scenario
+from numba import njit
+from pod2011_helpers import CENTER_NODE, Scenario, options_vector
+from test_pod2011_env import INVARIANTS, _invariant_error
 
+from labyrinth_env.core.contract import new_states
+from labyrinth_env.core.rng import pick_random, randint
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env, render_text
+from labyrinth_env.rulesets.paths_of_destiny_2011.heuristic import heuristic_action
 
 N19, N20, N21 = node(19), node(20), key_node_of(0)
 FAR = key_node_of(2)
@@ -185,3 +190,53 @@ def test_enslavement_who_is_transformed_is_public():
     types = [e["type"] for e in log]
     assert types.count("enslaved_move") == 2 and "enslaved_end" in types
     assert {"type": "skill", "seat": 0, "skill": "Enslavement", "target": 1, "node": log[0]["node"]} == log[0]
+
+
+@njit(cache=True)
+def _games_preferring_enslavement(states, opts, games: int, seed: int, mask, out) -> None:
+    """Games of the heuristic (one action in five random, so that the players meet) in which
+    the Mistress enslaves whenever she may; the invariants after every step (``out``: games,
+    Enslavements, keys lost to him, error code, game, step)."""
+    s = states[0]
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(seed)
+    for g in range(games):
+        K.init(s, seed + g, opts)
+        steps = 0
+        while s.outcome == K.RUNNING:
+            a = heuristic_action(s, mask)
+            if randint(rng, 5) == 0:
+                a = pick_random(mask, rng)
+            for k in range(K.NUM_SEATS - 1):
+                if s.decision == K.D_MAIN and mask[K.A_SKILL_AT + k] and s.character[s.seat] == K.MISTRESS:
+                    a = K.A_SKILL_AT + k
+            K.step(s, a)
+            steps += 1
+            for i in range(s.num_events):
+                e = s.events[i]
+                if e[0] == K.EV_SKILL and e[2] == K.SK_ENSLAVEMENT:
+                    out[1] += 1
+                if e[0] == K.EV_ENSLAVED_MEETING and e[3] >= 0:
+                    out[2] += 1
+            err = _invariant_error(s)
+            if err != 0:
+                out[3] = err
+                out[4] = g
+                out[5] = steps
+                return
+        out[0] += 1
+
+
+def test_enslavement_random_games_keep_the_invariants():
+    # the Mistress in every seat in turn, 3 and 6 players, enslaving whenever she may
+    out = np.zeros(6, dtype=np.int64)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    others = ["Witch", "Thief", "Monk", "Architect", "Illusionist"]
+    for n in (3, 6):
+        for seat in range(n):
+            cast = others[: n - 1]
+            cast.insert(seat, "Mistress of Golems")
+            opts = options_vector(num_players=n, characters=cast, max_turns=150)
+            _games_preferring_enslavement(new_states(K, 1), opts, 40, 100 * n + seat, mask, out)
+            assert out[3] == 0, f"{INVARIANTS.get(int(out[3]))} ({n} players, game {out[4]}, step {out[5]})"
+    assert out[0] == 40 * 9 and out[1] > 100 and out[2] > 5, out
