@@ -99,7 +99,7 @@ def skill_at_seat(sc: Scenario, target: int) -> int:
 
 
 def test_enslavement_the_mistress_moves_him_by_the_guards_rules():
-    # l.298 "after which you can immediately make a move in accordance with the instruction on
+    # l.296 "after which you can immediately make a move in accordance with the instruction on
     # the card"; l.320 "He is resistant to traps"; l.321-323 never back into the corridor he
     # came from, unless at the end of a corridor
     sc = east()
@@ -147,8 +147,8 @@ def test_enslavement_he_keeps_his_rounds():
     assert sc.pos(1) == N19, "he moves himself"
 
 
-def test_enslavement_costs_an_action_and_the_rounds_guard_card_l311():
-    # l.299 "(the first from the top, it costs 1 action)"; l.311 "In one round you may take the
+def test_enslavement_costs_an_action_and_the_rounds_guard_card_l314():
+    # l.296 "(the first from the top, it costs 1 action)"; l.314 "In one round you may take the
     # Guard movement card once only."
     sc = east()
     sc.next_guard_card(C.GUARD_STAY_CARD)

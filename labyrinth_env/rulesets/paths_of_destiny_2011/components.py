@@ -363,7 +363,7 @@ SKILLS = {
             "Enslavement",
             RULEBOOK,
             "l.400-401",
-            "1 action, the round's Guard card (l.299, l.311): take it for a player in your corridor, who is the "
+            "1 action, the round's Guard card (l.296, l.314): take it for a player in your corridor, who is the "
             "Guard while you carry it out: footprints, you move him as the Guard; the moon, 1 stun point; the "
             "sun-burst, to the central field (l.400); he ignores the Guard (l.400); each player he comes upon "
             "loses a key (l.401); then he is himself again",
@@ -538,7 +538,7 @@ SKILL_REASONS = {
     "Bounty": "the Head Hunter's third skill, ours: in his theme (a hunter's bounty), a key for a fight won",
     "Enslavement": (
         "l.400-401 as written: the Mistress makes him fall asleep 'using the Guard card' (l.400), so she takes "
-        "the card, the round's one (l.311), for 1 action (l.299); nothing gives the transformation a longer "
+        "the card, the round's one (l.314), for 1 action (l.296); nothing gives the transformation a longer "
         "life than that card, and the moon's sleep becomes a stun point, a player's state, so he is himself "
         "again once it is carried out: he keeps his rounds (a transformation until her next round would take "
         "every round of a rival she stands with in a 2-player game); the target (a player in her corridor), "

@@ -109,7 +109,7 @@ instead of this edition's own partial shuffle: the same seed deals other cards t
 without characters are unchanged.
 v4 (issue 21):
 - Enslavement played (the Mistress of Golems, l.400-401): "use skill 1 on player +k", 1 action
-  and the round's Guard card (l.311), on a player in her corridor: the card moves him as the
+  and the round's Guard card (l.314), on a player in her corridor: the card moves him as the
   Guard (her steps: the Guard direction decision), the moon stuns him, the sun-burst sends him
   to the central field, he ignores the Guard, each player he comes upon drops a key; then he is
   himself again. No action is added; the character block gains who is transformed (a seat

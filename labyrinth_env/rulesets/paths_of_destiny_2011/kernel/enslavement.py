@@ -4,7 +4,7 @@ point. If a sun-burst symbol appears, transfer him to the central field of the l
 the transformed player encounters the Guard, he ignores him." (l.400); "If a player
 transformed into the Guard meets another player, the latter loses a key." (l.401)
 
-The card we play: 1 action, the round's Guard card (l.299 "it costs 1 action", l.311 "In one
+The card we play: 1 action, the round's Guard card (l.296 "it costs 1 action", l.314 "In one
 round you may take the Guard movement card once only"): she takes the top Guard card for a
 player in her corridor (off his start field) instead of for the Guard, and he is the Guard
 while she carries it out ("using the Guard card", l.400): footprints, she moves him as the
@@ -55,7 +55,7 @@ def clear_slave(s) -> None:
 
 @njit(cache=True)
 def enslave_legal(s, seat: int, target: int) -> bool:
-    """One action left, the round's Guard card not taken yet (l.311), another player in her
+    """One action left, the round's Guard card not taken yet (l.314), another player in her
     corridor; the caller has checked that she may use skills (l.132, l.351)."""
     if s.actions_left < 1 or s.guard_used or target < 0 or target == seat:
         return False
@@ -136,7 +136,7 @@ def slave_step(s, d: int) -> None:
 def walk_slave(s) -> bool:
     """His next step (``turn.advance``): by itself when there is one way only (none: the
     steps are lost), else the Mistress chooses (the Guard's direction decision, as for the
-    Guard, l.298); False while she must. No steps left: he is himself again."""
+    Guard, l.296); False while she must. No steps left: he is himself again."""
     if s.slave_steps <= 0:
         set_free(s)
         return True
