@@ -45,6 +45,11 @@ def east(*others: str) -> Scenario:
     return sc
 
 
+def skill_at_seat(sc: Scenario, target: int) -> int:
+    """ "use skill 1 on player +k": Enslavement on seat ``target`` (the Mistress is seat 0)."""
+    return K.A_SKILL_AT + sc.offset(0, target) - 1
+
+
 def test_enslavement_moon_gives_the_transformed_player_one_stun_point_l400():
     # l.400 "If you make a player, who was transformed into the Guard, fall asleep, using the
     # Guard card (crescent moon symbol), he receives 1 stun point."
@@ -92,10 +97,6 @@ def test_enslavement_a_player_he_meets_loses_a_key_l401():
     assert int(sc.s["key_holder"][3]) == -1 and int(sc.s["key_node"][3]) == N20, "dropped where he is met"
     assert int(sc.s["key_holder"][4]) == 0, "the Mistress keeps hers"
     assert sc.pos(2) == N20 and int(sc.s["life"][2]) == K.LIFE, "no throw, no fight, no harm besides"
-
-
-def skill_at_seat(sc: Scenario, target: int) -> int:
-    return K.A_SKILL_AT + sc.offset(0, target) - 1
 
 
 def test_enslavement_the_mistress_moves_him_by_the_guards_rules():
