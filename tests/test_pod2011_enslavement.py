@@ -46,7 +46,7 @@ def east(*others: str) -> Scenario:
 
 
 def skill_at_seat(sc: Scenario, target: int) -> int:
-    """ "use skill 1 on player +k": Enslavement on seat ``target`` (the Mistress is seat 0)."""
+    """Enslavement ("use skill 1 on player +k") on seat ``target``; the Mistress is seat 0."""
     return K.A_SKILL_AT + sc.offset(0, target) - 1
 
 
