@@ -108,6 +108,7 @@ INVARIANTS = {
     38: "a seat lacks a character once the cards are dealt or chosen",
     39: "a Head Hunter's second trap lies where there is no first, or off the board's corridors",
     40: "a face-down field: not the Illusionist's, not closed, without its field, or turned up outside its decision",
+    41: "Enslavement: a player transformed into the Guard outside the Mistress's steps of her card, or its fields left",
 }
 
 
@@ -184,6 +185,12 @@ def _characters_error(s) -> int:
         return 36
     if curses > C.CURSE_TOKENS or (curses > 0 and not (held >> K.WITCH) & 1):
         return 37
+    if s.slave < 0:
+        return 41 if s.slave_steps != 0 or s.slave_from != -1 or s.slave_ignore != 0 else 0
+    # transformed only while the Mistress steps him with her card (the Guard direction decision)
+    bad = s.slave >= n or s.slave == s.seat or s.character[s.seat] != K.MISTRESS or s.slave_steps <= 0
+    if bad or s.outcome != K.RUNNING or s.decision != K.D_GUARD_DIR or s.decider != s.seat:
+        return 41
     return 0
 
 

@@ -14,6 +14,7 @@ from numba import njit
 from pod2011_helpers import B, Scenario, options_vector
 
 from labyrinth_env.core.contract import new_states
+from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.rite import A_RITE
 
@@ -164,3 +165,34 @@ def test_heuristic_with_these_skills_is_legal_leaves_the_state_alone_and_never_r
             used.update(e[2] for e in events_of(states[0], K.EV_SKILL))
     assert compared > 150
     assert used & {K.SK_PRAYER, K.SK_DARK_ENLIVENING, K.SK_MYSTIFICATION, K.SK_MISFORTUNE_RITE, K.SK_CORRECTION}
+
+
+def test_heuristic_enslavement_steps_a_keyless_rival_onto_a_key_carrier_l401():
+    # l.401 "If a player transformed into the Guard meets another player, the latter loses a
+    # key.": the Witch (no key) shares the Mistress's corridor, the Thief carries a key next to it
+    def position(carrier: bool) -> Scenario:
+        sc = east("Mistress of Golems", "Witch", "Thief")
+        sc.put(0, N19)
+        sc.put(1, N19)
+        sc.put(2, N20)
+        if carrier:
+            sc.give_key(2, 3)
+        return sc
+
+    sc = position(carrier=True)
+    assert act(sc) == K.A_SKILL_AT + 0, "Enslavement on the Witch (player +1)"
+    assert act(position(carrier=False)) != K.A_SKILL_AT + 0, "nobody to rob: no Enslavement"
+
+
+def test_heuristic_enslavement_steps_him_onto_the_key_carrier():
+    sc = east("Mistress of Golems", "Witch", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N19)
+    sc.put(2, N20)
+    sc.give_key(2, 3)
+    sc.next_guard_card(C.GUARD_MOVE, 1)
+    sc.step(K.A_SKILL_AT + 0)
+    assert sc.decision == K.D_GUARD_DIR
+    assert act(sc) == K.A_GUARD_DIR + EAST, "onto the Thief, who drops his key"
+    sc.step(K.A_GUARD_DIR + EAST)
+    assert int(sc.s["key_node"][3]) == N20

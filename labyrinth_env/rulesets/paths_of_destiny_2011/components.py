@@ -363,9 +363,10 @@ SKILLS = {
             "Enslavement",
             RULEBOOK,
             "l.400-401",
-            "1 action: a player in your corridor is transformed into the Guard "
-            "until your next round: Guard cards move him, the moon stuns him, the sun-burst sends him to the centre "
-            "(l.400), he ignores the Guard (l.400), a player he meets loses a key (l.401)",
+            "1 action, the round's Guard card (l.296, l.314): take it for a player in your corridor, who is the "
+            "Guard while you carry it out: footprints, you move him as the Guard; the moon, 1 stun point; the "
+            "sun-burst, to the central field (l.400); he ignores the Guard (l.400); each player he comes upon "
+            "loses a key (l.401); then he is himself again",
         ),
         (
             "Domination",
@@ -476,6 +477,7 @@ SKILL_PLAYED = frozenset(
         "Spreading Illusion",
         "Mirror Image",
         "Shortcut",
+        "Enslavement",
     )
 )
 SKILL_REASONS = {
@@ -534,6 +536,15 @@ SKILL_REASONS = {
     "Keen Eye": "the Female Archer's third skill, ours: a small edge in her theme (a sharp eye) on the traps",
     "Silent Step": "the Assassin's third skill, ours: in his theme (unseen), the first attack of l.263 is lost",
     "Bounty": "the Head Hunter's third skill, ours: in his theme (a hunter's bounty), a key for a fight won",
+    "Enslavement": (
+        "l.400-401 as written: the Mistress makes him fall asleep 'using the Guard card' (l.400), so she takes "
+        "the card, the round's one (l.314), for 1 action (l.296); nothing gives the transformation a longer "
+        "life than that card, and the moon's sleep becomes a stun point, a player's state, so he is himself "
+        "again once it is carried out: he keeps his rounds (a transformation until her next round would take "
+        "every round of a rival she stands with in a 2-player game); the target (a player in her corridor), "
+        "the key lost being dropped where he is met (as a death leaves one, l.125) and his keeping out of "
+        "covered fields are ours"
+    ),
     "Golem Ward": (
         "the Mistress's third skill, ours: she commands golems, the Guard among them, so its meeting spares her "
         "more often (10 or more instead of 12, l.329)"

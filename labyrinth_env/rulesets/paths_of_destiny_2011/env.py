@@ -24,7 +24,7 @@ are named ``(q,r)`` as the text map writes them):
 | | set a trap on corridor N, move the Guard, regenerate the fate crystal, end the round |
 | choose a start field (2 and 5 players) | start field 0-5 |
 | place the board field | cell x rotation |
-| Guard direction | the Guard steps in a direction |
+| Guard direction | the Guard steps in a direction (the player transformed into the Guard, Enslavement) |
 | repeat the throw? (a crystal owner; the first-player throw too) | keep / repeat with the fate crystal |
 | attack the player coming in? (the player already there) | attack the newcomer / no attack |
 | attack on coming in (the newcomer) | attack offset 1-5 / no attack |
@@ -32,7 +32,7 @@ are named ``(q,r)`` as the text map writes them):
 | choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
 | action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself, Time Loop, |
 | | Spreading Illusion: build the top field face down), |
-| | use skill 1-3 on player +1..+5 (Blessing, Curse), use skill 1-3 towards a direction (Dark |
+| | use skill 1-3 on player +1..+5 (Blessing, Curse, Enslavement), use skill 1-3 towards a direction (Dark |
 | | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
@@ -55,7 +55,8 @@ encounter being resolved, the start fields taken and the first player. With char
 (one-hot) and the adrenaline, blessing and curse tokens on it, the cards still free in the
 draft, "choosing a character", a skill's throw (the Shot, disarming a trap: the thrower and
 the total in the throw block), the tokens left in the three supplies, and per board corridor
-the Head Hunter's second trap (face down, or its type and whether its bracket applies). Without characters
+the Head Hunter's second trap (face down, or its type and whether its bracket applies), who is transformed
+into the Guard now (Enslavement). Without characters
 the observation is v1's, feature for feature.
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
@@ -106,6 +107,13 @@ Also in v3 (with characters only): ``characters="random"`` deals with the 3rd ed
 instead of this edition's own partial shuffle: the same seed deals other cards than in v2
 (as many draws, so the dice after them are the same); listed cards, the draft and every game
 without characters are unchanged.
+v4 (issue 21):
+- Enslavement played (the Mistress of Golems, l.400-401): "use skill 1 on player +k", 1 action
+  and the round's Guard card (l.314), on a player in her corridor: the card moves him as the
+  Guard (her steps: the Guard direction decision), the moon stuns him, the sun-burst sends him
+  to the central field, he ignores the Guard, each player he comes upon drops a key; then he is
+  himself again. No action is added; the character block gains who is transformed (a seat
+  each), so its size grows; games without characters are v3's.
 """
 
 from __future__ import annotations
@@ -293,6 +301,19 @@ class raw_env(LabyrinthAECEnv):
                 "to": node_name(b),
                 "life": c,
             },
+            K.EV_ENSLAVED_MOVE: lambda: {
+                "type": "enslaved_move",
+                "seat": seat,
+                "from": node_name(a),
+                "to": node_name(b),
+            },
+            K.EV_ENSLAVED_MEETING: lambda: {
+                "type": "enslaved_meeting",
+                "seat": seat,
+                "enslaved": a,
+                "key_lost": None if b < 0 else b,
+            },
+            K.EV_ENSLAVED_END: lambda: {"type": "enslaved_end", "seat": seat, "node": node_name(a)},
             K.EV_DISARM: lambda: {
                 "type": "disarm",
                 "seat": seat,
@@ -360,6 +381,8 @@ def character_text(s: np.void, p: int) -> str:
         text += f", blessed {int(s['blessing'][p])}"
     if s["curse"][p]:
         text += f", cursed {int(s['curse'][p])}"
+    if s["slave"] == p:
+        text += ", transformed into the Guard (Enslavement)"
     return text
 
 

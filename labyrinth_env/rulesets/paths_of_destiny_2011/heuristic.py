@@ -26,6 +26,9 @@ the main decision:
 
 A drawn field goes where it makes the seat's cheapest path lowest. The Guard steps away
 from the seat's path and never onto the seat, preferably onto a rival carrying a key.
+Enslavement: the Mistress of Golems takes the round's Guard card for a rival of her corridor
+carrying no key when a rival carrying a key stands next to it, and steps the transformed
+player onto a key carrier (he drops a key, l.401), else away from the central field.
 Encounters: attack when the odds (2 dice minus lost life, +1 bonuses, groups) are good or
 the other carries a key; join a group when the group's odds are good. The crystal repeats
 a failed Guard throw when holding a key, a failed jump, a trap throw whose failure hurts,
@@ -62,6 +65,7 @@ import numpy as np
 
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
+from labyrinth_env.core.grid import HEX_CENTER, hex_distance
 from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, NUM_GRAPH, PMF_2D6
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
@@ -91,6 +95,8 @@ GUARD_LOOKAHEAD = 3  # move the Guard when it stands this close ahead on the pat
 # balance report: fight bonuses first, then skills that rob or slow the key carriers)
 _DRAFT = ("Sword Master", "Mistress of Golems", "Thief", "Witch", "Female Archer", "Monk", "Assassin")
 DRAFT_ORDER = np.array([C.CHARACTERS.index(c) for c in (*_DRAFT, "Illusionist", "Head Hunter", "Architect")])
+# each board cell's steps from the central field (Enslavement: where the transformed player is sent)
+CENTRE_STEPS = np.array([hex_distance(c, int(HEX_CENTER)) for c in range(NUM_BOARD)], dtype=np.int64)
 
 
 def _fail(diff: int) -> float:
@@ -327,7 +333,51 @@ def skill_action(s, mask, me: int) -> int:
         t = s.node_trap[s.position[me]]
         if mask[K.A_SKILL + 1] and s.trap_up[s.position[me]] and TRAP_DOOR[TRAP_TOKENS[t]]:
             return K.A_SKILL + 1
+    elif c == K.MISTRESS:
+        return enslavement_action(s, mask, me)
     return way_skill_action(s, mask, me)
+
+
+@njit(cache=True)
+def enslavement_action(s, mask, me: int) -> int:
+    """Enslavement: the Mistress takes the round's Guard card for a rival of her corridor
+    carrying no key (a sun-burst would carry a key to the central field) when a rival carrying
+    a key stands next to her corridor: footprints (7 cards in 12) let her step the transformed
+    player onto him, and he drops a key (l.401)."""
+    n = s.num_players
+    near = False
+    for q in range(n):
+        if q != me and K.keys_held(s, q) > 0 and s.position[q] != s.position[me] and in_reach(s, me, q, False):
+            near = True
+    if not near:
+        return -1
+    for off in range(1, n):
+        a = K.A_SKILL_AT + off - 1
+        if mask[a] and K.keys_held(s, (me + off) % n) == 0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def slave_dir_action(s, mask) -> int:
+    """The transformed player's step (Enslavement): onto a rival carrying a key, who drops it
+    (l.401), else away from the central field."""
+    me = s.seat
+    p = s.slave
+    cell = s.position[p] // MC
+    best, best_v = -1, -1e9
+    for d in range(6):
+        a = K.A_GUARD_DIR + d
+        if not mask[a]:
+            continue
+        node = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
+        value = float(CENTRE_STEPS[node // MC])
+        for q in range(s.num_players):
+            if q != me and q != p and s.position[q] == node and not (s.slave_ignore >> q) & 1:
+                value += 10.0 * K.keys_held(s, q)
+        if value > best_v:
+            best, best_v = a, value
+    return best
 
 
 @njit(cache=True)
@@ -699,7 +749,7 @@ def heuristic_action(s, mask) -> int:
     elif dec == K.D_PLACE:
         a = place_action(s, mask)
     elif dec == K.D_GUARD_DIR:
-        a = guard_dir_action(s, mask)
+        a = slave_dir_action(s, mask) if s.slave >= 0 else guard_dir_action(s, mask)
     elif dec == K.D_REROLL:
         a = reroll_action(s)
     elif dec == K.D_CHARACTER:

@@ -21,6 +21,7 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``observe`` | the observation |
 | ``illusion`` | the Illusionist's face-down fields: building one (decision), turning it face up (decision) |
 | ``timeloop`` | the Assassin's Time Loop: the players' state kept before his action, brought back |
+| ``enslavement`` | the Mistress of Golems' Enslavement: a player moved by the round's Guard card |
 
 The turn (the rulebook's "round") is a sequence of decisions. What is being resolved lives
 in the state: the entry into a corridor (``ex_*``: the Guard, the trap, the encounter with
@@ -54,6 +55,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_unknown  # noqa: F401
 
 from .building import compute_placements, key_ways, lay_frame, place_field, reach_from_centre, set_tile, ways_open  # noqa: F401
+from .enslavement import clear_slave
 from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
@@ -257,6 +259,7 @@ def init_resolution(s) -> None:
     clear_illusion(s)
     s.mirror_used = 0
     s.shortcut_used = 0
+    clear_slave(s)
     s.actions_left = 0
     s.guard_used = 0
 

@@ -14,8 +14,10 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
+from .enslavement import slave_card, slave_dir_mask, slave_step
 from .illusion import begin_uncover
 from .life import go_home
+from .queries import guard_ways
 from .skills import guard_needed, throw_modifier
 from .tables import (
     A_GUARD_DIR,
@@ -33,7 +35,6 @@ from .tables import (
     MC,
     NEIGHBORS,
     NO_THROW,
-    NUM_BOARD_NODES,
     NUM_GUARD_CARDS,
 )
 
@@ -54,25 +55,10 @@ def on_field(s, node: int) -> int:
 def guard_options(s) -> int:
     """Directions the Guard may step in: along corridors (never over a bridge), never onto a
     start field, never back into the corridor it came from in the previous player's round
-    or earlier in this move, unless that is the only way (the end of a corridor)."""
-    node = s.guard_node
+    or earlier in this move, unless that is the only way (the end of a corridor); into the
+    Illusionist's covered fields too (l.381)."""
     forbidden = s.guard_from if s.guard_from_turn >= s.turn - 1 else -1
-    m = 0
-    back = 0
-    for d in range(6):
-        if not (s.node_mask[node] >> d) & 1:
-            continue
-        if face_down_ahead(s, node, d) >= 0:  # the Illusionist's covered field (l.381)
-            m |= 1 << d
-            continue
-        other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
-        if other < 0 or other >= NUM_BOARD_NODES:
-            continue
-        if other == forbidden:
-            back |= 1 << d
-        else:
-            m |= 1 << d
-    return m if m != 0 else back
+    return guard_ways(s, s.guard_node, forbidden, True)
 
 
 @njit(cache=True)
@@ -115,6 +101,9 @@ def move_guard(s) -> None:
     s.guard_pos += 1
     kind = GUARD_KIND[card]
     emit(s, EV_GUARD_CARD, s.seat, kind, GUARD_STEPS[card])
+    if s.slave >= 0:  # Enslavement: the card is the transformed player's, not the Guard's (l.400)
+        slave_card(s, kind, GUARD_STEPS[card])
+        return
     if s.guard_asleep:
         s.guard_asleep = 0
         emit(s, EV_GUARD_SLEEP, NO_SEAT, GUARD_WAKES)
@@ -150,11 +139,17 @@ def walk_guard(s) -> bool:
 
 @njit(cache=True)
 def guard_dir_mask(s, out) -> None:
+    if s.slave >= 0:  # the transformed player's steps (Enslavement)
+        slave_dir_mask(s, out)
+        return
     hexboard.mark_directions(out, A_GUARD_DIR, guard_options(s))
 
 
 @njit(cache=True)
 def steer_guard(s, action: int) -> None:
+    if s.slave >= 0:
+        slave_step(s, action - A_GUARD_DIR)
+        return
     guard_step(s, action - A_GUARD_DIR)
 
 

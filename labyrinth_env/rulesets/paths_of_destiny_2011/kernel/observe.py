@@ -21,6 +21,7 @@ from .tables import (
     C_DRAFT,
     C_EXTRA,
     C_ILLUSION,
+    C_SLAVE,
     C_SUPPLY,
     C_TRAPS2,
     CENTER_CELL,
@@ -193,6 +194,8 @@ def observe_characters(s, seat: int, out) -> None:
     out[b + C_SUPPLY + 1] = 1.0 - tokens_out(s.blessing, n) / C.BLESSING_TOKENS
     out[b + C_SUPPLY + 2] = 1.0 - tokens_out(s.curse, n) / C.CURSE_TOKENS
     out[b + C_EXTRA] = 1.0 if s.actions_left > C.ACTIONS_PER_TURN else 0.0
+    if s.slave >= 0:  # who is transformed into the Guard now (Enslavement: public, l.131)
+        out[b + C_SLAVE + (s.slave - seat) % n] = 1.0
     for node in range(NUM_BOARD_NODES):  # the Head Hunter's second traps: face down, or which
         t = s.node_trap2[node]
         if t >= 0:

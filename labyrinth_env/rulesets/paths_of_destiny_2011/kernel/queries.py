@@ -4,10 +4,10 @@ player's start field, the keys it carries and may lift, seat offsets and bit set
 from __future__ import annotations
 
 from labyrinth_env.core.corridors import corridor_across
-from labyrinth_env.core.hexboard import start_node
+from labyrinth_env.core.hexboard import face_down_ahead, start_node
 from labyrinth_env.core.jit import njit
 
-from .tables import KEY_NODES, MC, NEIGHBORS, NUM_KEYS, START_CELL
+from .tables import KEY_NODES, MC, NEIGHBORS, NUM_BOARD_NODES, NUM_KEYS, START_CELL
 
 
 @njit(cache=True)
@@ -24,6 +24,31 @@ def move_target(s, seat: int, d: int) -> int:
     if other >= START_CELL * MC and other != start_node(s, seat):
         return -1
     return other
+
+
+@njit(cache=True)
+def guard_ways(s, node: int, forbidden: int, covered: bool) -> int:
+    """Directions a Guard at ``node`` may step in: along corridors (never over a bridge),
+    never onto a start field, never back into corridor ``forbidden`` unless that is the only
+    way (the end of a corridor, l.322-323); ``covered``: into the Illusionist's face-down
+    fields too (the real Guard's, l.381)."""
+    m = 0
+    back = 0
+    for d in range(6):
+        if not (s.node_mask[node] >> d) & 1:
+            continue
+        if face_down_ahead(s, node, d) >= 0:
+            if covered:
+                m |= 1 << d
+            continue
+        other = corridor_across(s.node_mask, NEIGHBORS, node // MC, d, MC)
+        if other < 0 or other >= NUM_BOARD_NODES:
+            continue
+        if other == forbidden:
+            back |= 1 << d
+        else:
+            m |= 1 << d
+    return m if m != 0 else back
 
 
 @njit(cache=True)

@@ -19,6 +19,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
+from .enslavement import enslave, enslave_legal
 from .entering import do_move
 from .illusion import begin_face_down, illusion_possible
 from .life import add_stun
@@ -73,6 +74,7 @@ from .tables import (
     SK_DISARM,
     SK_DISARMING,
     SK_DOMINATION,
+    SK_ENSLAVEMENT,
     SK_GOLEM_WARD,
     SK_KEEN_EYE,
     SK_MEDITATION,
@@ -740,6 +742,8 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return blessing_legal(s, seat, target)
         if skill == SK_CURSE:
             return curse_legal(s, seat, target)
+        if skill == SK_ENSLAVEMENT:
+            return enslave_legal(s, seat, target)
         return False
     if action < A_PRAY:
         k = action - A_SKILL_DIR
@@ -786,6 +790,8 @@ def skill_mask(s, seat: int, out) -> None:
     elif c == ILLUSIONIST:
         out[A_SKILL] = 1 if skill_allowed(s, seat, A_SKILL) else 0  # Spreading Illusion
         lo, hi = A_SKILL_DIR, A_PRAY
+    elif c == MISTRESS:  # Enslavement, on a player
+        lo, hi = A_SKILL_AT, A_SKILL_AT + SEAT_OFFSETS
     for a in range(lo, hi):
         out[a] = 1 if skill_allowed(s, seat, a) else 0
 
@@ -846,3 +852,5 @@ def use_skill(s, seat: int, action: int) -> None:
         curse(s, seat, target)
     elif skill == SK_SPREADING_ILLUSION:
         begin_face_down(s, seat)
+    elif skill == SK_ENSLAVEMENT:  # the Guard card follows (``turn.do_action``)
+        enslave(s, seat, target)

@@ -183,6 +183,9 @@ EV_THEFT = 40  # thief, victim, throw, success
 EV_TIME_LOOP = 41  # seat (a player the undone action touched), corridor now, corridor restored, life restored
 EV_FACE_DOWN = 42  # seat (the Illusionist), cell (a field built face down, unseen)
 EV_UNCOVERED = 43  # seat (the Illusionist), tile, cell, rotation, who entered it (NO_SEAT: the Guard)
+EV_ENSLAVED_MOVE = 44  # seat (transformed into the Guard: Enslavement, l.400), from node, to node
+EV_ENSLAVED_MEETING = 45  # seat met by the transformed player, the transformed seat, key lost (-1: none, l.401)
+EV_ENSLAVED_END = 46  # seat (himself again), node
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -221,6 +224,7 @@ SK_TIME_LOOP = 3 * ASSASSIN + 2
 SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
 SK_MIRROR_IMAGE = 3 * ILLUSIONIST + 2
 SK_SHORTCUT = 3 * ARCHITECT + 2
+SK_ENSLAVEMENT = 3 * MISTRESS
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -309,6 +313,14 @@ STATE_DTYPE = state_dtype(
         # the Sword Master's Disarm: who may not attack, and the round it began in
         ("disarmed", np.int32),
         ("disarm_turn", np.int32, (NUM_SEATS,)),
+        # the Mistress of Golems' Enslavement (l.400-401): the player transformed into the Guard
+        # while the Guard card taken for him is carried out (-1: none), its steps left, the
+        # corridor he came from in them, the players he ignores (met already, or standing
+        # with him when the card was taken, l.330)
+        ("slave", np.int8),
+        ("slave_steps", np.int8),
+        ("slave_from", np.int16),
+        ("slave_ignore", np.int32),
         # the Assassin's Time Loop (l.376, l.363): the players' state before his last action,
         # kept while he may still undo it (``timeloop``); public things only (l.131)
         ("loop_ready", np.int8),
@@ -390,7 +402,8 @@ C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type on
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
 C_ILLUSION = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES  # building face down?, turning one face up?
 C_COVERED = C_ILLUSION + 2  # per board cell: a face-down field lies there (never which)
-CHAR_FEATURES = C_COVERED + NUM_BOARD
+C_SLAVE = C_COVERED + NUM_BOARD  # per relative seat: transformed into the Guard now (Enslavement)
+CHAR_FEATURES = C_SLAVE + NUM_SEATS
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the

@@ -12,6 +12,7 @@ from labyrinth_env.core.kernel_common import keys_held
 
 from .building import build
 from .correction import correct, correction_legal, correction_mask
+from .enslavement import walk_slave
 from .entering import do_move
 from .exploring import explore_step
 from .fights import attack, attack_legal, attack_mask, kill
@@ -180,6 +181,8 @@ def do_action(s, action: int) -> None:
         return
     if action >= A_SKILL:
         use_skill(s, seat, action)
+        if s.slave >= 0:  # Enslavement: the round's Guard card is taken for him (l.400)
+            move_guard(s)
         return
     if action >= A_TAKE_KEY and action < A_SET_TRAP:  # free
         if action >= A_LIFT_KEY:
@@ -248,6 +251,10 @@ def advance(s) -> None:
             return
         if s.guard_checks != 0:
             next_guard_meeting(s)
+            continue
+        if s.slave >= 0:  # the player transformed into the Guard walks (Enslavement)
+            if not walk_slave(s):
+                return
             continue
         if s.guard_steps > 0:
             if not walk_guard(s):
