@@ -106,6 +106,18 @@ Also in v3 (with characters only): ``characters="random"`` deals with the 3rd ed
 instead of this edition's own partial shuffle: the same seed deals other cards than in v2
 (as many draws, so the dice after them are the same); listed cards, the draft and every game
 without characters are unchanged.
+v4 (issue 21: the Architect and the Head Hunter; games with characters only, the default game
+is v3's, action for action): the Architect's Shortcut is weakened to "once a round, while he
+carries no key, a move from a field he built into another field he built costs no action"
+(v3's "into a field he built" put him at 2x the fair share with 4-6 players); his
+Foundation is played (reconstructed, as a public effect): while placing the field he drew
+he may, once a build and for one more action, put it back into the pile at a place the
+dice choose and build the next one ("use skill 2" in the placing decision; event
+``foundation``); the Head Hunter's Tracking is played (reconstructed, as a public effect):
+once a round, without an action point, in his round with one left, he turns face up the
+face-down traps of his corridor ("use skill 3") or of the corridor across a direction ("use
+skill 3 towards"). No action is added; the character block of the observation gains two
+flags (Foundation used in this build, Tracking used this round).
 """
 
 from __future__ import annotations
@@ -285,6 +297,12 @@ class raw_env(LabyrinthAECEnv):
                 "field": node_name(b * K.MC),
                 "rotation": c,
                 "entered_by": None if d == NO_SEAT else d,
+            },
+            K.EV_FOUNDATION: lambda: {
+                "type": "foundation",
+                "seat": seat,
+                "put_back": C.TILE_NAMES[a],
+                "drawn": C.TILE_NAMES[b],
             },
             K.EV_TIME_LOOP: lambda: {
                 "type": "time_loop",

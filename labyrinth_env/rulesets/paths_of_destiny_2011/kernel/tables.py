@@ -183,6 +183,7 @@ EV_THEFT = 40  # thief, victim, throw, success
 EV_TIME_LOOP = 41  # seat (a player the undone action touched), corridor now, corridor restored, life restored
 EV_FACE_DOWN = 42  # seat (the Illusionist), cell (a field built face down, unseen)
 EV_UNCOVERED = 43  # seat (the Illusionist), tile, cell, rotation, who entered it (NO_SEAT: the Guard)
+EV_FOUNDATION = 46  # seat (the Architect), field put back (shuffled into the pile), field drawn instead
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -221,6 +222,8 @@ SK_TIME_LOOP = 3 * ASSASSIN + 2
 SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
 SK_MIRROR_IMAGE = 3 * ILLUSIONIST + 2
 SK_SHORTCUT = 3 * ARCHITECT + 2
+SK_FOUNDATION = 3 * ARCHITECT + 1
+SK_TRACKING = 3 * HEAD_HUNTER + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -340,6 +343,10 @@ STATE_DTYPE = state_dtype(
         # and whether his free move of the round is spent
         ("cell_builder", np.int8, (NUM_BOARD,)),
         ("shortcut_used", np.int8),
+        # the Architect's Foundation (a field put back for the next one, once a build) and
+        # the Head Hunter's Tracking (a face-down trap turned face up, once a round)
+        ("foundation_used", np.int8),
+        ("tracking_used", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -390,7 +397,8 @@ C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type on
 TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
 C_ILLUSION = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES  # building face down?, turning one face up?
 C_COVERED = C_ILLUSION + 2  # per board cell: a face-down field lies there (never which)
-CHAR_FEATURES = C_COVERED + NUM_BOARD
+C_ONCE = C_COVERED + NUM_BOARD  # Foundation used in this build, Tracking used this round
+CHAR_FEATURES = C_ONCE + 2
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the
