@@ -1015,7 +1015,8 @@ def test_face_down_field_hidden_from_every_seat_and_resampled_by_determinize():
 
 
 # =====================================================================================
-# Mirror Image (the Illusionist) and Shortcut (the Architect): reconstructed
+# Mirror Image (the Illusionist) and Shortcut (the Architect): reconstructed (Shortcut's
+# free move: tests/test_pod2011_architect_hunter.py)
 # =====================================================================================
 def test_mirror_image_the_first_fight_against_the_illusionist_in_a_round_is_thrown_again():
     sc = east("Witch", "Illusionist")
@@ -1039,26 +1040,6 @@ def test_mirror_image_the_first_fight_against_the_illusionist_in_a_round_is_thro
     other.put(1, N20)
     other.dice(6, 6, 1, 1, 1, 1, 6, 6)
     assert fights(other.step(K.A_ATTACK + 0)) == [(1, 0b01, 12, 2)], "anyone else: one throw"
-
-
-def test_shortcut_architect_moves_into_a_field_he_built_for_free_once_a_round():
-    sc = east("Architect", "Witch")
-    sc.put(0, N20)
-    sc.put(1, key_node_of(3))
-    sc.move(3)
-    assert sc.pos(0) == N19 and int(sc.s["actions_left"]) == 1, "into a field he did not build: an action"
-    sc.s["cell_builder"][19] = 0
-    sc.s["cell_builder"][20] = 0
-    evs = sc.move(0)
-    assert sc.pos(0) == N20 and int(sc.s["actions_left"]) == 1, "into a field he built: no action"
-    assert (K.EV_SKILL, 0, K.SK_SHORTCUT, -1, N20, 0) in evs
-    sc.move(3)
-    assert int(sc.s["seat"]) == 1, "once a round: the next move into his field cost his last action"
-    other = east("Witch", "Monk")
-    other.put(0, N19)
-    other.s["cell_builder"][20] = 0
-    other.move(0)
-    assert int(other.s["actions_left"]) == 1
 
 
 def test_shortcut_the_fields_a_player_builds_are_his():

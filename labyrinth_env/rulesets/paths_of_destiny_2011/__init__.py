@@ -15,5 +15,5 @@ SPEC = RulesetSpec(
     heuristic_module=f"{__name__}.heuristic",
     picture_module=f"{__name__}.picture",
     summary="d6 jumps, a Guard that sleeps, door and turn-back traps, group fights",
-    status="complete base game; characters: 23 of their 30 skills so far (option characters)",
+    status="complete base game and its 10 characters, 30 skills (option characters)",
 )

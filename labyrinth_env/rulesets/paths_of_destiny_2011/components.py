@@ -233,8 +233,8 @@ RECONSTRUCTION_REASONS = {
 # the 30; the cards' texts are not in the rulebook. Each skill below is (name, source, lines,
 # card text): the text of a RULEBOOK skill is what its comment says, completed where the
 # comment presumes a card text (each completion said in the rules doc); a RECONSTRUCTED skill
-# is ours, with its reason in SKILL_REASONS. Only the skills with ``SKILL_PLAYED`` are in the
-# kernel yet (see the rules doc, "Characters").
+# is ours, with its reason in SKILL_REASONS. All 30 are played (the rules doc,
+# "Characters", maps each to its code and tests).
 CHARACTERS = (
     "Architect",
     "Assassin",
@@ -268,8 +268,20 @@ SKILLS = {
             "1 action: rotate a board field next to yours with nobody on it, or the "
             "one you stand on if no other player is there (l.371)",
         ),
-        ("Foundation", RECONSTRUCTED, "-", "when you build, you may look at the top 2 board fields and build one"),
-        ("Shortcut", RECONSTRUCTED, "-", "once per round, a move into a corridor of a field you built costs no action"),
+        (
+            "Foundation",
+            RECONSTRUCTED,
+            "-",
+            "when you build, you may spend one more action to put the field you drew back into the pile, "
+            "shuffled in, and build the next one instead (once a build)",
+        ),
+        (
+            "Shortcut",
+            RECONSTRUCTED,
+            "-",
+            "once per round, while you carry no key, a move from a field you built into another field you "
+            "built costs no action",
+        ),
     ),
     ASSASSIN: (
         (
@@ -314,7 +326,13 @@ SKILLS = {
             "a door trap when he leaves (l.386)",
         ),
         ("Bounty", RECONSTRUCTED, "-", "when you win a fight against a player holding a key, you take that key"),
-        ("Tracking", RECONSTRUCTED, "-", "you may look at a face-down trap in your corridor or next to it"),
+        (
+            "Tracking",
+            RECONSTRUCTED,
+            "-",
+            "once per round, without an action: turn face up the face-down traps of your corridor or of a "
+            "corridor next to it",
+        ),
     ),
     ARCHER: (
         (
@@ -447,39 +465,6 @@ SKILL_NAMES = tuple(sk[0] for c in range(NUM_CHARACTERS) for sk in SKILLS[c])  #
 NUM_SKILLS = len(SKILL_NAMES)
 SKILL_SOURCES = tuple(sk[1] for c in range(NUM_CHARACTERS) for sk in SKILLS[c])
 # the skills the kernel plays so far (skill ids); the others are documented, not yet played
-SKILL_PLAYED = frozenset(
-    SKILL_NAMES.index(name)
-    for name in (
-        "Climbing",
-        "Adrenaline",
-        "Shot",
-        "Blessing",
-        "Prayer",
-        "Domination",
-        "Whirling Blades",
-        "Disarming Traps",
-        "Curse",
-        "Dark Enlivening",
-        "Mystification",
-        "Entrapment",
-        "Theft",
-        "Keen Eye",
-        "Silent Step",
-        "Bounty",
-        "Golem Ward",
-        "Misfortune Rite",
-        "Correction",
-        "Quick Fingers",
-        "Parry",
-        "Meditation",
-        "Disarm",
-        "Time Loop",
-        "Spreading Illusion",
-        "Mirror Image",
-        "Shortcut",
-        "Enslavement",
-    )
-)
 SKILL_REASONS = {
     "card texts": (
         "the skill cards (l.57) are a separate printed component; section VI comments on 17 skills by name and "
@@ -584,8 +569,24 @@ SKILL_REASONS = {
     ),
     "Shortcut": (
         "the Architect's third skill, ours: he knows the fields he built; the move stays an action (it needs "
-        "an action left, l.114) whose point is given back; into a corridor of a field built by him with the "
-        "Build action (who built each field is public: everyone saw it built)"
+        "an action left, l.114) whose point is given back; from a field built by him with the Build action "
+        "into another one (who built each field is public: everyone saw it built), not while he carries a "
+        "key; v3's 'into a field you built', with or without a key, put the Architect at 2.02x-2.05x of the "
+        "fair share with 4-6 players (issue 21's balance run), its free moves worth most on the way to the "
+        "central field"
+    ),
+    "Foundation": (
+        "the Architect's second skill, ours: a builder's choice of fields; the plan 'look at the top 2 board "
+        "fields and build one' gives his seat a private memory (the field seen, not built); played as a public "
+        "effect instead: the field he put back was seen by all as it was drawn (l.94 'look at it'), and "
+        "shuffled into the pile it is unknown again to everyone alike; once a build, for one more action (a "
+        "second build's: free, it put the Architect at 1.3x-1.7x of the fair share with 4-6 players)"
+    ),
+    "Tracking": (
+        "the Head Hunter's third skill, ours: a hunter reads the ground; the plan 'look at a face-down trap in "
+        "your corridor or next to it' gives his seat a private memory of a token; played as a public effect "
+        "instead: the token is turned face up for all, as entering uncovers it (l.234); both tokens of a "
+        "corridor with his second trap (l.386); no action point, once a round, in his round with an action left"
     ),
     "Time Loop": (
         "l.376 says that after it 'other players (if you were e.g. attacking them) also come back to the "

@@ -114,6 +114,16 @@ v4 (issue 21):
   to the central field, he ignores the Guard, each player he comes upon drops a key; then he is
   himself again. No action is added; the character block gains who is transformed (a seat
   each), so its size grows; games without characters are v3's.
+- The Architect's Shortcut weakened to "once a round, while he carries no key, a move from a
+  field he built into another field he built costs no action" (v3's "into a field he built"
+  put him at 2x the fair share with 4-6 players); his Foundation played (reconstructed, a
+  public effect): while placing the field he drew he may, once a build and for one more
+  action, put it back into the pile at a place the dice choose and build the next one ("use
+  skill 2" in the placing decision; event ``foundation``); the Head Hunter's Tracking played
+  (reconstructed, a public effect): once a round, without an action point, in his round with
+  one left, he turns face up the face-down traps of his corridor ("use skill 3") or of the
+  corridor across a direction ("use skill 3 towards"). No action is added; the character
+  block of the observation gains two flags (Foundation used in this build, Tracking used this round).
 """
 
 from __future__ import annotations
@@ -293,6 +303,12 @@ class raw_env(LabyrinthAECEnv):
                 "field": node_name(b * K.MC),
                 "rotation": c,
                 "entered_by": None if d == NO_SEAT else d,
+            },
+            K.EV_FOUNDATION: lambda: {
+                "type": "foundation",
+                "seat": seat,
+                "put_back": C.TILE_NAMES[a],
+                "drawn": C.TILE_NAMES[b],
             },
             K.EV_TIME_LOOP: lambda: {
                 "type": "time_loop",

@@ -52,7 +52,9 @@ expected harm is worth the action, and sends its turn-back victim where his way 
 longest; Correction turns the field that shortens the Architect's way most when it wins two
 actions more than it shortens the others' ways (opening a way for everyone cost him 0.7x of
 his share with 4-6 players). Passive
-skills (Climbing, Whirling Blades, Domination) play themselves.
+skills (Climbing, Whirling Blades, Domination) play themselves. The Head Hunter turns face up
+(Tracking, free) the face-down trap he would meet next; the Architect puts back a drawn field
+no placement of which shortens his way (Foundation).
 
 Hidden information is never read: a face-down trap counts by its presence only, pile and
 deck orders and the RNG are never looked at; the drawn field is public while it is placed.
@@ -71,6 +73,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.correction import correction_cell
+from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.foundation import A_FOUNDATION
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.rite import A_RITE
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.skills import (
     across,
@@ -79,6 +82,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.skills import (
     swap_traps,
     throw_modifier,
 )
+from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.tracking import A_TRACK_DIR, A_TRACK_HERE
 
 STATE_DTYPE = K.STATE_DTYPE
 MC = K.MC
@@ -416,7 +420,9 @@ def main_action(s, mask) -> int:
 
 @njit(cache=True)
 def place_action(s, mask) -> int:
-    """The placement of the drawn field that makes the seat's cheapest path lowest."""
+    """The placement of the drawn field that makes the seat's cheapest path lowest; the
+    Architect puts a field back (Foundation) when no placement makes it lower than the empty
+    cells already promise."""
     me = s.seat
     tile = s.drawn_tile
     dist, first, pred, queue, inq, targets, fill = new_scratch()
@@ -424,6 +430,8 @@ def place_action(s, mask) -> int:
     work[0] = s
     w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
     w.drawn_tile = -1
+    t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
+    now = INF if t < 0 else dist[t]
     best, best_cost = -1, INF
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
@@ -435,6 +443,8 @@ def place_action(s, mask) -> int:
         K.clear_cell(w, i // 6)
         if cost < best_cost:
             best, best_cost = a, cost
+    if mask[A_FOUNDATION] and best_cost >= now:
+        return A_FOUNDATION
     if best < 0 or work.shape[0] == 0:
         best = hexsearch.first_legal(mask, K.A_PLACE, K.A_GUARD_DIR)
     return best
@@ -794,7 +804,31 @@ def issue21_skill_action(s, mask, me: int) -> int:
     """The skills added in v3, each in its own function (-1: none worth it now)."""
     if s.character[me] < 0:
         return -1
+    a = tracking_action(s, mask, me)
+    if a >= 0:
+        return a
     return time_loop_action(s, mask, me)
+
+
+@njit(cache=True)
+def tracking_action(s, mask, me: int) -> int:
+    """The Head Hunter turns face up (Tracking, free) the face-down trap he would meet next:
+    in his corridor (a door trap holds him when he leaves), else in the corridor his
+    cheapest path enters next; the path is planned again with it face up."""
+    if s.character[me] != K.HEAD_HUNTER:
+        return -1
+    if mask[A_TRACK_HERE]:
+        return A_TRACK_HERE
+    if not mask[A_TRACK_DIR : A_TRACK_DIR + 6].any():
+        return -1
+    dist, first, pred, queue, inq, targets, fill = new_scratch()
+    t = plan(s, me, dist, first, pred, queue, inq, targets, fill)
+    if t < 0 or t == s.position[me]:
+        return -1
+    hop = first[t]
+    if 0 <= hop < 6 and mask[A_TRACK_DIR + hop]:
+        return A_TRACK_DIR + hop
+    return -1
 
 
 @njit(cache=True)

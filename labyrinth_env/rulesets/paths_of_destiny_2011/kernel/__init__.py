@@ -22,6 +22,8 @@ contract (``labyrinth_env.core.contract``) and dispatches by the pending decisio
 | ``illusion`` | the Illusionist's face-down fields: building one (decision), turning it face up (decision) |
 | ``timeloop`` | the Assassin's Time Loop: the players' state kept before his action, brought back |
 | ``enslavement`` | the Mistress of Golems' Enslavement: a player moved by the round's Guard card |
+| ``foundation`` | the Architect's Foundation: the drawn field put back for the next one |
+| ``tracking`` | the Head Hunter's Tracking: a face-down trap next to him turned face up |
 
 The turn (the rulebook's "round") is a sequence of decisions. What is being resolved lives
 in the state: the entry into a corridor (``ex_*``: the Guard, the trap, the encounter with
@@ -58,6 +60,7 @@ from .building import compute_placements, key_ways, lay_frame, place_field, reac
 from .enslavement import clear_slave
 from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
+from .foundation import A_FOUNDATION, foundation_mask, lay_foundation
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
 from .illusion import clear_illusion, lay_face_down, uncover_mask
 from .observe import observe  # noqa: F401
@@ -113,6 +116,7 @@ def legal_mask(s, out) -> None:
         start_field_mask(s, out)
     elif dec == D_PLACE:
         pod.placement_mask(s, out, A_PLACE)
+        foundation_mask(s, out)
     elif dec == D_GUARD_DIR:
         guard_dir_mask(s, out)
     elif dec == D_REROLL:
@@ -161,7 +165,10 @@ def step(s, action: int) -> bool:
     if dec == D_START:
         choose_start(s, s.decider, action)
     elif dec == D_PLACE:
-        place_field(s, action)
+        if action == A_FOUNDATION:
+            lay_foundation(s)
+        else:
+            place_field(s, action)
     elif dec == D_GUARD_DIR:
         steer_guard(s, action)
     elif dec == D_REROLL:
@@ -260,6 +267,8 @@ def init_resolution(s) -> None:
     s.mirror_used = 0
     s.shortcut_used = 0
     clear_slave(s)
+    s.foundation_used = 0
+    s.tracking_used = 0
     s.actions_left = 0
     s.guard_used = 0
 

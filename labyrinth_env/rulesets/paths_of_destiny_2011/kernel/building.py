@@ -139,6 +139,7 @@ def build(s, seat: int) -> None:
     """Draw the top field: it is placed (a decision) if it fits anywhere, else it goes to
     the bottom of the pile."""
     tile = pod.draw_tile(s)
+    s.foundation_used = 0  # the Architect's Foundation: once a build
     pod.place_or_return(s, seat, tile, compute_placements(s, tile) > 0, D_PLACE, EV_BUILD_NOWHERE)
 
 

@@ -21,6 +21,7 @@ from .tables import (
     C_DRAFT,
     C_EXTRA,
     C_ILLUSION,
+    C_ONCE,
     C_SLAVE,
     C_SUPPLY,
     C_TRAPS2,
@@ -33,6 +34,7 @@ from .tables import (
     CK_TRAP,
     D_CHARACTER,
     D_FACE_DOWN,
+    D_PLACE,
     D_RITE,
     D_UNCOVER,
     F_CHAR,
@@ -196,6 +198,9 @@ def observe_characters(s, seat: int, out) -> None:
     out[b + C_EXTRA] = 1.0 if s.actions_left > C.ACTIONS_PER_TURN else 0.0
     if s.slave >= 0:  # who is transformed into the Guard now (Enslavement: public, l.131)
         out[b + C_SLAVE + (s.slave - seat) % n] = 1.0
+    if s.decision == D_PLACE:
+        out[b + C_ONCE] = s.foundation_used
+    out[b + C_ONCE + 1] = s.tracking_used
     for node in range(NUM_BOARD_NODES):  # the Head Hunter's second traps: face down, or which
         t = s.node_trap2[node]
         if t >= 0:

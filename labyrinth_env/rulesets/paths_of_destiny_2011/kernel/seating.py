@@ -37,6 +37,7 @@ def start_round(s) -> None:
         s.loop_ready = 0  # the Time Loop undoes an action of the round it is in
         s.mirror_used = 0  # Mirror Image: the first fight of each round
         s.shortcut_used = 0  # Shortcut: once a round
+        s.tracking_used = 0  # Tracking: once a round
         meditation(s, s.seat)
 
 

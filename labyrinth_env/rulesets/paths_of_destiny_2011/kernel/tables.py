@@ -186,6 +186,7 @@ EV_UNCOVERED = 43  # seat (the Illusionist), tile, cell, rotation, who entered i
 EV_ENSLAVED_MOVE = 44  # seat (transformed into the Guard: Enslavement, l.400), from node, to node
 EV_ENSLAVED_MEETING = 45  # seat met by the transformed player, the transformed seat, key lost (-1: none, l.401)
 EV_ENSLAVED_END = 46  # seat (himself again), node
+EV_FOUNDATION = 47  # seat (the Architect), field put back (shuffled into the pile), field drawn instead
 MAX_EVENTS = 64
 # the codes inside events
 NO_THROW = 0  # EV_GUARD_MEETING of a stunned player: home without a throw
@@ -225,6 +226,8 @@ SK_SPREADING_ILLUSION = 3 * ILLUSIONIST
 SK_MIRROR_IMAGE = 3 * ILLUSIONIST + 2
 SK_SHORTCUT = 3 * ARCHITECT + 2
 SK_ENSLAVEMENT = 3 * MISTRESS
+SK_FOUNDATION = 3 * ARCHITECT + 1
+SK_TRACKING = 3 * HEAD_HUNTER + 2
 
 STATE_DTYPE = state_dtype(
     NUM_OPTIONS,
@@ -352,6 +355,10 @@ STATE_DTYPE = state_dtype(
         # and whether his free move of the round is spent
         ("cell_builder", np.int8, (NUM_BOARD,)),
         ("shortcut_used", np.int8),
+        # the Architect's Foundation (a field put back for the next one, once a build) and
+        # the Head Hunter's Tracking (a face-down trap turned face up, once a round)
+        ("foundation_used", np.int8),
+        ("tracking_used", np.int8),
         # scratch for searches
         *hexboard.SEARCH_FIELDS,
     ],
@@ -403,7 +410,8 @@ TRAP2_FEATURES = 1 + NUM_TRAP_TYPES + 1
 C_ILLUSION = C_TRAPS2 + NUM_BOARD_NODES * TRAP2_FEATURES  # building face down?, turning one face up?
 C_COVERED = C_ILLUSION + 2  # per board cell: a face-down field lies there (never which)
 C_SLAVE = C_COVERED + NUM_BOARD  # per relative seat: transformed into the Guard now (Enslavement)
-CHAR_FEATURES = C_SLAVE + NUM_SEATS
+C_ONCE = C_SLAVE + NUM_SEATS  # Foundation used in this build, Tracking used this round
+CHAR_FEATURES = C_ONCE + 2
 OBS_SIZE = OBS_BASE_SIZE + CHAR_FEATURES
 
 # every name in capitals (the outcome codes of core.contract too) is the kernel's: the

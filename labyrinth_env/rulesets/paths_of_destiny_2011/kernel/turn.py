@@ -54,6 +54,7 @@ from .tables import (
 )
 from .throws import regenerate, regenerate_legal, settle_throw
 from .timeloop import loop_watch
+from .tracking import any_tracking, track, tracked_corridor, tracking_legal, tracking_mask
 from .traps import set_trap, set_trap_legal, set_trap_mask
 
 
@@ -86,7 +87,7 @@ def action_legal(s, a: int) -> bool:
     if a >= A_CORRECTION:  # the Architect's Correction
         return can_use_skills(s, seat) and correction_legal(s, seat, a - A_CORRECTION)
     if a >= A_SKILL:  # the character's skills ask their own conditions (l.132, l.351)
-        return skill_legal(s, seat, a)
+        return skill_legal(s, seat, a) or tracking_legal(s, seat, a)
     acts = s.actions_left
     # free, "without using actions" (l.108, l.257): a stunned player too, whom l.349 bars
     # only from "any other actions apart from getting rid of the stun point"
@@ -133,6 +134,7 @@ def action_mask(s, out) -> None:
     skill_mask(s, seat, out)
     if s.character[seat] == ARCHITECT and can_use_skills(s, seat):
         correction_mask(s, seat, out)
+    tracking_mask(s, seat, out)
     if s.actions_left <= 0:
         return
     attack_mask(s, seat, out)
@@ -155,7 +157,7 @@ def any_action(s) -> bool:
             return True
     if s.character[s.seat] < 0 or not can_use_skills(s, s.seat):
         return False
-    if any_skill(s, s.seat):
+    if any_skill(s, s.seat) or any_tracking(s, s.seat):
         return True
     if s.character[s.seat] == ARCHITECT and s.actions_left > 0:
         for k in range(35):
@@ -180,9 +182,12 @@ def do_action(s, action: int) -> None:
         correct(s, seat, action - A_CORRECTION)
         return
     if action >= A_SKILL:
-        use_skill(s, seat, action)
-        if s.slave >= 0:  # Enslavement: the round's Guard card is taken for him (l.400)
-            move_guard(s)
+        if tracked_corridor(s, seat, action) >= 0:
+            track(s, seat, action)  # no action point
+        else:
+            use_skill(s, seat, action)
+            if s.slave >= 0:  # Enslavement: the round's Guard card is taken for him (l.400)
+                move_guard(s)
         return
     if action >= A_TAKE_KEY and action < A_SET_TRAP:  # free
         if action >= A_LIFT_KEY:
