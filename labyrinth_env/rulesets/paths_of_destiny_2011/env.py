@@ -1,4 +1,4 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v3``), 2-6 players.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v4``), 2-6 players.
 
 Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
 your own start field) and reach the central field with it. Traps (red ones on entry,
@@ -6,7 +6,7 @@ orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump 
 or climb up, and fights with the other players stand in the way.
 Rules: ``docs/rules/paths_of_destiny_2011.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_2011_v3", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v4", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
