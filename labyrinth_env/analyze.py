@@ -289,9 +289,16 @@ def seat_p_value(wins: Sequence[int]) -> float:
 
 
 def card_figures(
-    spec: Any, players: int, decisions: np.ndarray, infoset: np.ndarray, games: np.ndarray
+    spec: Any,
+    players: int,
+    decisions: np.ndarray,
+    infoset: np.ndarray,
+    games: np.ndarray,
+    observation_size: int | None = None,
 ) -> dict[str, Any]:
-    """The card's figures from the decision and game rows (see the module docstring)."""
+    """The card's figures from the decision and game rows (see the module docstring);
+    ``observation_size``: the env's for the options played (default: the kernel's largest,
+    ``OBS_SIZE``; options such as Paths of Destiny's characters add to it)."""
     kernel = spec.kernel
     n_games = len(games)
     per_game = games[:, T.G_DECISIONS]
@@ -335,7 +342,7 @@ def card_figures(
             "infoset_counted_share": float(len(countable) / len(infoset)) if len(infoset) else math.nan,
         },
         "sizes": {
-            "observation": int(kernel.OBS_SIZE),
+            "observation": int(kernel.OBS_SIZE if observation_size is None else observation_size),
             "actions": int(kernel.NUM_ACTIONS),
             "state_bytes": int(kernel.STATE_DTYPE.itemsize),
         },
@@ -435,7 +442,7 @@ def analyze(
                     decisions, infoset, game_rows, seconds = play_external(
                         env_id, spec, {**options, "num_players": n}, mix, seeds, bar
                     )
-                card = card_figures(spec, n, decisions, infoset, game_rows)
+                card = card_figures(spec, n, decisions, infoset, game_rows, observation_size=env.obs_size)
                 card["agents"] = list(mix)
                 card["seating"] = "one agent in every seat" if len(mix) == 1 else "rotated every game"
                 card["played"] = "in the kernel" if in_kernel else "through the AEC env"

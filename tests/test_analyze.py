@@ -199,6 +199,15 @@ def test_a_ruleset_card_is_consistent():
     assert card["sizes"]["state_bytes"] == labyrinth_env.get_spec("labyrinx_v1").kernel.STATE_DTYPE.itemsize
 
 
+@pytest.mark.parametrize("characters", ["none", "random"])
+def test_the_card_observation_is_the_envs_for_the_options(characters):
+    env_id = next(e for e in labyrinth_env.list_envs() if e.startswith("paths_of_destiny_2011"))
+    options = {"characters": characters, "max_turns": 2}
+    result = A.analyze(env_id, players=2, agents=["random"], games=1, seed=1, options=options)
+    env = labyrinth_env.make(env_id, num_players=2, **options)
+    assert result["settings"][0]["sizes"]["observation"] == env.observation_space("player_0")["observation"].shape[0]
+
+
 def test_truncated_games_count_as_truncated():
     result = A.analyze(TOY, players=2, agents=["random"], games=8, seed=2, options={"max_turns": 3})
     card = result["settings"][0]
