@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
-from hex_helpers import HexScenario, node, search_rolls
+from hex_helpers import HexScenario, key_node_of, node, search_rolls
 from numba import njit
 
 from labyrinth_env import get_spec
@@ -334,3 +334,15 @@ class Scenario(HexScenario):
     # --- reading and playing -------------------------------------------------------------------
     def offset(self, frm: int, to: int) -> int:
         return (to - frm) % int(self.s["num_players"])
+
+
+def east(*characters: str, line: bool = True) -> Scenario:
+    """A game of these characters (seat order), the fields of line 0 laid (``lay_line``),
+    the Guard far off at key field 2 and no fate crystals: the skill tests' start."""
+    sc = Scenario(num_players=len(characters), characters=list(characters))
+    if line:
+        sc.lay_line(0)
+    sc.guard(key_node_of(2))
+    for p in range(len(characters)):
+        sc.set(p, crystal=0)
+    return sc

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 from hex_helpers import events_of, key_node_of, node
-from pod2011_helpers import B, Scenario, tiles_fitting
+from pod2011_helpers import B, Scenario, east, tiles_fitting
 
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.foundation import A_FOUNDATION
@@ -23,16 +23,6 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.tracking import A_TRACK
 N19, N20, N21 = node(19), node(20), key_node_of(0)
 FAR = key_node_of(2)
 EAST, WEST = 0, 3
-
-
-def east(*characters: str, line: bool = True) -> Scenario:
-    sc = Scenario(num_players=len(characters), characters=list(characters))
-    if line:
-        sc.lay_line(0)
-    sc.guard(FAR)
-    for p in range(len(characters)):
-        sc.set(p, crystal=0)
-    return sc
 
 
 def pile(sc: Scenario) -> list[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 from hex_helpers import events_of, key_node_of, node
 from numba import njit
-from pod2011_helpers import B, Scenario, options_vector
+from pod2011_helpers import B, Scenario, east, options_vector
 
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
@@ -23,16 +23,6 @@ FAR = key_node_of(2)
 EAST, WEST = 0, 3
 ENLIVEN = K.A_SKILL_DIR + (K.SK_DARK_ENLIVENING % K.SKILLS_PER_CHARACTER) * 6
 MYSTIFY = K.A_SKILL_DIR + (K.SK_MYSTIFICATION % K.SKILLS_PER_CHARACTER) * 6
-
-
-def east(*characters: str, line: bool = True) -> Scenario:
-    sc = Scenario(num_players=len(characters), characters=list(characters))
-    if line:
-        sc.lay_line(0)
-    sc.guard(FAR)
-    for p in range(len(characters)):
-        sc.set(p, crystal=0)
-    return sc
 
 
 def act(sc: Scenario) -> int:
