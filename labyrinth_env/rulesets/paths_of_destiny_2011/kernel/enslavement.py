@@ -28,13 +28,12 @@ from labyrinth_env.core.hexboard import at_start, occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
-from .life import add_stun
+from .life import add_stun, drop_key
 from .queries import first_key, guard_ways, set_position
 from .tables import (
     A_GUARD_DIR,
     CENTER_NODE,
     D_GUARD_DIR,
-    EV_DROP_KEY,
     EV_ENSLAVED_END,
     EV_ENSLAVED_MEETING,
     EV_ENSLAVED_MOVE,
@@ -86,9 +85,7 @@ def meet(s, q: int, node: int) -> None:
     k = first_key(s, q)
     emit(s, EV_ENSLAVED_MEETING, q, s.slave, k)
     if k >= 0:
-        s.key_holder[k] = -1
-        s.key_node[k] = node
-        emit(s, EV_DROP_KEY, q, k, node)
+        drop_key(s, q, k, node)
 
 
 @njit(cache=True)

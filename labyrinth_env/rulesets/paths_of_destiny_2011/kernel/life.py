@@ -56,10 +56,17 @@ def die(s, seat: int, taker: int) -> None:
             s.key_touched[k] |= 1 << taker
             emit(s, EV_TAKE_KEY, taker, k, seat)
         else:
-            s.key_holder[k] = -1
-            s.key_node[k] = node
-            emit(s, EV_DROP_KEY, seat, k, node)
+            drop_key(s, seat, k, node)
     go_home(s, seat)
+
+
+@njit(cache=True)
+def drop_key(s, seat: int, k: int, node: int) -> None:
+    """``seat``'s key ``k`` stays lying in the corridor ``node`` (a death, l.125; a meeting
+    with a player transformed into the Guard, l.401)."""
+    s.key_holder[k] = -1
+    s.key_node[k] = node
+    emit(s, EV_DROP_KEY, seat, k, node)
 
 
 @njit(cache=True)
