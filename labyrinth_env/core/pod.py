@@ -147,11 +147,18 @@ def place_or_return(s, seat: int, tile: int, fits: bool, d_place: int, ev_nowher
         s.drawn_tile = tile
         set_decision(s, d_place, seat)
         return
-    for i in range(s.tile_pool_len, 0, -1):
-        s.tile_pool[i] = s.tile_pool[i - 1]
-    s.tile_pool[0] = tile
-    s.tile_pool_len += 1
+    insert_tile(s, tile, 0)
     emit(s, ev_nowhere, seat, tile)
+
+
+@njit(cache=True)
+def insert_tile(s, tile: int, at: int) -> None:
+    """Put ``tile`` into the pile ``at`` places from its bottom (0: the bottom; the top is
+    drawn first)."""
+    for i in range(s.tile_pool_len, at, -1):
+        s.tile_pool[i] = s.tile_pool[i - 1]
+    s.tile_pool[at] = tile
+    s.tile_pool_len += 1
 
 
 @njit(cache=True)

@@ -62,11 +62,7 @@ def lay_foundation(s) -> None:
     s.foundation_used = 1
     s.actions_left -= 1  # a second build's action
     tile = pod.draw_tile(s)
-    at = randint(s.rng, s.tile_pool_len + 1)
-    for i in range(s.tile_pool_len, at, -1):
-        s.tile_pool[i] = s.tile_pool[i - 1]
-    s.tile_pool[at] = back
-    s.tile_pool_len += 1
+    pod.insert_tile(s, back, randint(s.rng, s.tile_pool_len + 1))
     emit(s, EV_SKILL, seat, SK_FOUNDATION, NO_TARGET, -1)
     emit(s, EV_FOUNDATION, seat, back, tile)
     pod.place_or_return(s, seat, tile, compute_placements(s, tile) > 0, D_PLACE, EV_BUILD_NOWHERE)

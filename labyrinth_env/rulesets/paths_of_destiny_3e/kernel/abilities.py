@@ -376,11 +376,7 @@ def portal_to(s, f: int, seat: int, target: int) -> None:
 def remove_tile(s, seat: int, cell: int) -> None:
     """The tile to the bottom of the Labyrinth pool, its traps and items back to their
     pools, the ability tokens on it back to their owners (l.152, l.487)."""
-    tile = lift_tile(s, seat, cell)
-    for i in range(s.tile_pool_len, 0, -1):
-        s.tile_pool[i] = s.tile_pool[i - 1]
-    s.tile_pool[0] = tile
-    s.tile_pool_len += 1
+    pod.insert_tile(s, lift_tile(s, seat, cell), 0)
 
 
 @njit(cache=True)
