@@ -5,7 +5,7 @@ The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the 
 version and the CPU, so what this compiles serves every later process, every clone of the
 same sources and every worker on this machine; nothing stale is ever loaded.
 
-    labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch] [--jobs N]
+    labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch analyze] [--jobs N]
 """
 
 from __future__ import annotations
@@ -14,23 +14,27 @@ import argparse
 import multiprocessing
 import os
 import queue as queue_module
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-PATHS = ("aec", "vector", "heuristic", "search", "batch")
+PATHS = ("aec", "vector", "heuristic", "search", "batch", "analyze")
+PLAIN_EVERY_S = 15.0  # away from a terminal, a ruleset's progress line at most this often
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
     "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
     "heuristic": "the heuristic agent",
     "search": "the MCTS agent",
     "batch": "the benchmark's in-kernel loops (random_steps, serial and prange)",
+    "analyze": "the game card's recorded play and hidden-information count (labyrinth analyze)",
 }
 
 
 def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
     """Compile (or load) ``paths`` of ``env_id`` in this process. ``report(functions)`` is
     called after every finished compile."""
+    import numpy as np
     from numba.core import event
 
     import labyrinth_env
@@ -51,9 +55,8 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
     try:
         spec = labyrinth_env.get_spec(env_id)
         env = labyrinth_env.make(env_id)
-        if "aec" in paths or "heuristic" in paths or "search" in paths:
-            env.reset(seed=0)  # compiles every AEC entry point at once
-        obs = env.observe(env.agent_selection) if env.agents else None
+        env.reset(seed=0)  # every path starts from a game: compiles every AEC entry point at once
+        obs = env.observe(env.agent_selection)
         if "heuristic" in paths and spec.heuristic_module is not None:
             from labyrinth_env.agents import make_agent
 
@@ -67,13 +70,25 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
 
             for opponents in ("random", "heuristic") if spec.heuristic_module else ("random",):
                 for parallel in (False, True):  # VectorEnv picks by batch size
-                    VectorEnv(env_id, 1, seed=0, opponents=opponents, parallel=parallel).reset()
+                    vec = VectorEnv(env_id, 1, seed=0, opponents=opponents, parallel=parallel)
+                    vec.reset()
+                    vec.step(np.argmax(vec.action_masks(), axis=1))
         if "batch" in paths:
             from labyrinth_env.benchmarks._probe import make_batch
 
             states, masks, rngs, done = make_batch(spec, env.options_vector(), 2, 0)
             spec.loops.random_steps_batch_serial(states, masks, rngs, 1, done)
             spec.loops.random_steps_batch(states, masks, rngs, 1, done)
+        if "analyze" in paths:
+            from labyrinth_env import analyze
+            from labyrinth_env.core.contract import NO_SEAT
+
+            agents = ["heuristic", "random"] if spec.heuristic_module else ["random"]
+            analyze.analyze(env_id, players=spec.players[0], agents=agents, games=1)
+            env.reset(seed=0)
+            unseen = np.zeros(2)
+            analyze._bound(spec).unseen_one(env.unwrapped._states, NO_SEAT, unseen)
+            spec.kernel.determinize(env.unwrapped._states.copy()[0], 0, np.uint64(0))
     finally:
         event.unregister("numba:compile", listener)
 
@@ -122,11 +137,26 @@ def compile_rulesets(
     errors: dict[str, str] = {}
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=False) as bar:
+        # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
+        # plain lines instead, a ruleset's count at most every PLAIN_EVERY_S.
+        plain = progress and not bar.console.is_terminal
+        said: dict[str, float] = {}
+        counts: dict[str, int] = {}
+
+        def show(env_id: str, text: str, count: bool = False) -> None:
+            bar.update(tasks[env_id], description=f"{env_id}: {text}")
+            if plain and (not count or time.perf_counter() - said.get(env_id, 0.0) >= PLAIN_EVERY_S):
+                said[env_id] = time.perf_counter()
+                print(f"{env_id}: {text} ({time.perf_counter() - started:.0f} s)", flush=True)
+
+        started = time.perf_counter()
         tasks = {e: bar.add_task(f"{e}: waiting", total=None) for e in env_ids}
         saved = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = "1"  # in the children: compiling needs no thread pool
         try:
             while waiting or running:
+                for env_id in running:  # a long compile (a prange loop) sends no count for a while
+                    show(env_id, f"compiling, {counts.get(env_id, 0)} functions", count=True)
                 while waiting and len(running) < jobs:
                     env_id = waiting.pop(0)
                     spec = labyrinth_env.get_spec(env_id)
@@ -134,7 +164,7 @@ def compile_rulesets(
                     proc = context.Process(target=_child, args=(spec, mine, messages), daemon=True)
                     proc.start()
                     running[env_id] = proc
-                    bar.update(tasks[env_id], description=f"{env_id}: compiling")
+                    show(env_id, "compiling")
                 try:
                     env_id, kind, value = messages.get(timeout=0.5)
                 except queue_module.Empty:
@@ -144,15 +174,18 @@ def compile_rulesets(
                             running.pop(env_id)
                     continue
                 if kind == "count":
-                    bar.update(tasks[env_id], description=f"{env_id}: compiling, {value} functions")
+                    counts[env_id] = value
+                    show(env_id, f"compiling, {value} functions", count=True)
                 elif kind == "done":
                     seconds[env_id] = value
                     running.pop(env_id).join()
-                    bar.update(tasks[env_id], description=f"{env_id}: compiled in {value:.0f} s", total=1, completed=1)
+                    show(env_id, f"compiled in {value:.0f} s")
+                    bar.update(tasks[env_id], total=1, completed=1)
                 else:
                     errors[env_id] = value
                     running.pop(env_id).join()
-                    bar.update(tasks[env_id], description=f"{env_id}: FAILED", total=1, completed=1)
+                    show(env_id, "FAILED")
+                    bar.update(tasks[env_id], total=1, completed=1)
         finally:
             if saved is None:
                 os.environ.pop("NUMBA_NUM_THREADS", None)
@@ -188,7 +221,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unknown env id {env_id!r}; available: {', '.join(known)}")
     env_ids = args.env or known
     started = time.perf_counter()
-    compile_rulesets(env_ids, args.paths, args.jobs)
+    try:
+        compile_rulesets(env_ids, args.paths, args.jobs)
+    except RuntimeError as exc:  # a ruleset failed to compile: its error in one line, not a traceback
+        print(f"labyrinth compile: {exc}", file=sys.stderr)
+        return 1
     print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s; cache: {cache_root()}")
     return 0
 

@@ -1,0 +1,85 @@
+"""``labyrinth compile``: it fills the cache with what the envs then use, says what it does
+away from a terminal, and answers bad arguments in one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from labyrinth_env import cli
+from labyrinth_env.compile import PATHS, compile_rulesets
+from tests.toy_ruleset import SPEC as TOY_SPEC
+
+TOY = TOY_SPEC.env_id
+ROOT = Path(__file__).resolve().parent.parent
+
+# A fresh process that uses the toy ruleset as a user would (the AEC env, a vector env of
+# each kind with each opponent, the heuristic and search agents) and prints how many numba
+# compiles that took.
+_USE_EVERYTHING = """
+import json, sys
+import numpy as np
+from numba.core import event
+import labyrinth_env
+from labyrinth_env.agents import make_agent
+from labyrinth_env.vector import VectorEnv
+from tests.toy_ruleset import SPEC
+labyrinth_env.register_ruleset(SPEC)
+compiled = []
+class Count(event.Listener):
+    def on_start(self, ev): pass
+    def on_end(self, ev): compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+event.register("numba:compile", Count())
+env = labyrinth_env.make(SPEC.env_id)
+env.reset(seed=3)
+obs = env.observe(env.agent_selection)
+env.step(int(make_agent("heuristic").act(obs, env)))
+make_agent("mcts:simulations=2,rollout_steps=4", 0).act(env.observe(env.agent_selection), env)
+for opponents in ("random", "heuristic"):
+    for parallel in (False, True):
+        vec = VectorEnv(SPEC.env_id, 40, seed=1, opponents=opponents, parallel=parallel)
+        vec.reset()
+        for _ in range(3):
+            vec.step(np.argmax(vec.action_masks(), axis=1))
+print(json.dumps(compiled))
+"""
+
+
+def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, capsys):
+    seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "search"], jobs=1)
+    assert set(seconds) == {TOY}
+    out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
+    assert f"{TOY}: compiling" in out and f"{TOY}: compiled in" in out
+    done = subprocess.run(
+        [sys.executable, "-c", _USE_EVERYTHING], cwd=ROOT, capture_output=True, text=True, timeout=600
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == []
+
+
+def test_every_path_is_named_and_helped():
+    assert PATHS == ("aec", "vector", "heuristic", "search", "batch", "analyze")
+    from labyrinth_env.compile import PATH_HELP
+
+    assert set(PATH_HELP) == set(PATHS)
+
+
+@pytest.mark.parametrize(
+    ("argv", "words"),
+    [
+        (["--env", "nope_v0"], ("unknown env id 'nope_v0'", "available")),
+        (["--jobs", "0"], ("--jobs must be >= 1, got 0",)),
+        (["--paths", "everything"], ("invalid choice: 'everything'",)),
+    ],
+)
+def test_bad_arguments_are_one_line_errors(argv, words, capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.main(["compile", *argv])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert all(w in err[-1] for w in words), err
+    assert "Traceback" not in "\n".join(err)
