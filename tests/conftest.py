@@ -5,7 +5,7 @@ built-in rulesets.
 A whole-suite run on several xdist workers first fills the kernel cache for every ruleset,
 one process per worker (``labyrinth compile``, a line per ruleset as it goes): left to the
 tests, the workers and the processes the tests start compiled the same kernels side by side
-(on 2 cores from an empty cache the suite took 15 min 16 s; compiled once first, 12 min 36 s).
+(on 2 cores from an empty cache the suite took 15 min 16 s; compiled once first, 10 min 48 s).
 On a warm cache it costs the few seconds of loading; ``LABYRINTH_TEST_PRECOMPILE=0`` turns
 it off.
 """
