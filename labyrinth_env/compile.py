@@ -20,7 +20,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 PATHS = ("aec", "vector", "heuristic", "search", "batch", "analyze")
-PLAIN_EVERY_S = 5.0  # away from a terminal (a log), a line per ruleset at least this often while it compiles
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
     "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
@@ -127,6 +126,7 @@ def compile_rulesets(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     import labyrinth_env
+    from labyrinth_env.progress import PLAIN_EVERY_S
 
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(env_ids)))
     context = multiprocessing.get_context("spawn")  # numba's thread pool breaks fork
@@ -138,7 +138,7 @@ def compile_rulesets(
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=False) as bar:
         # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
-        # plain lines instead, a line per ruleset every PLAIN_EVERY_S.
+        # plain lines instead, a line per ruleset every PLAIN_EVERY_S (as the envs' own compiles).
         plain = progress and not bar.console.is_terminal
         said: dict[str, float] = {}
         counts: dict[str, int] = {}
