@@ -157,3 +157,20 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     assert out.rstrip().endswith("stopped")
     with pytest.raises(ValueError, match="--seat 5"):
         cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v1", "--seat", "5"]))
+
+
+def test_a_reader_that_leaves_early_ends_the_command_quietly(monkeypatch, tmp_path):
+    """``labyrinth compile | head -4``: a plain ``print`` after the reader has gone raised a
+    BrokenPipeError traceback (rich's own output already stopped quietly). The command now
+    stops with code 1, and stdout goes to devnull so the final flush cannot fail again."""
+    import os
+    import sys
+
+    def reader_gone(_args):
+        raise BrokenPipeError(32, "Broken pipe")
+
+    monkeypatch.setattr(cli, "cmd_envs", reader_gone)
+    with open(tmp_path / "stdout", "w") as out:
+        monkeypatch.setattr(sys, "stdout", out)
+        assert cli.main(["envs"]) == 1
+        assert os.path.samefile(f"/proc/self/fd/{out.fileno()}", os.devnull)
