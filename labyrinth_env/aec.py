@@ -153,6 +153,7 @@ class LabyrinthAECEnv(AECEnv):
         self.seed_used: int | None = None
         self.actions_taken: list[int] = []
         self._decoded_log: list[dict[str, Any]] = []
+        self._frozen_log: list[Any] = []  # the same events as read-only mappings, for seat views
         self._pending_events: list[np.ndarray] = []
         self._window: Any = None  # the matplotlib figure of render_mode="human", once opened
 
@@ -163,10 +164,12 @@ class LabyrinthAECEnv(AECEnv):
         state = self.__dict__.copy()
         del state["_loops"]
         state["_window"] = None
+        state["_frozen_log"] = []  # read-only mappings do not pickle; made again from the log
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        self.__dict__.setdefault("_frozen_log", [])
         self._loops = self.batch
 
     # spaces -----------------------------------------------------------------------------------
@@ -215,6 +218,7 @@ class LabyrinthAECEnv(AECEnv):
         self.actions_taken = []
         self.illegal_action: tuple[str, int] | None = None  # (agent, action) that ended the game (checked mode)
         self._decoded_log = []
+        self._frozen_log = []
         self._pending_events = []
         self._has_reset = True
         self._skip_agent_selection = None
@@ -386,10 +390,11 @@ class LabyrinthAECEnv(AECEnv):
     def public_log(self) -> Any:
         """The decoded events so far as a read-only sequence of read-only mappings: the log
         every seat saw, as seat views hand it to agents (``seat_view.PublicLog``)."""
-        from labyrinth_env.seat_view import PublicLog
+        from labyrinth_env.seat_view import PublicLog, freeze_event
 
         log = self.game_log
-        return PublicLog(log, len(log))
+        self._frozen_log.extend(freeze_event(e) for e in log[len(self._frozen_log) :])
+        return PublicLog(self._frozen_log)
 
     def seat_view(self, agent: str | None = None, model: bool = True) -> Any:
         """What ``agent`` (default: the agent to act) may see now, as a

@@ -62,16 +62,25 @@ class ForwardModel:
     sample. It holds one sample of the position, never the position itself.
     """
 
-    __slots__ = ("_base", "ruleset", "seat")
+    __slots__ = ("_base", "_ruleset", "_seat")
 
     def __init__(self, ruleset: RulesetSpec, seat: int, states: np.ndarray) -> None:
         """``states``: the true position (a ``(1,)`` record array); only a copy
         determinized for ``seat`` is kept."""
-        self.ruleset = ruleset
-        self.seat = int(seat)
+        self._ruleset = ruleset
+        self._seat = int(seat)
         base = _copy(states[:1])
-        ruleset.kernel.determinize(base[0], self.seat, np.uint64(MODEL_SEED))
-        self._base = np.frombuffer(base.tobytes(), dtype=base.dtype)  # read-only
+        ruleset.kernel.determinize(base[0], self._seat, np.uint64(MODEL_SEED))
+        self._base = np.frombuffer(base.tobytes(), dtype=base.dtype)  # over bytes: cannot be made writable
+
+    # read-only, so an agent cannot turn its model into another seat's
+    @property
+    def ruleset(self) -> RulesetSpec:
+        return self._ruleset
+
+    @property
+    def seat(self) -> int:
+        return self._seat
 
     @property
     def env_id(self) -> str:
@@ -134,7 +143,7 @@ class SeatView:
     ``observation``, its ``action_mask``, the public ``log`` and a ``model`` of the rules
     that samples the hidden part for it. Built by ``env.unwrapped.seat_view(agent)``."""
 
-    __slots__ = ("action_mask", "log", "model", "observation")
+    __slots__ = ("_action_mask", "_log", "_model", "_observation")
 
     def __init__(
         self,
@@ -143,14 +152,33 @@ class SeatView:
         log: Sequence[Mapping[str, Any]],
         model: ForwardModel | None,
     ) -> None:
-        self.observation = _read_only(observation)
-        self.action_mask = _read_only(action_mask)
-        self.log = log
-        self.model = model
+        self._observation = _read_only(observation)
+        self._action_mask = _read_only(action_mask)
+        self._log = log
+        self._model = model
+
+    # Members are read-only and the arrays are the view's own copies: what an agent does to
+    # its view changes nothing in the game, its results or its replay.
+    @property
+    def observation(self) -> np.ndarray:
+        return self._observation
+
+    @property
+    def action_mask(self) -> np.ndarray:
+        return self._action_mask
+
+    @property
+    def log(self) -> Sequence[Mapping[str, Any]]:
+        return self._log
+
+    @property
+    def model(self) -> ForwardModel | None:
+        return self._model
 
     def as_observation(self) -> dict[str, np.ndarray]:
-        """The PettingZoo observation dict (``observation``, ``action_mask``)."""
-        return {"observation": self.observation, "action_mask": self.action_mask}
+        """The PettingZoo observation dict (``observation``, ``action_mask``), new read-only
+        copies each call."""
+        return {"observation": _read_only(self._observation), "action_mask": _read_only(self._action_mask)}
 
     @property
     def seat(self) -> int | None:
@@ -168,28 +196,27 @@ def _copy(states: np.ndarray) -> np.ndarray:
 
 
 class PublicLog(Sequence):
-    """The first ``n`` events of a game's public log, each handed out as a read-only
-    mapping, without copying the log (the env's list of decoded events only grows; a new
-    game starts a new list), so a view costs the same however long the game."""
+    """A game's public log so far: a tuple of read-only mappings (``freeze_event``). It
+    holds no reference to the env's own list of decoded events (an agent that reached that
+    list could rewrite the game's results and replay); the env freezes each event once and
+    a view copies only the references, so a view stays cheap however long the game."""
 
-    __slots__ = ("_events", "_n")
+    __slots__ = ("_events",)
 
-    def __init__(self, events: list[Mapping[str, Any]], n: int) -> None:
-        self._events = events
-        self._n = n
+    def __init__(self, events: Sequence[Mapping[str, Any]]) -> None:
+        self._events = tuple(events)
 
     def __len__(self) -> int:
-        return self._n
+        return len(self._events)
 
     def __getitem__(self, i: Any) -> Any:
-        if isinstance(i, slice):
-            return tuple(freeze_event(e) for e in self._events[: self._n][i])
-        if not -self._n <= i < self._n:
-            raise IndexError("log index out of range")
-        return freeze_event(self._events[i % self._n])
+        try:
+            return self._events[i]
+        except IndexError:
+            raise IndexError("log index out of range") from None
 
     def __repr__(self) -> str:
-        return f"PublicLog({self._n} events)"
+        return f"PublicLog({len(self._events)} events)"
 
 
 def _read_only(array: np.ndarray) -> np.ndarray:

@@ -238,3 +238,57 @@ def test_agents_given_the_env_play_as_given_its_view():
         via_env = make_agent(spec, seed=3).act(obs, env)
         via_view = make_agent(spec, seed=3).act(obs, env.seat_view())
         assert via_env == via_view
+
+
+class _Vandal(Agent):
+    """Chooses as ``_Spy`` does (from the mask, before touching anything), then tries to
+    change everything it was handed: it appends to every list, writes into every dict and
+    mapping, makes every array writable and overwrites it, and sets every attribute it
+    can reach from the view and the observation dict to None."""
+
+    def __init__(self) -> None:
+        self.rng = np.random.default_rng(0)
+        self.attempts = 0
+        self.changed = 0
+
+    def act(self, observation, view=None):
+        legal = legal_actions(observation)
+        action = int(legal[self.rng.integers(legal.size)])
+        for obj in _reachable((observation, view)):
+            self.attempts += 1
+            try:
+                if isinstance(obj, list):
+                    obj.append({"type": "start_turn", "seat": 0})
+                elif isinstance(obj, dict):
+                    obj["type"] = "forged"
+                elif isinstance(obj, Mapping):
+                    obj["type"] = "forged"  # type: ignore[index]
+                elif isinstance(obj, np.ndarray):
+                    obj.setflags(write=True)
+                    obj[...] = 1
+                elif hasattr(obj, "__slots__") or hasattr(obj, "__dict__"):
+                    for name in [*getattr(type(obj), "__slots__", ()), *getattr(obj, "__dict__", {})]:
+                        setattr(obj, name, None)
+                else:
+                    continue
+                self.changed += 1
+            except (TypeError, ValueError, AttributeError):
+                pass
+        return action
+
+
+def test_an_agent_that_changes_what_it_was_handed_changes_nothing_in_the_game(tmp_path):
+    # issue 32, item 2: the view's log was the env's live list of event dicts, so an agent
+    # appending to it made play_game count other turns and broke the env's saved replay.
+    env_id, options = "paths_of_destiny_3e_v2", {"num_players": 2, "max_turns": 6}
+    honest = labyrinth_env.make(env_id, **options)
+    expected = play_game(honest, [_Spy(), _Spy()], seed=4)
+    vandals = [_Vandal(), _Vandal()]
+    env = labyrinth_env.make(env_id, **options)
+    got = play_game(env, vandals, seed=4)
+    assert sum(v.changed for v in vandals) > 0  # it did change its own copies
+    assert got == expected
+    assert env.unwrapped.game_log == honest.unwrapped.game_log
+    assert env.unwrapped.replay_dict() == honest.unwrapped.replay_dict()
+    env.unwrapped.save_replay(tmp_path / "game.json")
+    assert labyrinth_env.load_replay(tmp_path / "game.json").game_log == honest.unwrapped.game_log
