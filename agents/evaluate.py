@@ -45,7 +45,7 @@ def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def _game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:
+def game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:
     """(outcome, winning seat) from a decoded log: a ``game_end`` event (cooperative
     rulesets), or a ``win`` / ``truncated`` event (competitive ones)."""
     for e in reversed(log):
@@ -90,7 +90,7 @@ def play_game(env: Any, agent: Any, seed: int, agent_seeds: Sequence[int] | None
         env.step(action)
         steps += action is not None
     log = env.unwrapped.game_log
-    outcome, winner = _game_outcome(log)
+    outcome, winner = game_outcome(log)
     if env.unwrapped.illegal_action is not None:
         outcome = "illegal"
     return {

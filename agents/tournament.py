@@ -31,11 +31,20 @@ outcome; a finished run leaves the file in game-index order. A rerun with the sa
 dropped) and plays the rest; games of another tournament in the file are refused.
 ``OUT/report.{json,md,png}`` hold the statistics (``--report-only`` rebuilds them).
 
-Integrity: each record carries ``record_sha256``, the digest of its own content, checked
-whenever the file is read back; a record that fails it (edited, cut) or a game written
-twice (two runs into one folder) is named by line, and ``--repair`` drops such lines
-(keeping the first good record of a game) so that the run plays those games again. One
-run at a time holds ``OUT/.lock``; a second one into the same folder stops at once. A
+Integrity: whenever the file is read back (a resumed run, ``--report-only``,
+``read_results``) every record is checked field by field (a wrong type, a missing key or a
+value out of range is named with its file, line and field), its seeds and seating against
+the tournament's (they follow from the tournament seed and the game index), and its game is
+*replayed* in the kernel from its env id, options, seed and actions: a record whose replay
+does not give its log digest, outcome, winner, returns, length and turns is refused, naming
+the game and the field. The replay is what makes results trustworthy: ``record_sha256``,
+an unkeyed digest of the record's content, only catches damage (a cut or garbled line),
+since whoever edits a record can recompute it. A replay proves that the recorded results
+follow from the recorded actions, not that the seated agents chose those actions (only
+playing the game again with the same agents and seeds shows that). A record that fails
+any check, or a game written twice (two runs into one folder), is named by line, and
+``--repair`` drops such lines (keeping the first good record of a game) so that the run
+plays those games again. One run at a time holds ``OUT/.lock``; a second one into the same folder stops at once. A
 worker process that dies (killed, out of memory) loses no game: its batches are played
 again in a fresh pool, and after ``MAX_POOL_RESTARTS`` deaths the run stops with an
 error (the results so far stay, and a rerun resumes).
@@ -549,24 +558,41 @@ def _descendants(root: int, skip: int | None = None) -> set[tuple[int, str]]:
 
 # --- the results file -----------------------------------------------------------------------------
 def read_results(
-    path: str | Path, t: Tournament | None = None, *, repair: bool = False, drop_bad: bool = False
+    path: str | Path,
+    t: Tournament | None = None,
+    *,
+    repair: bool = False,
+    drop_bad: bool = False,
+    progress: bool = False,
 ) -> list[dict[str, Any]]:
     """The records of a results file. A last line cut off by an interruption is ignored
-    (and cut from the file with ``repair``); any other malformed line, a record whose
-    digest fails, a repeated game index, or (given ``t``) a game that is not this
-    tournament's raises ``ValueError`` naming the line, unless ``drop_bad``: then bad
-    records and repeats (after the first good record of a game) are dropped from the
-    file (rewritten atomically) and those games will be played again."""
+    (and cut from the file with ``repair``); any other malformed line, a record with a
+    field of the wrong type or out of range, a record whose digest fails or whose game,
+    replayed in the kernel, does not give its recorded results (``verify_record``), a
+    repeated game index, or (given ``t``) a game that is not this tournament's raises
+    ``ValueError`` naming the file, the line and what is wrong, unless ``drop_bad``: then
+    bad records and repeats (after the first good record of a game) are dropped from the
+    file (rewritten atomically) and those games will be played again. ``progress``: a
+    progress bar on stderr while the replays last more than two seconds."""
+    from tqdm import tqdm
+
     p = Path(path)
     if not p.exists():
         return []
+    if not p.is_file():
+        raise ValueError(f"results file {str(p)!r} is not a regular file")
     data = p.read_bytes()
     lines = data.split(b"\n")
     records: list[dict[str, Any]] = []
     seen: set[int] = set()
     dropped = 0
     good_end = 0
+    replayer = _Replayer()
+    bar = tqdm(
+        total=len(lines), desc=f"checking {p.name}", unit="game", delay=2.0, disable=not progress, file=sys.stderr
+    )
     for n, line in enumerate(lines):
+        bar.update(1)
         last = n == len(lines) - 1
         if not line.strip():
             good_end += len(line) + (not last)
@@ -584,21 +610,27 @@ def read_results(
             raise ValueError(f"results file {str(p)!r}, line {n + 1}: malformed ({exc}); {_REPAIR}") from None
         if last:
             break  # complete JSON but no newline: written partly; play it again
-        problem = None
-        if rec.get(DIGEST) != record_digest(rec):
+        problem = check_record_fields(rec)
+        if problem is None and t is not None:
+            _check_tournament(p, n + 1, rec, t)
+        if problem is None and rec.get(DIGEST) != record_digest(rec):
             problem = "its record_sha256 does not match its content (edited or damaged)"
-        elif rec["index"] in seen:
+        if problem is None and rec["index"] in seen:
             problem = f"game {rec['index']} appears twice (two runs into one folder?)"
+        if problem is None:
+            problem = _check_seeds(rec, t)
+        if problem is None:
+            problem = replayer.verify(rec, f"{p}, line {n + 1}")
         if problem is not None:
             if drop_bad:
                 dropped += 1
                 continue
+            bar.close()
             raise ValueError(f"results file {str(p)!r}, line {n + 1}: {problem}; {_REPAIR}")
-        if t is not None:
-            _check_record(p, n + 1, rec, t)
         seen.add(rec["index"])
         records.append(rec)
         good_end += len(line) + 1
+    bar.close()
     if dropped:
         tmp = p.with_suffix(".repair")
         tmp.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -612,7 +644,9 @@ def read_results(
 _REPAIR = "run again with --repair to drop the bad lines and play those games again"
 
 
-def _check_record(path: Path, line: int, rec: dict[str, Any], t: Tournament) -> None:
+def _check_tournament(path: Path, line: int, rec: dict[str, Any], t: Tournament) -> None:
+    """A record of another tournament (other env, options, seed or agents) is not damage
+    to repair: the run stops and names it."""
     expected = {
         "env_id": t.env_id,
         "options": t.full_options,
@@ -625,6 +659,141 @@ def _check_record(path: Path, line: int, rec: dict[str, Any], t: Tournament) -> 
                 f"results file {str(path)!r}, line {line}: game {rec['index']} has {key}={rec.get(key)!r} but this "
                 f"tournament has {value!r}; it belongs to another tournament: use another --out or remove the file"
             )
+
+
+def _check_seeds(rec: dict[str, Any], t: Tournament | None) -> str | None:
+    """What follows from the tournament seed and the game index: the game's seeds (and,
+    given the tournament, its arrangement), so a copy of a game under another index is
+    caught."""
+    players = rec["options"]["num_players"]
+    env_seed, agent_seeds = game_seeds(rec["tournament_seed"], rec["index"], players)
+    cooperative = labyrinth_env.get_spec(rec["env_id"]).cooperative
+    expected = {"seed": env_seed, "agent_seeds": agent_seeds[:1] if cooperative else agent_seeds}
+    if t is not None:
+        expected["arrangement"] = t.schedule.arrangement(rec["index"])
+    for key, value in expected.items():
+        if rec[key] != value:
+            game = rec["index"]
+            return f"game {game} has {key}={_shown(rec[key])} but game {game} of this tournament has {value!r}"
+    return None
+
+
+def _shown(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_int(value: Any, low: int | None = None) -> bool:
+    return type(value) is int and (low is None or value >= low)
+
+
+def _is_number(value: Any) -> bool:
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def check_record_fields(rec: dict[str, Any]) -> str | None:
+    """What is wrong with a results record's fields (a missing key, a wrong type, a value
+    out of range), naming the field; None if nothing. Its replay part is checked as a
+    replay file is (``registry.check_replay``)."""
+    from labyrinth_env.registry import check_replay
+
+    try:
+        check_replay(rec, "record")
+    except ValueError as exc:
+        return str(exc).replace("malformed replay 'record': ", "")
+    players = rec["options"].get("num_players")
+    if not _is_int(players, 1):
+        return f"field 'options' has num_players={_shown(players)}, not an int >= 1"
+    fields: dict[str, tuple[Callable[[Any], bool], str]] = {
+        "index": (lambda v: _is_int(v, 0), "an int >= 0"),
+        "tournament_seed": (lambda v: _is_int(v, 0), "an int >= 0"),
+        "arrangement": (lambda v: _is_int(v, 0), "an int >= 0"),
+        "agents": (
+            lambda v: isinstance(v, list) and len(v) == players and all(isinstance(a, str) for a in v),
+            f"a list of {players} agent specs",
+        ),
+        "agent_seeds": (
+            lambda v: isinstance(v, list) and 1 <= len(v) <= players and all(_is_int(a, 0) for a in v),
+            "a list of ints >= 0, one per seat",
+        ),
+        "log_sha256": (lambda v: isinstance(v, str) and len(v) == 64, "a SHA-256 hex digest"),
+        "returns": (
+            lambda v: isinstance(v, list) and len(v) == players and all(_is_number(x) for x in v),
+            f"a list of {players} numbers",
+        ),
+        "winner": (lambda v: v is None or (_is_int(v, 0) and v < players), f"null or a seat 0..{players - 1}"),
+        "winner_agent": (lambda v: v is None or isinstance(v, str), "null or an agent spec"),
+        "outcome": (lambda v: isinstance(v, str), "a string"),
+        "length": (lambda v: _is_int(v, 0), "an int >= 0"),
+        "turns": (lambda v: _is_int(v, 0), "an int >= 0"),
+        DIGEST: (lambda v: isinstance(v, str), "a SHA-256 hex digest"),
+    }
+    if "treasures" in rec:
+        fields["treasures"] = (lambda v: _is_int(v, 0), "an int >= 0")
+    for key, (ok, what) in fields.items():
+        if key not in rec:
+            return f"field {key!r} is missing"
+        if not ok(rec[key]):
+            return f"field {key!r} must be {what}, got {_shown(rec[key])}"
+    return None
+
+
+class _Replayer:
+    """Replays records in the kernel, one env per env id and options (made once)."""
+
+    def __init__(self) -> None:
+        self.envs: dict[str, Any] = {}
+
+    def verify(self, rec: dict[str, Any], source: str) -> str | None:
+        """What in ``rec`` its game's replay contradicts (see ``verify_record``); None if nothing."""
+        from labyrinth_env.registry import replay_data
+
+        key = json.dumps([rec["env_id"], rec["options"]], sort_keys=True)
+        try:
+            env = replay_data(rec, source, env=self.envs.get(key))
+        except ValueError as exc:
+            return f"game {rec['index']} does not replay: {' '.join(str(exc).split())}"
+        self.envs[key] = env
+        got = replayed_results(env)
+        if "treasures" not in rec:
+            del got["treasures"]
+        for field, value in got.items():
+            if rec[field] != value:
+                return (
+                    f"game {rec['index']}: its replay gives {field}={_shown(value)}, the record says "
+                    f"{_shown(rec[field])} (forged or damaged)"
+                )
+        if rec["winner_agent"] != (None if rec["winner"] is None else rec["agents"][rec["winner"]]):
+            return (
+                f"game {rec['index']}: winner_agent {_shown(rec['winner_agent'])} is not the agent in "
+                f"seat {rec['winner']}"
+            )
+        return None
+
+
+def replayed_results(env: Any) -> dict[str, Any]:
+    """A replayed game's results as a record holds them (the fields ``play_game`` fills):
+    outcome, winner, returns, length, turns, treasures."""
+    from labyrinth_env.agents.evaluate import game_outcome
+
+    log = env.game_log
+    outcome, winner = game_outcome(log)
+    illegal = env.illegal_action is not None
+    return {
+        "outcome": "illegal" if illegal else outcome,
+        "winner": winner,
+        "returns": [float(env._cumulative_rewards.get(a, 0.0)) for a in env.possible_agents],
+        "length": len(env.actions_taken) + illegal,
+        "turns": sum(1 for e in log if e["type"] == "start_turn"),
+        "treasures": sum(1 for e in log if e["type"] == "collect"),
+    }
+
+
+def verify_record(rec: dict[str, Any], source: str = "record") -> str | None:
+    """What is wrong with one results record: a bad field (``check_record_fields``), or a
+    result its game's replay in the kernel contradicts (its log digest, outcome, winner,
+    returns, length, turns, treasures, winner agent); None if nothing."""
+    return check_record_fields(rec) or _Replayer().verify(rec, source)
 
 
 def _sort_results(path: Path, records: list[dict[str, Any]]) -> None:
@@ -684,7 +853,7 @@ def run_tournament(
             out_dir.mkdir(parents=True, exist_ok=True)
             stack.enter_context(_locked(out_dir))
             path = out_dir / RESULTS
-            records = read_results(path, t, repair=True, drop_bad=repair)
+            records = read_results(path, t, repair=True, drop_bad=repair, progress=progress)
         return _play_and_report(t, games, records, path, out, workers, backend, address, batch_size, progress, plot)
 
 
@@ -916,13 +1085,14 @@ def settings_from_args(args: argparse.Namespace) -> dict[str, Any]:
     return settings
 
 
-def report_only(settings: dict[str, Any], plot: bool = True) -> dict[str, Any]:
-    """The report of the games already in ``out`` (none played)."""
+def report_only(settings: dict[str, Any], plot: bool = True, progress: bool = False) -> dict[str, Any]:
+    """The report of the games already in ``out`` (none played; each is replayed to check
+    its record)."""
     path = Path(settings["out"]) / RESULTS
     if not path.exists():  # before the agents are built: their kernels may have to compile
         raise ValueError(f"no results file {str(path)!r} to report on")
     t = make_tournament(settings["env_id"], settings["agents"], settings["seed"], settings["options"])
-    records = [r for r in read_results(path, t) if r["index"] < settings["games"]]
+    records = [r for r in read_results(path, t, progress=progress) if r["index"] < settings["games"]]
     report = tournament_report(records, t.agents, cooperative=t.cooperative, meta=t.meta())
     write_report(report, Path(settings["out"]), plot=plot, records=records)
     return report
@@ -934,7 +1104,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         settings = settings_from_args(args)
         if args.report_only:
-            report = report_only(settings, plot=not args.no_plot)
+            report = report_only(settings, plot=not args.no_plot, progress=not args.no_progress)
         else:
             report = run_tournament(
                 **settings, progress=not args.no_progress, plot=not args.no_plot, repair=args.repair

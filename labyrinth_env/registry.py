@@ -282,15 +282,18 @@ def load_replay(path: str | Path) -> LabyrinthAECEnv:
     return replay_data(read_replay(path), path)
 
 
-def replay_data(data: dict[str, Any], source: str | Path) -> LabyrinthAECEnv:
+def replay_data(data: dict[str, Any], source: str | Path, env: LabyrinthAECEnv | None = None) -> LabyrinthAECEnv:
     """``load_replay`` for a replay already parsed (``check_replay``); ``source`` names it
-    in errors."""
+    in errors. ``env``: an env made earlier with the same env id and options, replayed into
+    again (a results file replays many games of one env)."""
     p = source
     data = check_replay(data, source)
-    try:
-        env = raw_env(data["env_id"], **data["options"])
-    except ValueError as exc:
-        raise _replay_error(p, str(exc)) from None
+    if env is None:
+        try:
+            env = raw_env(data["env_id"], **data["options"])
+        except ValueError as exc:
+            raise _replay_error(p, str(exc)) from None
+    env.checked = False
     try:
         env.reset(seed=data["seed"])
     except ValueError as exc:

@@ -309,6 +309,102 @@ def test_tampered_or_repeated_records_are_named_and_repaired(reference, tmp_path
     assert (tmp_path / T.RESULTS).read_bytes() == (ref_out / T.RESULTS).read_bytes()
 
 
+def _forge(rec: dict, **changes) -> dict:
+    """A record edited by someone who recomputes its (unkeyed) digest afterwards."""
+    forged = {**rec, **changes}
+    forged[T.DIGEST] = T.record_digest(forged)
+    return forged
+
+
+FORGERIES = {
+    "every winner flipped": lambda r, o: _forge(
+        r,
+        winner=1 - r["winner"] if r["winner"] is not None else 0,
+        outcome="won",
+        winner_agent=r["agents"][1 - r["winner"] if r["winner"] is not None else 0],
+    ),
+    "returns reversed": lambda r, o: _forge(r, returns=r["returns"][::-1]),
+    "length changed": lambda r, o: _forge(r, length=r["length"] + 1),
+    "turns changed": lambda r, o: _forge(r, turns=r["turns"] + 2),
+    "seed changed": lambda r, o: _forge(r, seed=r["seed"] + 1),
+    "actions of another game": lambda r, o: _forge(r, actions=o["actions"]),
+    "a game cut short": lambda r, o: _forge(r, actions=r["actions"][:-3], length=r["length"] - 3),
+    "log digest recomputed": lambda r, o: _forge(r, log_sha256=o["log_sha256"]),
+}
+
+
+@pytest.mark.parametrize("forgery", sorted(FORGERIES))
+def test_a_forged_record_with_its_digest_recomputed_is_refused_by_its_replay(reference, tmp_path, forgery):
+    """Issue 32, item 3: the record digest is unkeyed, so anyone who edits a record can
+    recompute it; every record is replayed in the kernel and one whose replay contradicts
+    it is refused (naming the line and game), on resume, in --report-only and in
+    read_results; --repair plays the game again."""
+    ref_out, _ = reference
+    lines = (ref_out / T.RESULTS).read_text().splitlines()
+    rec, other = json.loads(lines[4]), json.loads(lines[6])
+    lines[4] = json.dumps(FORGERIES[forgery](rec, other))
+    (tmp_path / T.RESULTS).write_text("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match=r"line 5: game 4.*--repair"):
+        read_results(tmp_path / T.RESULTS)
+    with pytest.raises(ValueError, match=r"line 5: game 4.*--repair"):
+        T.report_only(
+            {"env_id": ENV, "agents": "random,heuristic", "seed": 3, "options": FAST, "out": tmp_path, "games": 12}
+        )
+    args = (ENV, ["random", "heuristic"], 12)
+    with pytest.raises(ValueError, match=r"line 5: game 4"):
+        run_tournament(*args, seed=3, options=FAST, out=tmp_path, plot=False)
+    run_tournament(*args, seed=3, options=FAST, out=tmp_path, plot=False, repair=True)
+    assert (tmp_path / T.RESULTS).read_bytes() == (ref_out / T.RESULTS).read_bytes()
+
+
+def test_a_copy_with_another_index_is_refused(reference, tmp_path):
+    # 241 games in a 240-game tournament: a copy of a game under index -1, or under the
+    # index of a game not played, digest recomputed
+    ref_out, _ = reference
+    lines = (ref_out / T.RESULTS).read_text().splitlines()
+    rec = json.loads(lines[4])
+    for index, message in ((-1, "field 'index' must be an int >= 0, got -1"), (12, "game 12 has")):
+        (tmp_path / T.RESULTS).write_text("\n".join([*lines, json.dumps(_forge(rec, index=index))]) + "\n")
+        with pytest.raises(ValueError, match=rf"line 13: .*{message}"):
+            read_results(tmp_path / T.RESULTS, T.make_tournament(ENV, ["random", "heuristic"], 3, FAST))
+        with pytest.raises(ValueError, match=rf"line 13: .*{message}"):
+            read_results(tmp_path / T.RESULTS)
+
+
+BAD_FIELDS = {
+    "winner 7": ({"winner": 7}, "field 'winner' must be null or a seat 0..1, got 7"),
+    "winner x": ({"winner": "x"}, "field 'winner' must be null or a seat 0..1, got 'x'"),
+    "length long": ({"length": "long"}, "field 'length' must be an int >= 0, got 'long'"),
+    "no returns": ({"returns": None}, "field 'returns' is missing"),
+    "short returns": ({"returns": [1.0]}, "field 'returns' must be a list of 2 numbers, got [1.0]"),
+    "turns a float": ({"turns": 3.0}, "field 'turns' must be an int >= 0, got 3.0"),
+    "no seed": ({"seed": None}, "missing key 'seed'"),
+    "actions not ints": ({"actions": [0, "1"]}, "action #1 is '1', not an int"),
+    "agents a string": ({"agents": "random"}, "field 'agents' must be a list of 2 agent specs"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FIELDS))
+def test_forged_field_types_give_one_line_naming_file_line_and_field(reference, tmp_path, capsys, case):
+    from labyrinth_env.cli import main
+
+    ref_out, _ = reference
+    lines = (ref_out / T.RESULTS).read_text().splitlines()
+    changes, message = BAD_FIELDS[case]
+    rec = {**json.loads(lines[2]), **changes}
+    for key in [k for k, v in changes.items() if v is None]:
+        del rec[key]
+    lines[2] = json.dumps(_forge(rec))
+    (tmp_path / T.RESULTS).write_text("\n".join(lines) + "\n")
+    argv = ["tournament", "--env", ENV, "--agents", "random,heuristic", "--games", "12", "--seed", "3"]
+    argv += ["--max-turns", "30", "--out", str(tmp_path), "--no-plot", "--no-progress"]
+    for extra in (["--report-only"], []):
+        assert main([*argv, *extra]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "Traceback" not in err, err
+        assert f"{tmp_path / T.RESULTS}', line 3: " in err and message in err, err
+
+
 def test_chaos_killed_workers_and_driver_lose_and_repeat_nothing(reference, tmp_path):
     """Issue 22, item 2 and the chaos test: a tournament run from the command line in a
     separate process, with two workers; a worker is killed (SIGKILL) mid-run, then the
