@@ -47,6 +47,19 @@ REPLAY_VERSION = 1
 OBSERVATION_FORMATS = ("dict", "flat")
 
 
+def replay_digest(log: list[dict[str, Any]], illegal_action: Any = None) -> str:
+    """SHA-256 of a decoded game log, with the illegal action that ended the game if one
+    did (``(agent, action)`` or a replay's ``{"agent", "action"}``): a replay whose
+    ``illegal_action`` is deleted would otherwise load as a game still running."""
+    if illegal_action is None:
+        content: Any = log  # as every replay without an illegal action has recorded it
+    else:
+        if isinstance(illegal_action, dict):
+            illegal_action = (illegal_action.get("agent"), illegal_action.get("action"))
+        content = {"log": log, "illegal_action": list(illegal_action)}
+    return hashlib.sha256(json.dumps(content, sort_keys=True).encode()).hexdigest()
+
+
 class LabyrinthAECEnv(AECEnv):
     """PettingZoo AEC env driven by a numba kernel (see DESIGN.md, "Kernel contract")."""
 
@@ -320,7 +333,8 @@ class LabyrinthAECEnv(AECEnv):
         self._accumulate_rewards()
         self._deads_step_first()
         self.illegal_action = (agent, index)
-        self._publish_masks()
+        # infos stay as they were (the wrapper's way): with observation_format="flat" the
+        # offender keeps the mask it was given
 
     def _publish_masks(self) -> None:
         """With ``observation_format="flat"``: each agent's legal actions in its infos
@@ -536,7 +550,9 @@ class LabyrinthAECEnv(AECEnv):
 
     # replays ----------------------------------------------------------------------------------
     def log_digest(self) -> str:
-        return hashlib.sha256(json.dumps(self.game_log, sort_keys=True).encode()).hexdigest()
+        """The digest a replay records (``log_sha256``): of the decoded log and, in a game an
+        illegal action ended, of that action (``replay_digest``)."""
+        return replay_digest(self.game_log, getattr(self, "illegal_action", None))
 
     def replay_dict(self) -> dict[str, Any]:
         if not self._has_reset:

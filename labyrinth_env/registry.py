@@ -305,9 +305,6 @@ def replay_data(data: dict[str, Any], source: str | Path, env: LabyrinthAECEnv |
             env.step(action)
         except ValueError as exc:
             raise _replay_error(p, f"action #{i}: {exc}") from None
-    digest = data.get("log_sha256")
-    if digest is not None and digest != env.log_digest():
-        raise _replay_error(p, "the replayed game log differs from the recorded one (other rules or version?)")
     env.checked = True
     illegal = data.get("illegal_action")
     if illegal is not None:  # the move that ended the game: it must still be that agent's, and illegal
@@ -321,4 +318,11 @@ def replay_data(data: dict[str, Any], source: str | Path, env: LabyrinthAECEnv |
                 env.step(illegal["action"])
             except ValueError as exc:
                 raise _replay_error(p, f"illegal_action: {exc}") from None
+    # the digest covers the illegal action too: deleting it (a game still running) is refused
+    digest = data.get("log_sha256")
+    if digest is not None and digest != env.log_digest():
+        raise _replay_error(
+            p,
+            "the replayed game log and illegal action differ from the recorded ones (edited, other rules or version?)",
+        )
     return env

@@ -365,6 +365,23 @@ def _base_replay(env_id: str) -> str:
     return json.dumps(env.replay_dict())
 
 
+@functools.cache
+def _base_illegal_replay(env_id: str) -> str:
+    """A game that an illegal action ended (in make()'s checked mode)."""
+    env = labyrinth_env.make(env_id)
+    env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    for _ in range(10):
+        if env.terminations[env.agent_selection]:
+            break
+        env.step(int(rng.choice(env.legal_actions())))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        env.step(min(set(range(env.unwrapped.kernel.NUM_ACTIONS)) - set(env.legal_actions())))
+    assert env.unwrapped.illegal_action is not None
+    return json.dumps(env.unwrapped.replay_dict())
+
+
 def _mutate_replay(data: Any, draw: Any) -> dict[str, Any]:
     replay = json.loads(data)
     for _ in range(draw(st.integers(1, 3), label="mutations")):
@@ -398,7 +415,8 @@ def _mutate_replay(data: Any, draw: Any) -> dict[str, Any]:
 @fuzz(25)
 @given(data=st.data())
 def test_fuzz_mutated_replays_load_the_same_game_or_fail_cleanly(env_id, data):
-    replay = _mutate_replay(_base_replay(env_id), data.draw)
+    base = data.draw(st.sampled_from([_base_replay(env_id), _base_illegal_replay(env_id)]), label="base")
+    replay = _mutate_replay(base, data.draw)
     text = json.dumps(replay)
     try:
         env = replay_data(json.loads(text), "fuzzed.json")
@@ -410,6 +428,9 @@ def test_fuzz_mutated_replays_load_the_same_game_or_fail_cleanly(env_id, data):
     assert env.seed_used == replay["seed"]
     if "log_sha256" in replay:
         assert env.log_digest() == replay["log_sha256"]
+        # issue 32, item 8: the digest covers the illegal action, so a file whose
+        # illegal_action was deleted (or added) does not load as another game
+        assert (env.illegal_action is None) == (json.loads(base).get("illegal_action") is None)
     again = replay_data(env.replay_dict(), "again")
     assert again.log_digest() == env.log_digest()
 

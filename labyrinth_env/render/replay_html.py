@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from labyrinth_env.aec import replay_digest
 from labyrinth_env.registry import check_replay, parse_json_text, raw_env, read_replay
 
 
@@ -89,7 +90,7 @@ def replay_frames(data: dict[str, Any], omniscient: bool = False) -> tuple[list[
             }
         )
     digest = data.get("log_sha256")
-    if digest is not None and digest != env.log_digest():
+    if digest is not None and digest != replay_digest(env.game_log, data.get("illegal_action")):
         raise ValueError("the replayed game log differs from the recorded one (other rules or version?)")
     return frames, env
 
