@@ -56,6 +56,7 @@ import numpy as np
 from gymnasium import spaces
 
 import labyrinth_env
+from labyrinth_env.core import templates
 from labyrinth_env.core.batch_template import MAX_EMPTY_GAMES, STALLED
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import python_seed
@@ -132,11 +133,7 @@ _FORKED_AFTER_OPENMP = False
 
 def _serial_after_fork() -> None:
     global _FORKED_AFTER_OPENMP
-    try:
-        layer = numba.threading_layer()
-    except ValueError:  # the parent never ran a parallel region: the child may
-        return
-    if layer != "omp":  # tbb and workqueue survive fork
+    if not templates.forked_after_openmp():  # decided by templates' handler, registered first
         return
     _FORKED_AFTER_OPENMP = True
     for env in list(_LIVE_ENVS):

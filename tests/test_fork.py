@@ -1,6 +1,8 @@
-"""Forked children (issue 23, item 4): after a parallel kernel ran, numba's GNU OpenMP layer
-aborts a child made by fork at its first parallel region. A child's envs step serially,
-so Gymnasium's AsyncVectorEnv and SB3's SubprocVecEnv work with ``fork``."""
+"""Forked children (issue 23, item 4; issue 32, item 8): after a parallel kernel ran,
+numba's GNU OpenMP layer aborts a child made by fork at its first parallel region. A
+child's envs step serially, and so do the bound loops' prange entry points the benchmarks
+call (``random_steps_batch``), so Gymnasium's AsyncVectorEnv, SB3's SubprocVecEnv and a
+benchmark in a forked worker work with ``fork``."""
 
 from __future__ import annotations
 
@@ -33,6 +35,11 @@ SCRIPT = textwrap.dedent(
     parent.reset(seed=0)
     parent.step(first_legal(parent.action_masks()))
     print("layer", numba.threading_layer(), flush=True)
+    # the in-kernel prange loop the benchmarks call (issue 32, item 8), run in the parent too
+    from labyrinth_env.benchmarks._probe import make_batch
+    spec = labyrinth_env.get_spec(ENV)
+    batch = make_batch(spec, parent.raw.options_vector(), 16, 0)
+    spec.loops.random_steps_batch(*batch[:3], 5, batch[3])
 
     def child(queue):
         single = SingleAgentEnv(ENV)
@@ -43,6 +50,7 @@ SCRIPT = textwrap.dedent(
         built.step(first_legal(built.action_masks()))
         built.heuristic_actions()
         parent.step(first_legal(parent.action_masks()))  # the inherited env, which was parallel
+        spec.loops.random_steps_batch(*batch[:3], 5, batch[3])  # runs serial in the child
         queue.put((built.parallel, parent.parallel))
 
     ctx = mp.get_context("fork")
@@ -53,6 +61,7 @@ SCRIPT = textwrap.dedent(
     assert proc.exitcode == 0, f"forked child exit code {proc.exitcode}"
     assert queue.get(timeout=5) == (False, False)
     assert parent.parallel, "the parent keeps its parallel loops"
+    assert spec.loops.random_steps_batch is not spec.loops.random_steps_batch_serial, "and the parent's batch loop"
 
     import gymnasium
     envs = gymnasium.vector.AsyncVectorEnv(

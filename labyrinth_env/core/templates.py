@@ -18,6 +18,11 @@ batch, one numba thread) use it and never pay for compiling the parallel version
 costs as much again as the serial one (the loop body is outlined, and everything it calls
 linked and optimised once more).
 
+In a child forked after the parent ran GNU OpenMP threads (numba's ``omp`` layer here),
+whose first parallel region would abort the child, every bound module's parallel loop is
+its serial twin (``forked_after_openmp``): a forked worker calling ``random_steps_batch``
+(the benchmarks) or a vector env's loops runs them on its one thread instead of dying.
+
 A ruleset without a heuristic gets ``core/no_heuristic.py`` bound as its ``H`` (the first
 legal action), so the loops compile; the agents and the vector env refuse to use it as a
 heuristic.
@@ -28,6 +33,7 @@ from __future__ import annotations
 import importlib
 import importlib.abc
 import importlib.machinery
+import os
 import sys
 import threading
 import types
@@ -51,6 +57,34 @@ TEMPLATES = {
 }
 WITHOUT_HEURISTIC = {"random_loops"}
 _lock = threading.RLock()
+_parallel_loops: dict[str, list[str]] = {}  # bound module name -> its parallel loops' names
+_forked_after_openmp = False
+
+
+def forked_after_openmp() -> bool:
+    """True in a process forked after its parent ran GNU OpenMP threads: parallel regions
+    would abort it, so the bound loops run serial (see the module docstring)."""
+    return _forked_after_openmp
+
+
+def _serial_after_fork() -> None:
+    global _forked_after_openmp
+    try:
+        layer = numba.threading_layer()
+    except ValueError:  # the parent never ran a parallel region: the child may
+        return
+    if layer != "omp":  # tbb and workqueue survive fork
+        return
+    _forked_after_openmp = True
+    for name, keys in _parallel_loops.items():
+        module = sys.modules.get(name)
+        if module is not None:
+            for key in keys:
+                setattr(module, key, getattr(module, key + "_serial"))
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_serial_after_fork)
 
 
 def _is_dispatcher(value: Any) -> bool:
@@ -94,6 +128,9 @@ def bind(template: types.ModuleType, spec: RulesetSpec, bound_name: str | None =
                     if value.targetoptions.get("parallel"):
                         serial = _clone(value.py_func, namespace, suffix="_serial")
                         namespace[key + "_serial"] = _rejit(value, serial, parallel=False)
+                        _parallel_loops.setdefault(name, []).append(key)
+                        if _forked_after_openmp:
+                            namespace[key] = namespace[key + "_serial"]
                 elif isinstance(value, types.FunctionType):
                     namespace[key] = _clone(value, namespace)
         except BaseException:
