@@ -31,6 +31,7 @@ from tqdm import tqdm
 import labyrinth_env
 from labyrinth_env.agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
 from labyrinth_env.options import option_assignment
+from labyrinth_env.registry import check_output_file
 
 
 def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
@@ -270,6 +271,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.max_turns is not None:
         options["max_turns"] = args.max_turns
     try:
+        if args.json is not None:
+            check_output_file(args.json, "--json")  # before the games, not after them
         options.update(option_assignment(text) for text in args.option)
         if args.agents is not None:
             specs = split_agent_specs(args.agents)
@@ -280,10 +283,15 @@ def main(argv: list[str] | None = None) -> int:
             parse_agent_spec(args.agent)
             result = evaluate(args.env, args.agent, args.games, args.seed, progress=not args.no_progress, **options)
     except ValueError as exc:
-        parser.error(str(exc))
+        print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        return 2
     print(format_match(result) if args.agents is not None else format_result(result))
     if args.json is not None:
-        args.json.write_text(json.dumps(result, indent=1))
+        try:
+            args.json.write_text(json.dumps(result, indent=1))
+        except OSError as exc:
+            print(f"{parser.prog}: error: cannot write {str(args.json)!r}: {exc.strerror}", file=sys.stderr)
+            return 2
         print(f"  written to      {args.json}")
     return 0
 

@@ -320,8 +320,17 @@ def play_batch(t: Tournament, indices: Sequence[int]) -> list[dict[str, Any]]:
     return [play_one(t, i) for i in indices]
 
 
+class WorkersDiedError(RuntimeError):
+    """The worker processes died ``MAX_POOL_RESTARTS + 1`` times (the results so far stay)."""
+
+
 def _worker_init(parent: int | None = None) -> None:
+    import signal
+
     os.environ.update(WORKER_ENV)
+    # Ctrl-C reaches the whole process group: the driver stops the run and ends its
+    # workers, which would otherwise each print a KeyboardInterrupt traceback
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     if parent is not None:
         _exit_with_parent(parent)
 
@@ -397,9 +406,14 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
             return
         except BrokenProcessPool:
             pass  # the batches not yet received are played again in a fresh pool
+        except KeyboardInterrupt:
+            # end the workers now: shutting the pool down waits for their current batches
+            for process in list(getattr(pool, "_processes", {}).values()):
+                process.terminate()
+            raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
-    raise RuntimeError(
+    raise WorkersDiedError(
         f"tournament worker processes died {MAX_POOL_RESTARTS + 1} times ({len(todo_batches)} batches unplayed; "
         "out of memory or killed?); the results so far are kept: run again to resume"
     )
@@ -1101,6 +1115,7 @@ def report_only(settings: dict[str, Any], plot: bool = True, progress: bool = Fa
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    settings: dict[str, Any] = {}
     try:
         settings = settings_from_args(args)
         if args.report_only:
@@ -1116,6 +1131,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         where = exc.filename or "the --out folder"
         print(f"{parser.prog}: error: cannot write {str(where)!r}: {exc.strerror}", file=sys.stderr)
         return 2
+    except WorkersDiedError as exc:
+        print(f"{parser.prog}: error: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        out = settings.get("out", "the --out folder")
+        print(
+            f"{parser.prog}: interrupted; every game written to {out}/{RESULTS} so far is complete "
+            "(a line cut off is dropped): run the same command again to play the rest",
+            file=sys.stderr,
+        )
+        return 130
     print_report(report)
     out = Path(settings["out"])
     names = (RESULTS, "report.json", "report.md", "report.png", "replays.md")

@@ -50,6 +50,7 @@ import numpy as np
 import labyrinth_env
 from labyrinth_env.core import analyze_template as T
 from labyrinth_env.core.contract import LOST, NO_SEAT, TRUNCATED, WON
+from labyrinth_env.registry import check_output_folder
 
 KERNEL_AGENTS = {"random": T.RANDOM, "heuristic": T.HEURISTIC}
 ROW_CAPACITY = 1 << 18  # decision rows per kernel call (a game that does not fit starts the next call)
@@ -669,8 +670,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.max_turns is not None:
         options["max_turns"] = args.max_turns
     players = None if args.players is None else _players_arg(args.players)
-    if args.out is not None and args.out.exists() and not args.out.is_dir():
-        raise ValueError(f"--out {str(args.out)!r} is a file; it must be a directory")
+    if args.out is not None:
+        check_output_folder(args.out, "--out")  # before the games, not after them
     result = analyze(
         args.env, players, args.agents or ["heuristic"], args.games, args.seed, options, progress=not args.no_progress
     )
@@ -679,9 +680,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.markdown:
         print(card_markdown(result))
     if args.out is not None:
-        args.out.mkdir(parents=True, exist_ok=True)
-        (args.out / "analysis.json").write_text(json.dumps(result, indent=1))
-        png = plot_card(result, args.out / "analysis.png")
+        try:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / "analysis.json").write_text(json.dumps(result, indent=1))
+            png = plot_card(result, args.out / "analysis.png")
+        except OSError as exc:
+            raise ValueError(f"--out {str(args.out)!r} cannot be written: {exc.strerror or exc}") from None
         print(f"written: {args.out / 'analysis.json'}" + (f", {png}" if png else " (no matplotlib: no picture)"))
     return 0
 

@@ -15,7 +15,7 @@ from rich.console import Console
 from rich.table import Table
 
 import labyrinth_env
-from labyrinth_env.registry import player_range
+from labyrinth_env.registry import check_output_file, player_range
 
 console = Console()
 
@@ -289,6 +289,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.game is not None and args.game < 0:
         raise ValueError(f"--game must be a game index >= 0, got {args.game}")
     if args.html:
+        check_output_file(args.html, "--html", make_folders=True)
         data = replay_record(args.path, args.game)
         title = f"{data['env_id']} · game {args.game}" if args.game is not None else None
         out = write_replay_html(data, args.html, title=title, omniscient=args.omniscient)
@@ -361,11 +362,19 @@ def _main(argv: Sequence[str] | None) -> int:
             return run(argv[1:])
         except ValueError as exc:
             return _user_error(exc)
+        except BrokenPipeError:
+            raise  # main's: the reader left
+        except OSError as exc:
+            return _user_error(f"{exc.filename or 'output'}: {exc.strerror or exc}")
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
     except ValueError as exc:
         return _user_error(exc)
+    except BrokenPipeError:
+        raise  # main's: the reader left
+    except OSError as exc:  # a write that failed after the checks (disk full, a folder removed)
+        return _user_error(f"{exc.filename or 'output'}: {exc.strerror or exc}")
 
 
 def _user_error(exc: Exception) -> int:

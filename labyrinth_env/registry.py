@@ -12,8 +12,10 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import pkgutil
 import re
+import stat
 import threading
 import warnings
 from pathlib import Path
@@ -185,20 +187,75 @@ def _replay_error(source: str | Path, what: str) -> ValueError:
     return ValueError(f"malformed replay {str(source)!r}: {what}")
 
 
-def read_text_file(path: str | Path, what: str = "file") -> str:
+# A replay or config is kilobytes (a long game's replay well under a megabyte); a results
+# file holds a JSON line per game. Larger files are refused before they are read.
+MAX_TEXT_BYTES = 64 * 2**20
+MAX_RESULTS_BYTES = 2**30
+
+
+def read_text_file(path: str | Path, what: str = "file", max_bytes: int = MAX_TEXT_BYTES) -> str:
     """A user's text file (replay, config), or ``ValueError`` naming it and what is wrong:
-    missing, a folder, unreadable, not text."""
+    missing, a folder, not a regular file (``/dev/zero``, a FIFO: it would be read for ever
+    or block), larger than ``max_bytes``, unreadable, not text."""
     p = Path(path)
     try:
-        return p.read_text()
+        st = os.stat(p)
     except FileNotFoundError:
         raise ValueError(f"{what} {str(p)!r} does not exist") from None
-    except IsADirectoryError:
-        raise ValueError(f"{what} {str(p)!r} is a folder, not a file") from None
-    except UnicodeDecodeError:
-        raise ValueError(f"{what} {str(p)!r} is not text (a binary file?)") from None
     except OSError as exc:
         raise ValueError(f"{what} {str(p)!r} cannot be read: {exc.strerror}") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise ValueError(f"{what} {str(p)!r} is a folder, not a file")
+    if not stat.S_ISREG(st.st_mode):
+        raise ValueError(f"{what} {str(p)!r} is not a regular file (a device, FIFO or socket)")
+    if st.st_size > max_bytes:
+        raise ValueError(f"{what} {str(p)!r} is {st.st_size:,} bytes; at most {max_bytes:,} are read")
+    try:
+        with p.open("rb") as f:
+            data = f.read(max_bytes + 1)
+    except OSError as exc:
+        raise ValueError(f"{what} {str(p)!r} cannot be read: {exc.strerror}") from None
+    if len(data) > max_bytes:  # grew while it was read
+        raise ValueError(f"{what} {str(p)!r} is more than {max_bytes:,} bytes; at most that many are read")
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise ValueError(f"{what} {str(p)!r} is not text (a binary file?)") from None
+
+
+def check_output_file(path: str | Path, what: str, make_folders: bool = False) -> Path:
+    """``path`` if a file can be written there: it is not a folder, and its folder exists
+    and is writable (``make_folders``: or can be made, in a writable folder); else
+    ``ValueError`` naming ``what`` (the flag), checked before any work is done."""
+    p = Path(path)
+    if p.is_dir():
+        raise ValueError(f"{what} {str(p)!r} is a folder; it must be a file path")
+    if make_folders:
+        check_output_folder(p.parent, what)
+        return p
+    parent = p.parent
+    if not parent.is_dir():
+        kind = "is a file" if parent.exists() else "does not exist"
+        raise ValueError(f"{what} {str(p)!r}: the folder {str(parent)!r} {kind}")
+    if not os.access(parent, os.W_OK | os.X_OK) or (p.exists() and not os.access(p, os.W_OK)):
+        raise ValueError(f"{what} {str(p)!r} cannot be written (permission denied)")
+    return p
+
+
+def check_output_folder(path: str | Path, what: str) -> Path:
+    """``path`` if it is, or can be made, a writable folder (its nearest existing ancestor
+    is a writable folder); else ``ValueError`` naming ``what``, checked before any work."""
+    p = Path(path)
+    if p.exists() and not p.is_dir():
+        raise ValueError(f"{what} {str(p)!r} is a file; it must be a folder")
+    existing = p
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise ValueError(f"{what} {str(p)!r}: {str(existing)!r} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise ValueError(f"{what} {str(p)!r} cannot be written (permission denied in {str(existing)!r})")
+    return p
 
 
 def parse_json_file(path: str | Path, what: str = "file") -> Any:

@@ -174,3 +174,36 @@ def test_a_reader_that_leaves_early_ends_the_command_quietly(monkeypatch, tmp_pa
         monkeypatch.setattr(sys, "stdout", out)
         assert cli.main(["envs"]) == 1
         assert os.path.samefile(f"/proc/self/fd/{out.fileno()}", os.devnull)
+
+
+def test_outputs_that_cannot_be_written_and_inputs_that_are_not_files_are_one_line(tmp_path, capsys):
+    """Issue 32, item 6: replay --html, evaluate --json and analyze --out into a missing
+    folder or below a file fail at once (before any game) with one line and exit code 2;
+    ``labyrinth replay`` refuses a device (``/dev/zero`` would be read until memory runs
+    out), a FIFO (it would block for ever) and a file over the size cap."""
+    import os
+
+    env = make("team_edition_v1", num_players=2)
+    env.reset(seed=1)
+    env.save_replay(tmp_path / "good.json")
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    html = ["replay", str(tmp_path / "good.json"), "--html"]
+    _one_line_error(capsys, [*html, str(a_file / "x.html")], "--html", "is a file, not a folder")
+    _one_line_error(capsys, [*html, str(a_file / "deeper" / "x.html")], "--html", "is a file, not a folder")
+    _one_line_error(capsys, ["replay", str(tmp_path / "good.json"), "--html", str(tmp_path)], "is a folder")
+    evaluate = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "1", "--no-progress"]
+    _one_line_error(capsys, [*evaluate, "--json", str(tmp_path / "missing" / "r.json")], "--json", "does not exist")
+    _one_line_error(capsys, [*evaluate, "--json", str(a_file / "r.json")], "--json", "is a file")
+    analyze = ["analyze", "--env", "toy_race_v0", "--players", "2", "--games", "2", "--no-progress"]
+    _one_line_error(capsys, [*analyze, "--out", str(a_file / "sub")], "--out", "is a file, not a folder")
+    _one_line_error(capsys, [*analyze, "--out", str(a_file)], "--out", "is a file; it must be a folder")
+    _one_line_error(capsys, ["replay", "/dev/zero"], "/dev/zero", "not a regular file")
+    fifo = tmp_path / "fifo.json"
+    os.mkfifo(fifo)
+    _one_line_error(capsys, ["replay", str(fifo)], "fifo.json", "not a regular file")
+    _one_line_error(capsys, ["replay", str(fifo), "--game", "0"], "fifo.json")
+    big = tmp_path / "big.json"
+    with big.open("wb") as f:
+        f.truncate(65 * 2**20)  # sparse: no disk used
+    _one_line_error(capsys, ["replay", str(big)], "big.json", "at most 67,108,864")

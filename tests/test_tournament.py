@@ -607,6 +607,52 @@ def test_cli_runs_reports_and_rejects_bad_input(tmp_path, capsys):
     assert "NAME=VALUE" in capsys.readouterr().err
 
 
+def test_workers_that_keep_dying_end_the_run_with_one_line(tmp_path, capsys, monkeypatch):
+    # issue 32, item 6: the error used to come with its traceback
+    from labyrinth_env.cli import main
+
+    def dying(*args, **kwargs):
+        raise T.WorkersDiedError("tournament worker processes died 4 times (1 batches unplayed; ...)")
+
+    monkeypatch.setattr(T, "run_local", dying)
+    argv = ["tournament", "--env", ENV, "--agents", "random,heuristic", "--games", "2", "--max-turns", "30"]
+    assert main([*argv, "--out", str(tmp_path), "--no-progress", "--no-plot"]) == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "worker processes died 4 times" in err and "Traceback" not in err, err
+
+
+def test_ctrl_c_during_a_tournament_says_the_data_is_fine_in_one_line(reference, tmp_path):
+    """Issue 32, item 6: Ctrl-C (SIGINT to the terminal's process group: the driver and its
+    two workers) ends the run with exit code 130 and one line saying the games written are
+    complete, no KeyboardInterrupt traceback from the driver or a worker; a rerun finishes
+    the file an uninterrupted run writes."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    ref_out, _ = reference
+    root = str(Path(__file__).resolve().parent.parent)
+    argv = [sys.executable, "-m", "labyrinth_env.agents.tournament", "--env", ENV, "--agents", "random,heuristic"]
+    argv += ["--games", "12", "--seed", "3", "--players", "2", "--max-turns", "30", "--workers", "2"]
+    argv += ["--batch-size", "1", "--out", str(tmp_path), "--no-progress", "--no-plot"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([root, os.environ.get("PYTHONPATH", "")])}
+    driver = subprocess.Popen(
+        argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, start_new_session=True
+    )
+    path, deadline = tmp_path / T.RESULTS, time.time() + 600
+    while not (path.exists() and path.read_text().count("\n") >= 1) and driver.poll() is None:
+        assert time.time() < deadline
+        time.sleep(0.05)
+    os.killpg(driver.pid, signal.SIGINT)
+    code, err = driver.wait(timeout=120), driver.stderr.read()
+    assert code == 130, err
+    assert err.count("\n") == 1 and "interrupted; every game written to" in err and "Traceback" not in err, err
+    assert subprocess.run(argv, env=env, capture_output=True, timeout=900).returncode == 0
+    assert path.read_bytes() == (ref_out / T.RESULTS).read_bytes()
+
+
 _LISTENERS = """
 import json, sys
 import psutil

@@ -18,7 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from labyrinth_env.aec import replay_digest
-from labyrinth_env.registry import check_replay, parse_json_text, raw_env, read_replay
+from labyrinth_env.registry import (
+    MAX_RESULTS_BYTES,
+    check_replay,
+    parse_json_text,
+    raw_env,
+    read_replay,
+    read_text_file,
+)
 
 
 def replay_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
@@ -31,12 +38,7 @@ def replay_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
         return read_replay(p)
     if game is None:
         raise ValueError(f"{str(p)!r} holds many games: choose one with --game INDEX")
-    try:
-        lines = p.read_text().splitlines()
-    except FileNotFoundError:
-        raise ValueError(f"results file {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ValueError(f"results file {str(p)!r} cannot be read: {exc}") from None
+    lines = read_text_file(p, "results file", MAX_RESULTS_BYTES).splitlines()
     for n, line in enumerate(lines):
         if not line.strip():
             continue
