@@ -106,3 +106,136 @@ def test_an_unwritable_cache_folder_compiles_in_the_process_with_one_warning(tmp
     assert out.returncode == 0 and out.stdout.strip() == "played", out.stderr[-2000:]
     assert out.stderr.count("cannot be written") == 1, out.stderr[-2000:]
     assert "Traceback" not in out.stderr
+
+
+# --- damage and read-only caches (issue 32, item 5) ----------------------------------------------
+TINY = """
+from labyrinth_env.core.jit import njit
+
+
+@njit(cache=True)
+def triple(x):
+    return 3 * x + 1
+"""
+
+TINY_SCRIPT = """
+import json, sys, warnings
+warnings.simplefilter("always")
+sys.path.insert(0, sys.argv[1])
+import labyrinth_env.core
+import tinykernel
+value = tinykernel.triple(5)
+stats = tinykernel.triple.stats
+print(json.dumps({"value": value, "hits": sum(stats.cache_hits.values()), "misses": sum(stats.cache_misses.values())}))
+"""
+
+
+def _tiny(packages: Path, cache: Path, read_only: bool = False) -> tuple[dict, str]:
+    """Run the tiny kernel in a fresh process: (its figures, its stderr)."""
+    env = {**os.environ, "LABYRINTH_CACHE_DIR": str(cache), "NUMBA_NUM_THREADS": "1"}
+    env.pop("NUMBA_CACHE_DIR", None)
+    argv = [sys.executable, "-c", TINY_SCRIPT, str(packages)]
+    if read_only:  # a read-only bind mount in a mount namespace of its own (root ignores file modes)
+        argv = ["unshare", "-m", "--propagation", "private", "sh", "-c",
+                f'mount --bind -o ro "{cache}" "{cache}" && exec "$@"', "sh", *argv]  # fmt: skip
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=300, cwd=Path(__file__).parents[1])
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr[-3000:]
+    return json.loads(out.stdout.strip().splitlines()[-1]), out.stderr
+
+
+def _files(cache: Path, pattern: str) -> list[Path]:
+    found = sorted(cache.rglob(pattern))
+    assert found, pattern
+    return found
+
+
+def _damage(cache: Path, how: str) -> None:
+    import pickle
+
+    if how == "garbage index":
+        _files(cache, "*.nbi")[0].write_bytes(b"\x80\x04garbage that is not an index")
+    elif how == "index cut short":
+        index = _files(cache, "*.nbi")[0]
+        index.write_bytes(index.read_bytes()[:40])
+    elif how == "compiled file cut short":
+        data = _files(cache, "*.nbc")[0]
+        data.write_bytes(data.read_bytes()[: data.stat().st_size // 2])
+    elif how == "compiled file byte flipped":
+        data = _files(cache, "*.nbc")[0]
+        content = bytearray(data.read_bytes())
+        content[len(content) // 2] ^= 0x10
+        data.write_bytes(bytes(content))
+    elif how == "a payload of the wrong shape, digest recomputed":
+        import hashlib
+
+        data = _files(cache, "*.nbc")[0]
+        payload = pickle.dumps((1, 2))
+        data.write_bytes(payload)
+        Path(str(data) + ".sha256").write_text(hashlib.sha256(payload).hexdigest())
+
+
+DAMAGE = [
+    "garbage index",
+    "index cut short",
+    "compiled file cut short",
+    "compiled file byte flipped",
+    "a payload of the wrong shape, digest recomputed",
+]
+
+
+@pytest.fixture(scope="module")
+def tiny_cache(tmp_path_factory):
+    """A tiny kernel compiled once into a cache of its own."""
+    root = tmp_path_factory.mktemp("tiny")
+    (root / "packages").mkdir()
+    (root / "packages" / "tinykernel.py").write_text(TINY)
+    first, err = _tiny(root / "packages", root / "cache")
+    assert first == {"value": 16, "hits": 0, "misses": 1} and "Warning" not in err, err
+    assert _files(root / "cache", "*.nbc.sha256")
+    return root
+
+
+def test_a_damaged_cache_is_reported_once_and_recompiled_past(tiny_cache, tmp_path):
+    for how in DAMAGE:
+        cache = tmp_path / how.replace(" ", "_").replace(",", "")
+        shutil.copytree(tiny_cache / "cache", cache)
+        _damage(cache, how)
+        got, err = _tiny(tiny_cache / "packages", cache)
+        assert got["value"] == 16 and got["hits"] == 0, (how, got)
+        assert err.count("damaged kernel cache entry") == 1, (how, err)
+        again, err = _tiny(tiny_cache / "packages", cache)  # the entry was written anew
+        assert again == {"value": 16, "hits": 1, "misses": 0} and "Warning" not in err, (how, err)
+
+
+def test_a_cache_written_before_digests_loads_and_gets_its_digests(tiny_cache, tmp_path):
+    shutil.copytree(tiny_cache / "cache", tmp_path / "cache")
+    for digest in _files(tmp_path / "cache", "*.sha256"):
+        digest.unlink()
+    got, err = _tiny(tiny_cache / "packages", tmp_path / "cache")
+    assert got == {"value": 16, "hits": 1, "misses": 0} and "Warning" not in err, err
+    assert _files(tmp_path / "cache", "*.nbc.sha256")
+
+
+def _can_mount_read_only(tmp_path: Path) -> bool:
+    probe = tmp_path / "probe"
+    probe.mkdir()
+    cmd = f'mount --bind -o ro "{probe}" "{probe}" && ! touch "{probe}/x" 2>/dev/null'
+    try:
+        done = subprocess.run(["unshare", "-m", "--propagation", "private", "sh", "-c", cmd], capture_output=True)
+    except OSError:
+        return False
+    return done.returncode == 0
+
+
+def test_a_read_only_cache_with_valid_kernels_is_read_not_recompiled(tiny_cache, tmp_path):
+    if not _can_mount_read_only(tmp_path):
+        pytest.skip("needs unshare and mount (a read-only bind mount)")
+    shutil.copytree(tiny_cache / "cache", tmp_path / "cache")
+    got, err = _tiny(tiny_cache / "packages", tmp_path / "cache", read_only=True)
+    assert got == {"value": 16, "hits": 1, "misses": 0}, err
+    assert "Warning" not in err, err
+    # a read-only cache that lacks the kernel: it compiles, with one warning, nothing saved
+    for item in _files(tmp_path / "cache", "*.nb*"):
+        item.unlink()
+    got, err = _tiny(tiny_cache / "packages", tmp_path / "cache", read_only=True)
+    assert got == {"value": 16, "hits": 0, "misses": 1} and err.count("cannot be written") == 1, err

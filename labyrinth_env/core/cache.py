@@ -15,7 +15,19 @@ Cache root, first that is set: ``$LABYRINTH_CACHE_DIR``; ``$NUMBA_CACHE_DIR/laby
 ``$XDG_CACHE_HOME/labyrinth_env/numba`` (``~/.cache/...``). Each module's functions live in
 ``<root>/<module>/<stamp>/``; older stamps of a module are pruned. A root that cannot be
 written is replaced by a temporary folder for this process, with one warning: the kernels
-then compile in every process but run the same.
+then compile in every process but run the same. A stamp folder that exists but cannot be
+written (a read-only cache, shared or shipped) is still read: its kernels load, and only
+those missing from it compile in the process (one warning, at the first that cannot be
+saved).
+
+Damage is caught, not obeyed: each compiled file has a SHA-256 beside it
+(``<file>.sha256``, written after the file; numba's own files are unchanged, so an older
+checkout sharing the folder still reads them), checked before the file is unpickled; a
+garbage index, a file cut short or changed, or any other failure to load or rebuild a
+cached kernel (an unpickling error, an LLVM bitcode error, a payload of the wrong shape)
+is reported in one warning per process and the kernel compiles again, overwriting the
+damaged entry. A compiled file without a digest (written before digests, or by an older
+checkout) is loaded as numba loads it and gets its digest then.
 
 ``install()`` (called when ``labyrinth_env.core`` is imported, before any kernel is defined)
 puts the locator first in numba's list; functions that do not depend on labyrinth_env keep
@@ -26,8 +38,10 @@ from __future__ import annotations
 
 import ast
 import atexit
+import contextlib
 import hashlib
 import os
+import pickle
 import shutil
 import sys
 import tempfile
@@ -44,13 +58,25 @@ from numba.core import caching
 
 PACKAGE = "labyrinth_env"
 KEEP_STAMPS = 3  # stamps kept per module: a few checkouts of different versions side by side
+DIGEST_SUFFIX = ".sha256"
 _fallback_root: Path | None = None
+_warned: set[str] = set()  # what this process has warned about once: "corrupt", "read-only"
+
+
+def _warn_once(kind: str, message: str) -> None:
+    if kind not in _warned:
+        _warned.add(kind)
+        warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def cache_root() -> Path:
     """The folder under which compiled kernels are kept (see the module docstring)."""
     if _fallback_root is not None:
         return _fallback_root
+    return _configured_root()
+
+
+def _configured_root() -> Path:
     if os.environ.get("LABYRINTH_CACHE_DIR"):
         return Path(os.environ["LABYRINTH_CACHE_DIR"])
     if os.environ.get("NUMBA_CACHE_DIR"):
@@ -189,11 +215,17 @@ class SourceClosureLocator(caching._CacheLocator):
 
     _stamps: dict[str, str] = {}
 
-    def __init__(self, py_func: Any, py_file: str, module_name: str, stamp: str) -> None:
+    def __init__(self, py_func: Any, py_file: str, module_name: str, stamp: str, root: Path | None = None) -> None:
         self._py_file = py_file
         self._lineno = py_func.__code__.co_firstlineno
         self._stamp = stamp
-        self._cache_path = str(cache_root() / module_name / stamp[:20])
+        self._cache_path = str((root or cache_root()) / module_name / stamp[:20])
+        self.writable = True
+
+    def ensure_cache_path(self) -> None:
+        if not self.writable:  # a read-only stamp folder: what is missing compiles unsaved
+            raise PermissionError(13, "read-only kernel cache", self._cache_path)
+        super().ensure_cache_path()
 
     def get_cache_path(self) -> str:
         return self._cache_path
@@ -216,11 +248,15 @@ class SourceClosureLocator(caching._CacheLocator):
         stamp = cls._stamps.get(module_name)
         if stamp is None:
             stamp = cls._stamps[module_name] = closure_stamp(module_name)
-        self = cls(py_func, py_file, module_name, stamp)
+        self = cls(py_func, py_file, module_name, stamp, _configured_root())
         try:
             self.ensure_cache_path()
         except OSError as exc:
-            _use_fallback_root(Path(self._cache_path), exc)
+            if os.path.isdir(self._cache_path) and os.access(self._cache_path, os.R_OK | os.X_OK):
+                self.writable = False  # read what is there (see the module docstring)
+                return self
+            if _fallback_root is None:
+                _use_fallback_root(Path(self._cache_path), exc)
             self = cls(py_func, py_file, module_name, stamp)
             self.ensure_cache_path()
         _prune(Path(self._cache_path))
@@ -241,8 +277,116 @@ def _prune(current: Path) -> None:
         shutil.rmtree(old, ignore_errors=True)
 
 
+# --- damage: digests beside the compiled files, and loads that fail are recompiled ----------
+class CorruptCacheError(Exception):
+    """A cache file that cannot be what numba wrote (garbage, cut short, changed)."""
+
+
+class CheckedCacheFile(caching.IndexDataCacheFile):
+    """Numba's index and data files, with a SHA-256 of each data file beside it."""
+
+    def _load_index(self) -> dict:
+        try:
+            return super()._load_index()
+        except Exception as exc:  # any garbage: unpickling, EOF, wrong shape
+            raise CorruptCacheError(f"index {self._index_path}: {type(exc).__name__}: {exc}") from exc
+
+    def save(self, key: Any, data: Any) -> None:
+        try:
+            overloads = self._load_index()
+        except CorruptCacheError:
+            overloads = {}  # start the index again: every entry in it compiles anew
+        data_name = overloads.get(key)
+        if data_name is None:
+            existing = set(overloads.values())
+            data_name = next(n for i in range(1, len(existing) + 2) if (n := self._data_name(i)) not in existing)
+            overloads[key] = data_name
+            self._save_index(overloads)
+        self._save_data(data_name, data)
+
+    def _save_data(self, name: str, data: Any) -> None:
+        payload = self._dump(data)
+        path = self._data_path(name)
+        with self._open_for_write(path) as f:
+            f.write(payload)
+        self._save_digest(path, payload)
+
+    def _save_digest(self, path: str, payload: bytes) -> None:
+        with self._open_for_write(path + DIGEST_SUFFIX) as f:
+            f.write(hashlib.sha256(payload).hexdigest().encode())
+
+    def _load_data(self, name: str) -> Any:
+        path = self._data_path(name)
+        with open(path, "rb") as f:
+            payload = f.read()
+        try:
+            with open(path + DIGEST_SUFFIX, "rb") as f:
+                digest = f.read().decode("ascii", "replace").strip()
+        except FileNotFoundError:
+            digest = None
+        if digest is not None and digest != hashlib.sha256(payload).hexdigest():
+            raise CorruptCacheError(f"{path}: its content does not match its SHA-256 (cut short or changed)")
+        try:
+            data = pickle.loads(payload)
+        except Exception as exc:
+            raise CorruptCacheError(f"{path}: {type(exc).__name__}: {exc}") from exc
+        if digest is None:  # written before digests (or by an older checkout): add one
+            with contextlib.suppress(OSError):
+                self._save_digest(path, payload)
+        return data
+
+
+def _ours(cache: Any) -> bool:
+    return isinstance(getattr(cache._impl, "_locator", None), SourceClosureLocator)
+
+
+def _load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+    if not _ours(self):
+        return _numba_load_overload(self, sig, target_context)
+    try:
+        return _numba_load_overload(self, sig, target_context)
+    except Exception as exc:  # a damaged entry must not stop make()/reset()
+        _warn_once(
+            "corrupt",
+            f"labyrinth_env: a damaged kernel cache entry was found and is compiled again ({exc}); "
+            "any other damaged entry in this process is recompiled without another warning",
+        )
+        return None
+
+
+def _save_overload(self: Any, sig: Any, data: Any) -> None:
+    if not _ours(self):
+        return _numba_save_overload(self, sig, data)
+    try:
+        _numba_save_overload(self, sig, data)
+    except OSError as exc:
+        _warn_once(
+            "read-only",
+            f"labyrinth_env: the kernel cache folder {self._cache_path} cannot be written "
+            f"({exc.strerror or exc}): kernels found there are loaded, the others compile in this process "
+            "(set LABYRINTH_CACHE_DIR to a writable folder to keep them)",
+        )
+    return None
+
+
+def _cache_init(self: Any, py_func: Any) -> None:
+    _numba_cache_init(self, py_func)
+    if _ours(self):
+        self._cache_file.__class__ = CheckedCacheFile
+
+
+_numba_load_overload = caching.Cache.load_overload
+_numba_save_overload = caching.Cache.save_overload
+_numba_cache_init = caching.Cache.__init__
+
+
 def install() -> None:
-    """Put the locator first in numba's list (once)."""
+    """Put the locator first in numba's list, and the checks above on numba's per-function
+    caches (for functions this locator places only), once."""
     classes = caching.CacheImpl._locator_classes
     if SourceClosureLocator not in classes:
         classes.insert(0, SourceClosureLocator)
+    if caching.Cache.load_overload is not _load_overload:
+        caching.Cache.load_overload = _load_overload
+        caching.Cache.save_overload = _save_overload
+        caching.Cache.__init__ = _cache_init
