@@ -613,8 +613,6 @@ def read_results(
             continue
         try:
             rec = json.loads(line)
-            if not isinstance(rec, dict) or not isinstance(rec.get("index"), int):
-                raise ValueError("not a game record")
         except (ValueError, RecursionError) as exc:
             if last or all(not x.strip() for x in lines[n + 1 :]):
                 break  # cut off mid-write: the game will be played again
@@ -624,7 +622,8 @@ def read_results(
             raise ValueError(f"results file {str(p)!r}, line {n + 1}: malformed ({exc}); {_REPAIR}") from None
         if last:
             break  # complete JSON but no newline: written partly; play it again
-        problem = check_record_fields(rec)
+        # a whole JSON line that is not a good record is not a cut-off write: named, never skipped
+        problem = "not a game record (a JSON object)" if not isinstance(rec, dict) else check_record_fields(rec)
         if problem is None and t is not None:
             _check_tournament(p, n + 1, rec, t)
         if problem is None and rec.get(DIGEST) != record_digest(rec):
@@ -716,11 +715,12 @@ def check_record_fields(rec: dict[str, Any]) -> str | None:
     except ValueError as exc:
         return str(exc).replace("malformed replay 'record': ", "")
     players = rec["options"].get("num_players")
-    if not _is_int(players, 1):
-        return f"field 'options' has num_players={_shown(players)}, not an int >= 1"
+    lo, hi = labyrinth_env.get_spec(rec["env_id"]).players
+    if not _is_int(players) or not lo <= players <= hi:
+        return f"field 'options' has num_players={_shown(players)}; {rec['env_id']} seats {lo}-{hi}"
     fields: dict[str, tuple[Callable[[Any], bool], str]] = {
-        "index": (lambda v: _is_int(v, 0), "an int >= 0"),
-        "tournament_seed": (lambda v: _is_int(v, 0), "an int >= 0"),
+        "index": (lambda v: _is_int(v, 0) and v < 2**63, "an int in [0, 2**63)"),
+        "tournament_seed": (lambda v: _is_int(v, 0) and v < 2**64, "an int in [0, 2**64)"),
         "arrangement": (lambda v: _is_int(v, 0), "an int >= 0"),
         "agents": (
             lambda v: isinstance(v, list) and len(v) == players and all(isinstance(a, str) for a in v),

@@ -544,3 +544,174 @@ def test_fuzz_mutated_training_configs_load_or_say_why(data):
             assert "training config" in str(exc) or "config " in str(exc), str(exc)
             return
     assert cfg.env_id in labyrinth_env.list_envs()
+
+
+# --- issue 32: tournament records, kernel cache files, what agents hold, output paths ------------
+@functools.cache
+def _tournament_lines() -> tuple[str, ...]:
+    """Six games of a small tournament, as its results file's lines."""
+    from labyrinth_env.agents.tournament import RESULTS, run_tournament
+
+    with tempfile.TemporaryDirectory() as tmp:
+        options = {"num_players": 2, "max_turns": 20}
+        run_tournament(
+            "paths_of_destiny_3e_v2", ["random", "heuristic"], 6, seed=2, options=options, out=tmp, plot=False
+        )
+        return tuple((Path(tmp) / RESULTS).read_text().splitlines())
+
+
+@functools.cache
+def _fuzz_tournament() -> Any:
+    from labyrinth_env.agents.tournament import make_tournament
+
+    return make_tournament("paths_of_destiny_3e_v2", ["random", "heuristic"], 2, {"num_players": 2, "max_turns": 20})
+
+
+RECORD_KEYS = ["index", "winner", "winner_agent", "returns", "length", "turns", "outcome", "seed", "actions"]
+RECORD_KEYS += ["agent_seeds", "arrangement", "tournament_seed", "log_sha256", "options", "agents", "illegal_action"]
+
+
+@fuzz(40)
+@given(data=st.data())
+def test_fuzz_forged_tournament_records_are_refused_naming_the_line(data):
+    """Issue 32, item 3: a record edited (fields replaced by junk or by another game's,
+    keys dropped, copies added) with its unkeyed digest recomputed is refused with a
+    ValueError naming the file and line, or, if every edit left it as it was, read back
+    unchanged; never another exception. Read as a resumed run or a report reads it (with
+    the tournament), and without it."""
+    from labyrinth_env.agents.tournament import DIGEST, read_results, record_digest
+
+    lines = list(_tournament_lines())
+    records = [json.loads(line) for line in lines]
+    line = data.draw(st.integers(0, len(lines) - 1), label="line")
+    rec = dict(records[line])
+    for _ in range(data.draw(st.integers(1, 3), label="edits")):
+        key = data.draw(st.sampled_from(RECORD_KEYS), label="key")
+        kind = data.draw(st.sampled_from(["junk", "other game", "drop", "nudge", "copy"]), label="kind")
+        if kind == "junk":
+            rec[key] = json.loads(json.dumps(data.draw(JUNK)))  # as a file holds it (keys are text)
+        elif kind == "other game":
+            rec[key] = records[data.draw(st.integers(0, len(records) - 1))].get(key)
+        elif kind == "drop":
+            rec.pop(key, None)
+        elif kind == "nudge" and type(rec.get(key)) is int:
+            rec[key] += data.draw(st.sampled_from([-1, 1, 2**63]))
+        elif kind == "copy":
+            lines.append(json.dumps({**rec, DIGEST: record_digest(rec)}))
+    rec[DIGEST] = record_digest(rec)
+    lines[line] = json.dumps(rec)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "games.jsonl"
+        path.write_text("\n".join(lines) + "\n")
+        t = _fuzz_tournament() if data.draw(st.booleans(), label="with the tournament") else None
+        try:
+            got = read_results(path, t)
+        except ValueError as exc:
+            assert str(exc).startswith(f"results file {str(path)!r}, line "), str(exc)
+            return
+    # nothing that can be checked was changed; without the tournament a seating's
+    # arrangement number (index mod the schedule's cycle) cannot be
+    unchecked = set() if t is not None else {"arrangement", DIGEST}
+    assert [{k: v for k, v in r.items() if k not in unchecked} for r in got] == [
+        {k: v for k, v in r.items() if k not in unchecked} for r in records
+    ]
+
+
+@fuzz(60)
+@given(data=st.data())
+def test_fuzz_damaged_kernel_cache_files_load_as_written_or_are_called_corrupt(data):
+    """Issue 32, item 5: whatever happens to a cache entry's files (bytes flipped, cut,
+    garbage, removed), loading it gives what was saved or raises CorruptCacheError (which
+    the cache reports and compiles past), never anything else; a save over the damage works."""
+    import pickle
+
+    from labyrinth_env.core.cache import CheckedCacheFile, CorruptCacheError
+
+    payload = {"code": bytes(range(256)) * 8, "n": 42}
+    with tempfile.TemporaryDirectory() as tmp:
+        cache = CheckedCacheFile(tmp, "kernel-1.py311", "stamp")
+        cache.save("key", payload)
+        files = sorted(Path(tmp).iterdir())
+        for _ in range(data.draw(st.integers(1, 3), label="damages")):
+            target = data.draw(st.sampled_from(files), label="file")
+            content = bytearray(target.read_bytes()) if target.exists() else bytearray()
+            kind = data.draw(st.sampled_from(["flip", "cut", "garbage", "remove", "pickle"]), label="kind")
+            if kind == "flip" and content:
+                i = data.draw(st.integers(0, len(content) - 1))
+                content[i] ^= data.draw(st.integers(1, 255))
+                target.write_bytes(bytes(content))
+            elif kind == "cut":
+                target.write_bytes(bytes(content[: data.draw(st.integers(0, max(0, len(content) - 1)))]))
+            elif kind == "garbage":
+                target.write_bytes(data.draw(st.binary(max_size=64)))
+            elif kind == "remove" and target.exists():
+                target.unlink()
+            elif kind == "pickle":
+                target.write_bytes(pickle.dumps(data.draw(JUNK)))
+        try:
+            got = cache.load("key")
+        except CorruptCacheError:
+            got = "corrupt"
+        assert got in (payload, None, "corrupt")
+        cache.save("key", payload)  # what the cache does after a miss or damage
+        assert cache.load("key") == payload
+
+
+@fuzz(15)
+@given(data=st.data())
+def test_fuzz_an_agent_that_vandalises_what_it_holds_changes_nothing(data):
+    """Issue 32, item 2: whatever an agent writes into what it was handed (the view, its
+    log and events, the observation dict), the game, its results and its replay are those
+    of an agent that touched nothing."""
+    from labyrinth_env.agents.evaluate import play_game
+    from tests.test_seat_view import _Spy, _Vandal
+
+    env_id = data.draw(st.sampled_from(ENV_IDS))
+    lo, hi = labyrinth_env.get_spec(env_id).players
+    options = {"num_players": data.draw(st.integers(lo, min(hi, 3))), "max_turns": 4}
+    seed = data.draw(st.integers(0, 2**32))
+    honest = labyrinth_env.make(env_id, **options)
+    expected = play_game(honest, [_Spy() for _ in range(options["num_players"])], seed=seed)
+    env = labyrinth_env.make(env_id, **options)
+    assert play_game(env, [_Vandal() for _ in range(options["num_players"])], seed=seed) == expected
+    assert env.unwrapped.replay_dict() == honest.unwrapped.replay_dict()
+
+
+@fuzz(20)
+@given(data=st.data())
+def test_fuzz_output_and_input_paths_give_one_line_and_exit_2(data):
+    """Issue 32, item 6: replay --html, evaluate --json and analyze --out into paths that
+    cannot be written, and replays that are not regular files, end with one line and exit
+    code 2 before any game."""
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "a_file").write_text("x")
+        (root / "folder").mkdir()
+        os.mkfifo(root / "fifo")
+        env = labyrinth_env.make("team_edition_v1", num_players=2)
+        env.reset(seed=1)
+        env.save_replay(root / "good.json")
+        bad = data.draw(
+            st.sampled_from(["a_file/x", "a_file/x/y", "folder", "missing/deeper/x", "fifo/x", "a_file"]), label="path"
+        )
+        target = str(root / bad)
+        command = data.draw(st.sampled_from(["html", "json", "out", "replay"]), label="command")
+        if command == "html":
+            argv = ["replay", str(root / "good.json"), "--html", target]
+        elif command == "json":
+            argv = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "1", "--no-progress"]
+            argv += ["--json", target]
+        elif command == "out":
+            argv = ["analyze", "--env", "toy_race_v0", "--players", "2", "--games", "2", "--no-progress"]
+            argv += ["--out", target]
+        else:
+            argv = ["replay", data.draw(st.sampled_from([str(root / "fifo"), "/dev/zero", "/dev/null", str(root)]))]
+        code, _, err = _run_cli(argv)
+        if command == "html" and bad.startswith("missing"):
+            assert code == 0, err  # --html makes its folders
+        elif command == "out" and (bad.startswith("missing") or bad == "folder"):
+            assert code == 0, err  # --out is a folder, made if missing
+        elif command == "json" and bad == "a_file":
+            assert code == 0, err  # an existing file is written over
+        else:
+            assert code == 2 and len(err.strip().splitlines()) == 1 and "Traceback" not in err, (argv, err)

@@ -45,6 +45,7 @@ import pickle
 import shutil
 import sys
 import tempfile
+import time
 import warnings
 from functools import cache
 from pathlib import Path
@@ -317,14 +318,19 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
 
     def _load_data(self, name: str) -> Any:
         path = self._data_path(name)
-        with open(path, "rb") as f:
-            payload = f.read()
-        try:
-            with open(path + DIGEST_SUFFIX, "rb") as f:
-                digest = f.read().decode("ascii", "replace").strip()
-        except FileNotFoundError:
-            digest = None
-        if digest is not None and digest != hashlib.sha256(payload).hexdigest():
+        for attempt in range(2):
+            with open(path, "rb") as f:
+                payload = f.read()
+            try:
+                with open(path + DIGEST_SUFFIX, "rb") as f:
+                    digest = f.read().decode("ascii", "replace").strip()
+            except FileNotFoundError:
+                digest = None
+            if digest is None or digest == hashlib.sha256(payload).hexdigest():
+                break
+            if attempt == 0:
+                time.sleep(0.2)  # another process may be between writing a file and its digest
+        else:
             raise CorruptCacheError(f"{path}: its content does not match its SHA-256 (cut short or changed)")
         try:
             data = pickle.loads(payload)
