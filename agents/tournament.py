@@ -364,6 +364,22 @@ def _worker_environment() -> Iterator[None]:
                 os.environ[k] = v
 
 
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """SIGINT ignored while worker processes are started (they inherit it); main thread only."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 def _batches(indices: Sequence[int], size: int) -> list[list[int]]:
     return [list(indices[i : i + size]) for i in range(0, len(indices), size)]
 
@@ -390,12 +406,15 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
 
     todo_batches = dict(enumerate(batches))
     for _ in range(MAX_POOL_RESTARTS + 1):
-        with _worker_environment():
+        # the workers start at the submits: they copy the environment and, with SIGINT
+        # ignored, never install Python's KeyboardInterrupt handler (a Ctrl-C while one
+        # is still importing would print its traceback)
+        with _worker_environment(), _sigint_ignored():
             pool = ProcessPoolExecutor(
                 workers, multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
             )
-        try:
             pending = {pool.submit(play_batch, t, batch): k for k, batch in todo_batches.items()}
+        try:
             while pending:
                 done, _ = wait(pending, return_when=FIRST_COMPLETED)
                 for future in done:
