@@ -124,6 +124,9 @@ v4 (issue 21):
   one left, he turns face up the face-down traps of his corridor ("use skill 3") or of the
   corridor across a direction ("use skill 3 towards"). No action is added; the character
   block of the observation gains two flags (Foundation used in this build, Tracking used this round).
+Within v4 (issue 32; no game changes, so no new id): ``determinize`` deals the face-down first
+and second trap tokens (Entrapment) and the trap pile again as one set; it dealt the second
+tokens and then the first ones separately, so its world told which face-down token was which.
 """
 
 from __future__ import annotations
