@@ -163,8 +163,11 @@ CHARACTERS = characters.CharacterTable(
 @dataclass(frozen=True)
 class PathsOfDestiny2011Options:
     num_players: int = option(2, "number of players", int_range=SPEC.players)
-    max_turns: int | None = option(
-        400, "truncate after this many rounds (None: never)", int_range=(1, 1_000_000), optional=True
+    max_turns: int = option(
+        400,
+        "truncate after this many rounds (a limit is needed: a game need not end)",
+        int_range=(1, 1_000_000),
+        none_refused=hexenv.NEED_NOT_END,
     )
     ask_crystal: bool = option(
         True, "ask the owner of a face-up fate crystal whether to repeat a throw (False: never)", check=check_bool
