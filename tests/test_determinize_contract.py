@@ -13,6 +13,7 @@ registered without a twin maker fails too."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -150,7 +151,8 @@ TWINS: dict[str, tuple[Callable[[Any, int, np.random.Generator], int], dict]] = 
     "labyrinth_env.rulesets.team_edition": (twin_team, {"num_players": 3, "variant": "expert"}),
     "tests.toy_ruleset": (twin_toy, {"num_players": 3}),
 }
-GAMES, DECISIONS = 3, 250  # per ruleset: random games, decisions probed in each (every seat)
+GAMES, PROBES = 3, 250  # per ruleset: whole random games, decisions probed in each (every seat)
+MAX_TURNS = 100  # a random game ends by then, truncated at worst (the toy's and Team's end sooner)
 
 
 def test_every_registered_ruleset_has_a_twin_maker():
@@ -169,6 +171,11 @@ def _probe(K: Any, states: np.ndarray, seat: int, rng: np.random.Generator, coun
     K.observe(states[0], seat, mine)
     K.observe(twin[0], seat, theirs)
     assert np.array_equal(mine, theirs), f"seat {seat}'s observation shows what its twin changed"
+    if seat == K.to_act(states[0]):
+        masks = np.zeros((2, K.NUM_ACTIONS), np.uint8)
+        K.legal_mask(states[0], masks[0])
+        K.legal_mask(twin[0], masks[1])
+        assert np.array_equal(masks[0], masks[1]), f"seat {seat}'s legal actions show what its twin changed"
     seed = np.uint64(rng.integers(1 << 62))
     a, b = states.copy(), twin.copy()
     K.determinize(a[0], seat, seed)
@@ -176,6 +183,17 @@ def _probe(K: Any, states: np.ndarray, seat: int, rng: np.random.Generator, coun
     counts["probes"] += 1
     counts["hidden moved"] += _but_dice(twin) != _but_dice(states)
     counts["differ"] += a.tobytes() != b.tobytes()
+
+
+def _random_game(K: Any, states: np.ndarray, rng: np.random.Generator) -> list[int]:
+    """The actions of a random game from ``states`` to its end (``states`` is left there)."""
+    mask = np.zeros(K.NUM_ACTIONS, np.uint8)
+    actions = []
+    while K.to_act(states[0]) >= 0:
+        K.legal_mask(states[0], mask)
+        actions.append(int(rng.choice(np.flatnonzero(mask))))
+        assert K.step(states[0], actions[-1])
+    return actions
 
 
 def _but_dice(states: np.ndarray) -> bytes:
@@ -190,19 +208,20 @@ def test_determinize_depends_only_on_what_the_seat_knows(env_id):
     make_twin, options = TWINS[spec.package]
     K = spec.kernel
     counts = {"twin": make_twin, "probes": 0, "hidden moved": 0, "differ": 0}
-    mask = np.zeros(K.NUM_ACTIONS, np.uint8)
     for game in range(GAMES):
         env = labyrinth_env.raw_env(env_id, **options)
+        if "max_turns" in {f.name for f in dataclasses.fields(env.options)} and env.options.max_turns is not None:
+            env = labyrinth_env.raw_env(env_id, **options, max_turns=MAX_TURNS)
         env.reset(seed=1000 + game)
-        states = env._states
-        rng = np.random.default_rng(game)
-        for _ in range(DECISIONS):
-            if K.to_act(states[0]) < 0:
-                break
-            for seat in range(int(states[0]["num_players"])):
-                _probe(K, states, seat, rng, counts)
-            K.legal_mask(states[0], mask)
-            assert K.step(states[0], int(rng.choice(np.flatnonzero(mask))))
+        start = env._states.copy()
+        actions = _random_game(K, env._states, np.random.default_rng(game))
+        stride = max(1, len(actions) // PROBES)  # probes spread over the whole game
+        states, rng = start, np.random.default_rng(game + 100)
+        for i, action in enumerate(actions):
+            if i % stride == 0:
+                for seat in range(int(states[0]["num_players"])):
+                    _probe(K, states, seat, rng, counts)
+            assert K.step(states[0], action)
     summary = {k: v for k, v in counts.items() if k != "twin"}
     assert counts["differ"] == 0, f"{env_id}: determinize told twins apart: {summary}"
     if make_twin is not twin_toy:
