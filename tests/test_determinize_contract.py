@@ -19,8 +19,11 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import labyrinth_env
+from tests.test_fuzz import fuzz
 
 Slots = list[tuple[np.ndarray, tuple]]  # an array of the record and an index into it
 
@@ -226,3 +229,27 @@ def test_determinize_depends_only_on_what_the_seat_knows(env_id):
     assert counts["differ"] == 0, f"{env_id}: determinize told twins apart: {summary}"
     if make_twin is not twin_toy:
         assert counts["hidden moved"] > counts["probes"] // 2, summary
+
+
+# --- fuzz: any position, any seat, any seed ------------------------------------------------------------
+@pytest.mark.parametrize("env_id", labyrinth_env.list_envs())
+@fuzz(15)
+@given(data=st.data())
+def test_fuzz_twins_get_the_same_world(env_id, data):
+    """A game seed, up to 400 random decisions, a seat and its twin: the same world."""
+    spec = labyrinth_env.get_spec(env_id)
+    make_twin, options = TWINS[spec.package]
+    K = spec.kernel
+    env = labyrinth_env.raw_env(env_id, **options)
+    env.reset(seed=data.draw(st.integers(0, 2**64 - 1), label="seed"))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="dice"))
+    mask = np.zeros(K.NUM_ACTIONS, np.uint8)
+    for _ in range(data.draw(st.integers(0, 400), label="decisions")):
+        if K.to_act(env._states[0]) < 0:
+            break
+        K.legal_mask(env._states[0], mask)
+        K.step(env._states[0], int(rng.choice(np.flatnonzero(mask))))
+    seat = data.draw(st.integers(0, int(env._states[0]["num_players"]) - 1), label="seat")
+    counts = {"twin": make_twin, "probes": 0, "hidden moved": 0, "differ": 0}
+    _probe(K, env._states, seat, rng, counts)
+    assert counts["differ"] == 0, f"{env_id}: determinize told twins apart for seat {seat}"

@@ -11,10 +11,13 @@ from typing import Any
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 import labyrinth_env
 from labyrinth_env.agents import make_agent
 from labyrinth_env.vector import VectorEnv
+from tests.test_fuzz import _fields, _valid_value, fuzz
 
 # ruleset -> option variants: the most players, the largest table, every component in play
 VARIANTS: dict[str, list[dict[str, Any]]] = {
@@ -113,3 +116,39 @@ def test_labyrinx_whole_discarded_kinds_are_exactly_one():
     assert env.observation_space("player_0")["observation"].contains(obs), _outside(
         env.observation_space("player_0")["observation"], obs
     )
+
+
+# --- fuzz: any valid options, any game ----------------------------------------------------------------
+@pytest.mark.parametrize("env_id", ENV_IDS)
+@fuzz(8)
+@given(data=st.data())
+def test_fuzz_observations_of_any_valid_options_stay_in_their_space(env_id, data):
+    """Options drawn as the fuzz suite draws valid ones, a game seed, then up to 300 random
+    decisions: the deciding seat's observation at each, every seat's at the end."""
+    fields = _fields(env_id)
+    lo, hi = labyrinth_env.get_spec(env_id).players
+    players = data.draw(st.integers(lo, hi), label="num_players")
+    options: dict[str, Any] = {"num_players": players}
+    for name, opt in fields.items():
+        if name != "num_players" and data.draw(st.booleans(), label=f"set {name}"):
+            options[name] = data.draw(_valid_value(env_id, name, opt, players), label=name)
+    try:
+        env = labyrinth_env.raw_env(env_id, **options)
+    except ValueError:
+        return  # a refused combination (test_fuzz checks the message)
+    env.reset(seed=data.draw(st.integers(0, 2**64 - 1), label="seed"))
+    rng = np.random.default_rng(data.draw(st.integers(0, 2**32 - 1), label="actions"))
+    for _ in range(300):
+        name = env.agent_selection
+        if not env.agents or env.terminations[name] or env.truncations[name]:
+            break
+        obs = env.observe(name)
+        assert env.observation_space(name).contains(obs), _outside(
+            env.observation_space(name)["observation"], obs["observation"]
+        )
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    for seat in env.possible_agents:
+        obs = env.observe(seat)
+        assert env.observation_space(seat).contains(obs), _outside(
+            env.observation_space(seat)["observation"], obs["observation"]
+        )
