@@ -54,6 +54,9 @@ from labyrinth_env.registry import check_output_folder
 
 KERNEL_AGENTS = {"random": T.RANDOM, "heuristic": T.HEURISTIC}
 ROW_CAPACITY = 1 << 18  # decision rows per kernel call (a game that does not fit starts the next call)
+# the longest game a card plays (64 bytes a decision: 256 MB of rows); a game that has not
+# ended by then (a ruleset whose games need not end, played with a limit too high) is refused
+MAX_GAME_DECISIONS = 1 << 22
 RATE_STEPS = 20_000  # random steps timed for the kernel's own speed
 AGENT_SEED_MIX = 0x5DEECE66D  # the random agent's dice per game, apart from the game's
 
@@ -145,7 +148,10 @@ def play_kernel(
         )
         seconds += time.perf_counter() - start
         if played == 0:
-            capacity *= 4  # one game longer than the buffer: a larger one, the same game again
+            if capacity >= MAX_GAME_DECISIONS:
+                raise ValueError(_endless(spec.env_id, done, seeds[done]))
+            # one game longer than the buffer: a larger one, the same game again
+            capacity = min(capacity * 4, MAX_GAME_DECISIONS)
             continue
         used = int(games[:played, T.G_DECISIONS].sum())
         decisions = decisions[:used]
@@ -157,6 +163,13 @@ def play_kernel(
         if bar is not None:
             bar.update(played)
     return np.concatenate(rows), np.concatenate(infosets), game_rows, seconds
+
+
+def _endless(env_id: str, game: int, seed: Any) -> str:
+    return (
+        f"{env_id}: game {game} (seed {int(seed)}) had not ended after {MAX_GAME_DECISIONS:,} decisions, the "
+        "most a card plays in one game: give a lower max_turns (--max-turns)"
+    )
 
 
 def _bound(spec: Any) -> Any:
@@ -199,6 +212,8 @@ def play_external(
             if term or trunc:
                 env.step(None)
                 continue
+            if len(rows) - first_row >= MAX_GAME_DECISIONS:
+                raise ValueError(_endless(env_id, g, game_seed))
             seat = env.agent_name_mapping[name]
             loops.unseen_one(states, seat, seen)
             if int(s["turn"]) == 0:

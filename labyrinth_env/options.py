@@ -23,13 +23,16 @@ T = TypeVar("T")
 class Option:
     """How one option is checked. ``choices`` lists allowed values; ``int_range`` bounds an
     integer (inclusive); ``optional`` admits None; ``check`` normalises or raises ValueError
-    with a message of its own; ``help`` is shown in errors and docs."""
+    with a message of its own; ``help`` is shown in errors and docs; ``none_refused`` says
+    why None, which users may expect (another ruleset's option of that name admits it), is
+    not allowed here."""
 
     help: str
     choices: tuple | None = None
     int_range: tuple[int, int] | None = None
     optional: bool = False
     check: Callable[[Any], Any] | None = None
+    none_refused: str | None = None
 
 
 def option(default: Any, help: str, **kwargs: Any) -> Any:
@@ -75,6 +78,8 @@ def _check_value(name: str, value: Any, spec: Option) -> Any:
     value = plain(value)
     if value is None and spec.optional:
         return None
+    if value is None and spec.none_refused:
+        raise ValueError(f"option {name}=None is not allowed: {spec.none_refused}; expected {_allowed(spec)}")
     if spec.int_range is not None:
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"option {name}={value!r} is not allowed: expected {_allowed(spec)}")

@@ -67,11 +67,26 @@ PARALLEL_MIN_ENVS = 32
 # Kernel-side opponent decisions allowed between two learner decisions: far above any game's,
 # and a few seconds of heuristic play at most, so that a stalled game can never hold a step
 # (in compiled code, out of Ctrl-C's reach): it is truncated, ``infos["stalled"]`` marks
-# it and a warning says so. Not an option: it cannot be switched off.
+# it and a warning says so. The default is also the most allowed: ``max_opponent_decisions``
+# (the constructor's or ``set_attr``'s) may lower it, never switch it off or raise it.
 MAX_OPPONENT_DECISIONS = 50_000
 EXTERNAL = 2
 
 Policy = Callable[[np.ndarray, np.ndarray], np.ndarray]
+
+
+def check_max_opponent_decisions(value: Any) -> int:
+    """``value`` as a limit of kernel-side opponent decisions in a row, or ``ValueError``
+    saying what is allowed (1 to ``MAX_OPPONENT_DECISIONS``: 0 would call every game
+    stalled, and a larger limit could hold a step out of Ctrl-C's reach)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"max_opponent_decisions must be an int from 1 to {MAX_OPPONENT_DECISIONS:,}, got {value!r}")
+    if not 1 <= value <= MAX_OPPONENT_DECISIONS:
+        raise ValueError(
+            f"max_opponent_decisions must be an int from 1 to {MAX_OPPONENT_DECISIONS:,} (0 would call every "
+            f"game stalled; more could hold a step for minutes), got {value!r}"
+        )
+    return int(value)
 
 
 def batched_box(single: spaces.Box, num_envs: int) -> spaces.Box:
@@ -163,10 +178,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         copy: bool = True,
         parallel: bool | None = None,
         autoreset_mode: str | gymnasium.vector.AutoresetMode = "same-step",
+        max_opponent_decisions: int = MAX_OPPONENT_DECISIONS,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
+        limit = check_max_opponent_decisions(max_opponent_decisions)
         raw = labyrinth_env.raw_env(env_id, **options)  # validates the id and the options
         self.env_id = env_id
         self.raw = raw
@@ -233,7 +250,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
         # per env: terminated, truncated, the learner's return, final potential, stalled games
         self.infos = np.zeros((num_envs, 5), dtype=np.float64)
-        self.max_opponent_decisions = MAX_OPPONENT_DECISIONS
+        self.max_opponent_decisions = limit
         self._warned_stall = False
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self.all_index = np.arange(num_envs, dtype=np.int64)
@@ -283,6 +300,16 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         # first observation of the game the kernel has already begun in their slot
         self._ended = np.zeros(num_envs, dtype=bool)
         self._begun_obs = np.zeros((num_envs, obs_size), dtype=np.float32)
+
+    @property
+    def max_opponent_decisions(self) -> int:
+        """Kernel-side opponent decisions allowed in a row before a game counts as stalled."""
+        return self._max_opponent_decisions
+
+    @max_opponent_decisions.setter
+    def max_opponent_decisions(self, value: int) -> None:
+        # one check for the constructor, set_attr and plain assignment
+        self._max_opponent_decisions = check_max_opponent_decisions(value)
 
     def _bind_loops(self) -> None:
         """The kernel's compiled entry points this env steps through (modules and numba

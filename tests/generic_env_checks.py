@@ -194,7 +194,7 @@ def state_with_face_down_traps(random_state, K, min_traps: int = 3):
     """A running 3-player game (from ``random_state(num_players, seed, steps, **options)``)
     with at least ``min_traps`` face-down traps on the board, and those traps' nodes."""
     for seed in range(50):
-        env = random_state(3, 100 + seed, 200, max_turns=None)
+        env = random_state(3, 100 + seed, 200, max_turns=1_000_000)
         s = env.record
         down = [n for n in range(K.NUM_NODES) if s["node_trap"][n] >= 0 and not s["trap_up"][n]]
         if len(down) >= min_traps and int(s["outcome"]) == K.RUNNING:
@@ -246,7 +246,7 @@ def check_determinize_keeps_observations(random_state, num_players: int, K, B, d
     rng = np.random.default_rng(num_players)
     changed = 0
     for seed in range(4):
-        env = random_state(num_players, 50 + seed, 150, max_turns=None)
+        env = random_state(num_players, 50 + seed, 150, max_turns=1_000_000)
         for seat in range(num_players):
             copy = env._states.copy()
             determinize_one(copy, seat, np.uint64(rng.integers(1 << 62)))

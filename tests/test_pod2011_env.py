@@ -390,7 +390,7 @@ def _seat_block(obs: np.ndarray, rel: int) -> np.ndarray:
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 def test_observation_is_egocentric(num_players):
-    env = random_state(num_players, 4, 60, max_turns=None)
+    env = random_state(num_players, 4, 60, max_turns=1_000_000)
     s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
@@ -422,7 +422,7 @@ def test_pile_and_deck_orders_and_rng_never_reach_the_observation():
         pos = int(s["guard_pos"])
         s["guard_deck"][pos:] = s["guard_deck"][pos:][::-1].copy()
 
-    check_unseen(random_state(4, 9, 40, max_turns=None), reorder)
+    check_unseen(random_state(4, 9, 40, max_turns=1_000_000), reorder)
 
 
 def test_guard_cards_left_are_counted_by_kind():
@@ -479,7 +479,7 @@ def test_determinize_keeps_the_observation_of_that_seat(num_players):
 
 
 def test_determinize_depends_only_on_what_the_seat_knows():
-    env = random_state(3, 12, 120, max_turns=None)
+    env = random_state(3, 12, 120, max_turns=1_000_000)
     a = env._states.copy()
     b = env._states.copy()
     s = b[0]
@@ -676,7 +676,7 @@ def test_hidden_traps_second_traps_and_piles_never_reach_the_observation_with_ch
 
     for seed in range(4):
         env = random_state(
-            5, 30 + seed, 400, max_turns=None, characters=["Head Hunter", "Witch", "Monk", "Thief", "Architect"]
+            5, 30 + seed, 400, max_turns=1_000_000, characters=["Head Hunter", "Witch", "Monk", "Thief", "Architect"]
         )
         check_unseen(env, reorder)
 

@@ -332,7 +332,7 @@ def _seat_block(obs: np.ndarray, rel: int) -> np.ndarray:
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_observation_is_egocentric(num_players):
-    env = random_state(num_players, 4, 60, max_turns=None)
+    env = random_state(num_players, 4, 60, max_turns=1_000_000)
     s = env.record
     for seat in range(num_players):
         obs = env.observe(f"player_{seat}")["observation"]
@@ -370,7 +370,7 @@ def test_pool_and_deck_orders_never_reach_the_observation():
         pos = int(s["event_pos"])
         s["event_deck"][pos : K.NUM_EVENTS - 1] = s["event_deck"][pos : K.NUM_EVENTS - 1][::-1].copy()
 
-    check_unseen(random_state(4, 9, 40, max_turns=None), reorder)
+    check_unseen(random_state(4, 9, 40, max_turns=1_000_000), reorder)
 
 
 def test_drawn_tile_is_visible_while_placing():

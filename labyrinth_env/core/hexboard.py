@@ -26,7 +26,6 @@ from labyrinth_env.core.corridors import (
 from labyrinth_env.core.grid import HEX_CELLS, HEX_CORNERS, HEX_DELTAS, HEX_NEIGHBORS, ROTATE_HEX
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held, shuffle_unknown
-from labyrinth_env.core.rng import shuffle
 
 NUM_BOARD = 37
 NUM_STARTS = 6
@@ -329,39 +328,6 @@ def key_race_potential(s, seat: int, center_cell: int, allowed: int, truncated: 
     return -0.05 * best
 
 
-@njit(cache=True)
-def reshuffle_hidden_traps(s, rng) -> None:
-    """Deal the face-down trap tokens on the board and the trap pile again from one unknown
-    set."""
-    redeal_hidden(rng, s.node_trap, s.trap_up, s.trap_pool, s.trap_pool_len)
-
-
-@njit(cache=True)
-def redeal_hidden(rng, tokens, face_up, pool, pool_len: int) -> None:
-    """The face-down ``tokens`` (>= 0 and not ``face_up``) and ``pool[:pool_len]``, one
-    unknown set, dealt again in the same places (sorted first, so the result depends only
-    on what is known and ``rng``)."""
-    hidden = np.empty(pool.shape[0], dtype=np.int64)
-    count = 0
-    for node in range(tokens.shape[0]):
-        if tokens[node] >= 0 and not face_up[node]:
-            hidden[count] = tokens[node]
-            count += 1
-    for i in range(pool_len):
-        hidden[count] = pool[i]
-        count += 1
-    hidden[:count] = np.sort(hidden[:count])
-    shuffle(rng, hidden, count)
-    count = 0
-    for node in range(tokens.shape[0]):
-        if tokens[node] >= 0 and not face_up[node]:
-            tokens[node] = hidden[count]
-            count += 1
-    for i in range(pool_len):
-        pool[i] = hidden[count]
-        count += 1
-
-
 # observation features of a corridor node shared by both editions: exists, level (3),
 # edges (6), kind (3: central, key, start field), face-down trap, then the trap tokens
 F_EXISTS, F_LEVEL, F_EDGE, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = 0, 1, 4, 10, 13, 14
@@ -478,6 +444,17 @@ def face_down_tokens(tokens, face_up, into, count: int) -> int:
     for node in range(tokens.shape[0]):
         if tokens[node] >= 0 and not face_up[node]:
             into[count] = tokens[node]
+            count += 1
+    return count
+
+
+@njit(cache=True)
+def deal_face_down_tokens(tokens, face_up, dealt, count: int) -> int:
+    """``face_down_tokens`` the other way: the face-down ``tokens`` take ``dealt`` from
+    ``count`` on, in the same order; returns the new count."""
+    for node in range(tokens.shape[0]):
+        if tokens[node] >= 0 and not face_up[node]:
+            tokens[node] = dealt[count]
             count += 1
     return count
 

@@ -14,7 +14,7 @@ import numpy as np
 
 from labyrinth_env.core.contract import RUNNING, set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, face_down_tokens, reshuffle_hidden_traps
+from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, deal_face_down_tokens, face_down_tokens
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
 
@@ -110,10 +110,19 @@ def resample_tiles(s, seed) -> np.ndarray:
 
 
 @njit(cache=True)
-def resample_traps_and_dice(s, rng) -> None:
-    """The last of ``determinize``: the face-down trap tokens on the board and the trap pile,
-    one unknown set, dealt again; new dice for the record."""
-    reshuffle_hidden_traps(s, rng)
+def resample_traps_and_dice(s, rng, second, second_up) -> None:
+    """The last of ``determinize``: the face-down trap tokens on the board, the ``second``
+    ones (2011's Head Hunter; empty slices in 3e) and the trap pile, one unknown set
+    (``unseen_traps``), dealt again in the same places; new dice for the record. One set:
+    no seat can tell a face-down first token from a second one or from the pile's, so a
+    deal by slot would hand the search the true split."""
+    traps = unseen_traps(s, second, second_up)
+    shuffle_unknown(rng, traps)
+    m = deal_face_down_tokens(s.node_trap, s.trap_up, traps, 0)
+    m = deal_face_down_tokens(second, second_up, traps, m)
+    for i in range(s.trap_pool_len):
+        s.trap_pool[i] = traps[m]
+        m += 1
     reseed(s, rng)
 
 

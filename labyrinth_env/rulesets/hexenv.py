@@ -25,6 +25,13 @@ from labyrinth_env.core.hexboard import (
     START_CELL,
 )
 
+# why both editions' ``max_turns`` refuses None (issue 32): nothing in either rulebook bounds
+# a game's length, and random games were seen running on for ever
+NEED_NOT_END = (
+    "a Paths of Destiny game need not end (of 4 random 3rd-edition games 2, and of 2 random 2011 "
+    "games 2, had not ended after 3,000,000 decisions), so every game needs a turn limit"
+)
+
 
 # --- directions --------------------------------------------------------------------------------
 def _compass(dq: int, dr: int) -> str:

@@ -51,6 +51,10 @@ all (l.49); the race is won only by a racer's own move into the exit space, not 
 there (l.58); only six characters have a special power and each is an action (l.38; no
 passive powers, nobody sees the expansion card, l.30); the race is truncated after 120 turns
 and a turn after 1,000 decisions, even with ``max_turns=None``; the heuristic finishes races.
+Within v1 (issue 32; float rounding only, no game changes): the discard pile's kind features
+are each kind's count over its number of cards, computed once, where a float32 sum of
+1/count reached 1.0000001, outside the declared Box; values move in their last bits, so
+fingerprints of games with such observations were recorded again.
 """
 
 from __future__ import annotations

@@ -124,6 +124,9 @@ v4 (issue 21):
   one left, he turns face up the face-down traps of his corridor ("use skill 3") or of the
   corridor across a direction ("use skill 3 towards"). No action is added; the character
   block of the observation gains two flags (Foundation used in this build, Tracking used this round).
+Within v4 (issue 32; no game changes, so no new id): ``determinize`` deals the face-down first
+and second trap tokens (Entrapment) and the trap pile again as one set; it dealt the second
+tokens and then the first ones separately, so its world told which face-down token was which.
 """
 
 from __future__ import annotations
@@ -160,8 +163,11 @@ CHARACTERS = characters.CharacterTable(
 @dataclass(frozen=True)
 class PathsOfDestiny2011Options:
     num_players: int = option(2, "number of players", int_range=SPEC.players)
-    max_turns: int | None = option(
-        400, "truncate after this many rounds (None: never)", int_range=(1, 1_000_000), optional=True
+    max_turns: int = option(
+        400,
+        "truncate after this many rounds (a limit is needed: a game need not end)",
+        int_range=(1, 1_000_000),
+        none_refused=hexenv.NEED_NOT_END,
     )
     ask_crystal: bool = option(
         True, "ask the owner of a face-up fate crystal whether to repeat a throw (False: never)", check=check_bool

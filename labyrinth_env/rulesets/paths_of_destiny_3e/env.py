@@ -114,8 +114,11 @@ class PathsOfDestiny3eOptions:
         "standard board, not in the rulebook; ignored with 3 or more players",
         check=check_bool,
     )
-    max_turns: int | None = option(
-        400, "truncate after this many turns (None: never)", int_range=(1, 1_000_000), optional=True
+    max_turns: int = option(
+        400,
+        "truncate after this many turns (a limit is needed: a game need not end)",
+        int_range=(1, 1_000_000),
+        none_refused=hexenv.NEED_NOT_END,
     )
     ask_crystal: bool = option(
         True, "ask the owner of an active Crystal of Fate whether to reroll (False: never reroll)", check=check_bool

@@ -3,6 +3,8 @@ global): public information and its own, egocentric."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
@@ -140,9 +142,13 @@ def observe_global(s, seat: int, out) -> None:
     out[g + G_PILES + 1] = s.discard_len / NUM_CARDS
     out[g + G_PILES + 2] = s.reserve / C.NUM_TREASURES
     out[g + G_PILES + 3] = s.cards_out
-    for i in range(s.discard_len):  # the discard pile lies face up
-        kind = CARD_KIND[s.discard[i]]
-        out[g + G_DISCARD_KINDS + kind] += 1.0 / KIND_COUNT[kind]
+    # the discard pile lies face up: its cards of each kind, counted and then divided once,
+    # so a whole kind is exactly 1 (a float32 sum of 1/KIND_COUNT reached 1.0000001, issue 32)
+    discarded = np.zeros(KIND_COUNT.shape[0], dtype=np.int64)
+    for i in range(s.discard_len):
+        discarded[CARD_KIND[s.discard[i]]] += 1
+    for kind in range(KIND_COUNT.shape[0]):
+        out[g + G_DISCARD_KINDS + kind] = discarded[kind] / KIND_COUNT[kind]
     if s.discard_len > 0:
         out[g + G_DISCARD_TOP + CARD_KIND[s.discard[s.discard_len - 1]]] = 1.0
     dec = s.decision

@@ -58,7 +58,7 @@ from labyrinth_env.core.kernel_common import deal_shuffled, keys_held, shuffle_u
 
 from .building import compute_placements, key_ways, lay_frame, place_field, reach_from_centre, set_tile, ways_open  # noqa: F401
 from .enslavement import clear_slave
-from .entrapment import choose_trap_order, clear_second_traps, reshuffle_second_traps, trap_order_mask
+from .entrapment import choose_trap_order, clear_second_traps, trap_order_mask
 from .fights import declare, declare_mask, entrant_declares, entrant_mask, occupant_declares, occupant_mask
 from .foundation import A_FOUNDATION, foundation_mask, lay_foundation
 from .guard import guard_dir_mask, guard_options, steer_guard  # noqa: F401
@@ -299,14 +299,14 @@ def init(s, seed, options) -> None:
 @njit(cache=True)
 def determinize(s, seat: int, seed) -> None:
     """Resample what ``seat`` cannot know: the order of the board-field and trap piles and
-    of the Guard cards not yet used, which trap lies under each face-down token (with the
-    pile), and the RNG. Each unknown set is sorted before it is shuffled, so the result
-    depends only on what ``seat`` knows and ``seed``."""
+    of the Guard cards not yet used, which trap lies under each face-down token (first and
+    second tokens and the pile dealt as one set: nobody can tell them apart), and the RNG.
+    Each unknown set is sorted before it is shuffled, so the result depends only on what
+    ``seat`` knows and ``seed``."""
     rng = pod.resample_tiles(s, seed)
     shuffle_unknown(rng, s.guard_deck[s.guard_pos :])
-    reshuffle_second_traps(s, rng)  # the Head Hunter's face-down second tokens, with the pile
     hexboard.redeal_face_down(s, rng)  # the Illusionist's face-down fields, with the pile
-    pod.resample_traps_and_dice(s, rng)
+    pod.resample_traps_and_dice(s, rng, s.node_trap2, s.trap2_up)  # the Head Hunter's second tokens too
 
 
 @njit(cache=True)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import redeal_hidden
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
@@ -110,13 +109,3 @@ def door_first(s, node: int) -> None:
     first_door = TRAP_DIFF[TRAP_TOKENS[s.node_trap[node]], M_LEAVE] > 0
     if not first_door and TRAP_DIFF[TRAP_TOKENS[s.node_trap2[node]], M_LEAVE] > 0:
         swap_slots(s, node)
-
-
-@njit(cache=True)
-def reshuffle_second_traps(s, rng) -> None:
-    """``determinize``: the face-down second tokens and the pile, one unknown set, dealt
-    again; nothing is drawn when no second token lies face down."""
-    for node in range(s.node_trap2.shape[0]):
-        if s.node_trap2[node] >= 0 and not s.trap2_up[node]:
-            redeal_hidden(rng, s.node_trap2, s.trap2_up, s.trap_pool, s.trap_pool_len)
-            return

@@ -335,7 +335,7 @@ def determinize(s, seat: int, seed) -> None:
     shuffle_unknown(rng, s.golem_deck[s.golem_pos :])
     shuffle_unknown(rng, s.event_deck[s.event_pos : NUM_EVENTS - 1])
     resample_face_down(s, rng)
-    pod.resample_traps_and_dice(s, rng)
+    pod.resample_traps_and_dice(s, rng, s.node_trap[:0], s.trap_up[:0])
 
 
 @njit(cache=True)
