@@ -58,7 +58,7 @@ from gymnasium import spaces
 import labyrinth_env
 from labyrinth_env.core.batch_template import MAX_EMPTY_GAMES, STALLED
 from labyrinth_env.core.contract import new_states
-from labyrinth_env.core.rng import python_seed
+from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
@@ -269,7 +269,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._bind_loops()
         _LIVE_ENVS.add(self)
         self._phi = np.zeros(num_envs, dtype=np.float64)
-        self._seed = seed
+        if seed is not None:
+            python_seed(seed)  # checked now, not at the first reset
+        self._seed = seed  # the first reset's, when that reset names none
+        self._seed_stream: np.random.Generator | None = None  # bare resets' seeds (see _game_seeds)
         self._reset_done = False
         self._compiled = False
         modes = {"same-step": "SameStep", "next-step": "NextStep", "disabled": "Disabled"}
@@ -326,6 +329,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         games only where the mask is True (Gymnasium's partial reset); the other envs keep
         their games, observations and masks."""
         rows = self._reset_rows(options)
+        if seed is None and not self._reset_done:
+            seed = self._seed
         seeds, words = self._game_seeds(seed, rows)
         prev = self.obs
         self._new_obs_buffer()
@@ -380,15 +385,28 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def _game_seeds(self, seed: Any, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Game seeds and RNG words for the envs ``rows``: from one int as every earlier
         release drew them (the same rows of a full reset with that seed), or per env from a
-        list."""
+        list. As Gymnasium seeds once, a seed restarts the stream that the resets without
+        one (and a list's None entries) draw from: after a seeded reset every later game is
+        the same in every run; an env never seeded starts that stream from the OS."""
+        stream = self._seed_stream if self._seed_stream is not None else seed_stream(None)
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self.num_envs:
                 raise ValueError(f"{self.env_id}: a list of seeds needs one per env ({self.num_envs}), got {len(seed)}")
-            per_env = [np.random.SeedSequence(python_seed(seed[i])).generate_state(2, dtype=np.uint64) for i in rows]
+            chosen = [python_seed(s) if s is not None else None for s in seed]
+            drawn = [s if s is not None else next_seed(stream) for s in chosen]
+            per_env = [np.random.SeedSequence(drawn[i]).generate_state(2, dtype=np.uint64) for i in rows]
             seeds = np.array([w[0] for w in per_env], dtype=np.uint64)
             words = np.array([w[1] for w in per_env], dtype=np.uint64) | np.uint64(1)
+            # seeds given restart the stream from all of this reset's seeds
+            seeded = any(s is not None for s in chosen)
+            self._seed_stream = np.random.default_rng(drawn) if seeded else stream
             return seeds, words
-        base = python_seed(seed if seed is not None else self._seed)
+        if seed is None:
+            base = next_seed(stream)
+            self._seed_stream = stream
+        else:
+            base = python_seed(seed)
+            self._seed_stream = seed_stream(base)
         words = np.random.SeedSequence(base).generate_state(2 * self.num_envs, dtype=np.uint64)
         return words[: self.num_envs][rows].copy(), words[self.num_envs :][rows] | np.uint64(1)
 
