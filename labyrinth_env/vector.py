@@ -16,7 +16,9 @@ Gymnasium's own vector envs and its observation wrappers expect) or ``"disabled"
 env waits for ``reset(options={"reset_mask": mask})``). In every mode the finished game's
 return for the learner seat, without shaping, is in ``infos["final_return"]``. ``reset``
 takes one seed, a list of one seed per env (the same seed gives the same game in any slot)
-and a ``reset_mask`` for partial resets; ``call``, ``get_attr`` and ``set_attr`` reach the
+and a ``reset_mask`` for partial resets; as in Gymnasium, a ``reset()`` without a seed
+continues from the last seed given (the constructor's ``seed`` is the first reset's), so a
+seeded run is the same run every time; ``call``, ``get_attr`` and ``set_attr`` reach the
 per-env values (``action_masks``) and the batch's shared attributes.
 
 ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the env's own observation
@@ -56,7 +58,7 @@ import numpy as np
 from gymnasium import spaces
 
 import labyrinth_env
-from labyrinth_env.core.batch_template import MAX_EMPTY_GAMES, STALLED
+from labyrinth_env.core.batch_template import ENDED, MAX_EMPTY_GAMES, STALLED
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.options import options_dict
@@ -152,7 +154,7 @@ if hasattr(os, "register_at_fork"):
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``env_id`` stepped together (see the module docstring)."""
 
-    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "render_modes": ["ansi", "rgb_array"]}
 
     def __init__(
         self,
@@ -166,11 +168,21 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         copy: bool = True,
         parallel: bool | None = None,
         autoreset_mode: str | gymnasium.vector.AutoresetMode = "same-step",
+        render_mode: str | None = None,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
         raw = labyrinth_env.raw_env(env_id, **options)  # validates the id and the options
+        # as Gymnasium's vector envs: render() gives every env's frame; the AEC env draws them
+        render_modes = [m for m in raw.metadata["render_modes"] if m in self.metadata["render_modes"]]
+        if render_mode is not None and render_mode not in render_modes:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not supported by a vector env of {env_id}; "
+                f"allowed: {render_modes} or None"
+            )
+        raw.render_mode = render_mode
+        self.render_mode = render_mode
         self.env_id = env_id
         self.raw = raw
         self.ruleset = raw.ruleset
@@ -284,7 +296,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 f"got {autoreset_mode!r}"
             )
         self.autoreset_mode = gymnasium.vector.AutoresetMode(mode)
-        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        # disabled: a finished game stays in its slot (drawn by render) until a reset_mask
+        # reset; the other modes have the kernel begin the next game in the same call
+        self._restart = self.autoreset_mode != gymnasium.vector.AutoresetMode.DISABLED
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode, "render_modes": render_modes}
         # next-step and disabled modes: the envs whose game ended at the last step, and the
         # first observation of the game the kernel has already begun in their slot
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -571,6 +586,28 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"{self.env_id}: {name!r} is the env's own; it cannot be set")
         setattr(self, name, values)
 
+    def render(self) -> tuple[Any, ...] | None:
+        """Every env's frame, as Gymnasium's vector envs give them (a tuple): with
+        ``render_mode="rgb_array"`` an HxWx3 picture each, with ``"ansi"`` the text board,
+        each game from a spectator's seat (no hidden information). In the same-step and
+        next-step modes a slot whose game ended holds the next game already; with
+        ``autoreset_mode="disabled"`` the finished game is drawn until its slot is reset."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                f"{self.env_id}: render() needs a render_mode (allowed: {self.metadata['render_modes']})"
+            )
+            return None
+        if not self._reset_done:
+            raise RuntimeError(f"{self.env_id}: reset() must be called before render()")
+        return tuple(self.render_env(i) for i in range(self.num_envs))
+
+    def render_env(self, i: int) -> Any:
+        """Env ``i``'s frame (see ``render``)."""
+        raw = self.raw  # the AEC env draws whatever record it is given
+        raw._states[0] = self.states[i]
+        raw._has_reset = True
+        return raw.render()
+
     def close(self, **kwargs: Any) -> None:
         pass
 
@@ -602,6 +639,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.rngs,
             self.infos,
             self.max_opponent_decisions,
+            self._restart,
         )
         self._check_seats(index)
 
@@ -673,7 +711,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self.policy is None:
             return
         while True:
-            waiting = np.flatnonzero(self.learners[self.all_index, self.seats] == 0)
+            live = self.seats != ENDED  # a finished game left in place decides nothing
+            waiting = np.flatnonzero(live & (self.learners[self.all_index, np.maximum(self.seats, 0)] == 0))
             if waiting.size == 0:
                 return
             chosen = self.policy(self.obs[waiting], self.masks[waiting].astype(bool))
