@@ -69,7 +69,13 @@ class SingleAgentEnv(gymnasium.Env):
         a = int(arr.reshape(-1)[0])
         if not (0 <= a < self.action_space.n and self.vec.masks[0, a]):
             if self.illegal_action == "raise":
-                self.vec.step(np.array([a]))  # raises ValueError naming the action
+                try:
+                    self.vec.step(np.array([a]))  # raises ValueError naming the action
+                except ValueError as exc:
+                    raise ValueError(
+                        f"{exc}; illegal_action='penalty' ends the episode with illegal_penalty instead "
+                        "(for checkers that send random actions: Gymnasium's and SB3's check_env)"
+                    ) from None
             self._needs_reset = True
             return self.vec.obs[0].copy(), self.illegal_penalty, True, False, {"illegal_action": True}
         obs, rew, term, trunc, _ = self.vec.step(np.array([a]))
