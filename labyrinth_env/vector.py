@@ -95,13 +95,11 @@ class _Buffers:
     30 MB array per step costs the allocator a memset or page faults, more than the kernel
     spends writing it. An array is reused only when nothing but this pool refers to it (its
     reference count says so), so no caller can ever see one it holds change; when every
-    pooled array is still held, a new one is made. ``dirty`` rows (per array) let a caller
-    that fills only some rows clear just those the array's last use wrote."""
+    pooled array is still held, a new one is made."""
 
     def __init__(self, shape: tuple[int, ...], dtype: type, size: int = 2) -> None:
         self.shape, self.dtype, self.size = shape, dtype, size
         self.arrays: list[np.ndarray] = []
-        self.dirty: list[np.ndarray | None] = []
         # the count of an array that only a pool list holds, measured by the very call
         # take() makes: interpreters differ in the references they count
         self._free = self._references([np.empty(0)], 0)
@@ -118,7 +116,6 @@ class _Buffers:
         a = np.empty(self.shape, dtype=self.dtype)
         if len(self.arrays) < self.size:
             self.arrays.append(a)
-            self.dirty.append(None)
             return a, len(self.arrays) - 1
         return a, -1
 
@@ -243,7 +240,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.obs = np.zeros((num_envs, obs_size), dtype=np.float32)
         self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)  # the kernel's, rows of ended games
         self._obs_out = _Buffers(self.obs.shape, np.float32)
-        self._final_out = _Buffers(self.obs.shape, np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
         # per env: terminated, truncated, the learner's return, final potential, stalled games
@@ -738,19 +734,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return info
 
     def _final_observations(self, done: np.ndarray) -> np.ndarray:
-        """The finished games' last observations, zeros in the other rows (as Gymnasium's
-        vector envs give them). Only rows change between uses of a pooled array: the rows
-        its last use filled are cleared, this step's are copied in."""
-        rows = np.flatnonzero(done)
-        final, slot = self._final_out.take()
-        if slot < 0:
-            final[:] = 0.0
-        else:
-            before = self._final_out.dirty[slot]
-            if before is None:
-                final[:] = 0.0
-            else:
-                final[before] = 0.0
-            self._final_out.dirty[slot] = rows
-        final[rows] = self.final_obs[rows]
+        """The finished games' last observations as Gymnasium's vector envs give them: an
+        object array with each ended env's observation (its own copy) and None elsewhere."""
+        final = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(done):
+            final[i] = self.final_obs[i].copy()
         return final

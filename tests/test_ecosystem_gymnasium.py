@@ -52,7 +52,7 @@ def test_next_step_shows_the_final_observation_then_the_next_game_ignoring_the_a
         pytest.fail("no game ended")
     ended = np.flatnonzero(done)
     # the step that ends a game shows its last observation, not the next game's first
-    np.testing.assert_array_equal(obs_n[ended], info_s["final_obs"][ended])
+    np.testing.assert_array_equal(obs_n[ended], np.stack(info_s["final_obs"][ended]))
     np.testing.assert_array_equal(obs_n[~done], obs_s[~done])
     assert "final_obs" not in info_n and "final_return" in info_n
     begun = obs_s[ended].copy()
