@@ -9,8 +9,9 @@ the game ends (the learner seat's return; with ``shaping > 0`` also a potential-
 shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
 which the slot holds the next game. ``autoreset_mode`` as Gymnasium 1.x names them:
 ``"same-step"`` (the default: the step that ends a game returns the next game's first
-observation, the finished game's last one in ``infos["final_obs"]`` and the last step's
-infos in ``infos["final_info"]``), ``"next-step"`` (that step returns the last observation;
+observation, the finished game's last one in ``infos["final_obs"]``, an object array with
+None for the envs whose game did not end, as Gymnasium's, and the last step's infos in
+``infos["final_info"]``), ``"next-step"`` (that step returns the last observation;
 the next step ignores the env's action and returns the new game's first observation, as
 Gymnasium's own vector envs and its observation wrappers expect) or ``"disabled"`` (the
 env waits for ``reset(options={"reset_mask": mask})``). In every mode the finished game's
