@@ -49,7 +49,7 @@ def child(env_id: str, num_envs: int) -> dict[str, Any]:
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     space = vec.observation_space
     bounds = sum(b.base.nbytes if b.base is not None else b.nbytes for b in (space.low, space.high))
-    pools = sum(a.nbytes for a in vec._obs_out.arrays + vec._final_out.arrays)
+    pools = sum(a.nbytes for a in vec._obs_out.arrays)
     return {
         "env_id": env_id,
         "num_envs": num_envs,

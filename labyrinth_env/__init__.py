@@ -14,6 +14,7 @@ from labyrinth_env.registry import (
     list_envs,
     load_replay,
     make,
+    parallel_env,
     raw_env,
     register_envs,
     register_ruleset,
@@ -26,14 +27,19 @@ register_envs()
 
 def __getattr__(name: str) -> object:
     """``from labyrinth_env import team_edition_v1``: an env id as a module with PettingZoo's
-    ``env()`` / ``raw_env`` pair (the ruleset's env module)."""
+    ``env()`` / ``raw_env`` / ``parallel_env()`` (the ruleset's env module; ``parallel_env``
+    is ``registry.parallel_env`` for that id)."""
+    import functools
     import importlib
 
     try:
         spec = get_spec(name)
     except ValueError:
         raise AttributeError(f"module 'labyrinth_env' has no attribute {name!r}") from None
-    return importlib.import_module(spec.env.partition(":")[0])
+    module = importlib.import_module(spec.env.partition(":")[0])
+    if not hasattr(module, "parallel_env"):
+        module.parallel_env = functools.partial(parallel_env, spec.env_id)
+    return module
 
 
 __all__ = [
@@ -44,6 +50,7 @@ __all__ = [
     "list_envs",
     "load_replay",
     "make",
+    "parallel_env",
     "raw_env",
     "register_ruleset",
     "specs",

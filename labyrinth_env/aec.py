@@ -34,7 +34,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
 from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
-from labyrinth_env.core.rng import python_seed
+from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.options import options_dict, parse_options
 from labyrinth_env.spec import RulesetSpec
 
@@ -164,6 +164,7 @@ class LabyrinthAECEnv(AECEnv):
         self._names: list[str] | None = None
         self._has_reset = False
         self.seed_used: int | None = None
+        self._seed_stream: np.random.Generator | None = None  # bare resets' seeds (see reset)
         self.actions_taken: list[int] = []
         self._decoded_log: list[dict[str, Any]] = []
         self._frozen_log: list[Any] = []  # the same events as read-only mappings, for seat views
@@ -219,7 +220,16 @@ class LabyrinthAECEnv(AECEnv):
         # Options belong to make(); PettingZoo's api_test passes reset(options=...) and
         # expects it to be accepted, so it is ignored here.
         del options
-        self.seed_used = python_seed(seed)
+        # Gymnasium's and PettingZoo's convention: reset(seed=s) plays the game of seed s and
+        # restarts the stream that later bare resets draw their games from, so a seeded run
+        # of many episodes is the same run every time; unseeded, the stream starts from the OS.
+        if seed is not None:
+            self.seed_used = python_seed(seed)
+            self._seed_stream = seed_stream(self.seed_used)
+        else:
+            if self._seed_stream is None:
+                self._seed_stream = seed_stream(None)
+            self.seed_used = next_seed(self._seed_stream)
         self._compile_entry_points()
         self._loops.init_one(self._states, np.uint64(self.seed_used), self._options_vec)
         self.agents = list(self.possible_agents)

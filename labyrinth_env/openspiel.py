@@ -106,6 +106,11 @@ class LabyrinthGame(pyspiel.Game):
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> LabyrinthObserver:
         return LabyrinthObserver(self.observation_size)
 
+    def __reduce__(self) -> tuple:
+        # pyspiel pickles a game as its string, which only a process that registered the
+        # games can load: this module's loader registers them on unpickling
+        return (_load_game, (self.get_type().short_name, self.get_parameters()))
+
 
 class LabyrinthState(pyspiel.State):
     """A game in progress: the AEC env (``env``) underneath, stepped by ``apply_action``."""
@@ -146,6 +151,18 @@ class LabyrinthState(pyspiel.State):
     def information_state_string(self, player: int | None = None) -> str:
         return self.observation_string(player)
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """None: the bridge has no chance nodes (chance is sampled inside the steps, see the
+        module docstring), so no state is one and this list is empty."""
+        return []
+
+    def __reduce__(self) -> tuple:
+        # pyspiel pickles a state with serialize_game_and_state, which asks a sampled-stochastic
+        # game for its RNG state, a C++ method a Python game cannot provide; the state's own
+        # serialize() (its history and its env, pickled) needs none
+        game = self.get_game()
+        return (_load_state, (game.get_type().short_name, game.get_parameters(), self.serialize()))
+
     def resample_from_infostate(self, player_id: int, probability_sampler: Any) -> LabyrinthState:
         """A state the seat cannot tell from this one: the hidden part dealt again."""
         clone = LabyrinthState(self.get_game(), copy.deepcopy(self.env))
@@ -169,6 +186,17 @@ class LabyrinthObserver:
 
     def string_from(self, state: LabyrinthState, player: int) -> str:
         return state.observation_string(player)
+
+
+def _load_game(name: str, params: dict[str, Any]) -> LabyrinthGame:
+    """A game from its short name and parameters (pickle's way back; registers the games)."""
+    register()
+    return pyspiel.load_game(name, params)
+
+
+def _load_state(name: str, params: dict[str, Any], text: str) -> LabyrinthState:
+    """A state from its game and ``serialize()`` text (pickle's way back)."""
+    return _load_game(name, params).deserialize_state(text)
 
 
 def _observation(env: LabyrinthAECEnv, player: int) -> np.ndarray:

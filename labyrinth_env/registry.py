@@ -141,6 +141,18 @@ def make(env_id: str, **options: Any) -> LabyrinthAECEnv:
     return env
 
 
+def parallel_env(env_id: str, **options: Any) -> Any:
+    """PettingZoo's parallel API over ``make(env_id, **options)``, by PettingZoo's
+    ``turn_based_aec_to_parallel``: one seat decides per step (the AEC env's
+    ``agent_selection``; the other agents' actions are ignored), and each observation keeps
+    its ``action_mask`` (all zeros but for the seat to act). These games give one seat
+    several decisions in a row, so ``aec_to_parallel`` refuses them; ``max_turns``, not
+    PettingZoo's ``max_cycles``, limits a game (``make`` says so)."""
+    from pettingzoo.utils.conversions import turn_based_aec_to_parallel
+
+    return turn_based_aec_to_parallel(make(env_id, **options))
+
+
 def registered_id(env_id: str) -> str:
     """The id under which ``env_id`` is registered with Gymnasium and PettingZoo:
     ``paths_of_destiny_3e_v2`` -> ``labyrinth_env/paths_of_destiny_3e-v2`` (their

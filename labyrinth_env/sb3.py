@@ -10,30 +10,41 @@ from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
+from stable_baselines3.common.vec_env import VecMonitor
 from stable_baselines3.common.vec_env.base_vec_env import VecEnv
 
 from labyrinth_env.vector import VectorEnv
 
 
-class SB3VecEnv(VecEnv):
+class SB3VecEnv(VecMonitor):
     """SB3's view of a ``VectorEnv``: done = terminated or truncated, the finished game's
-    last observation in ``infos[i]["terminal_observation"]``, and ``TimeLimit.truncated``
-    for truncations so that SB3 bootstraps them."""
+    last observation in ``infos[i]["terminal_observation"]``, ``TimeLimit.truncated`` for
+    truncations so that SB3 bootstraps them, and the game's outcome for the learner seat
+    (shaping excluded) in ``infos[i]["episode_return"]``. It is SB3's own ``VecMonitor``
+    over that view, so SB3 logs ``rollout/ep_rew_mean`` and ``evaluate_policy`` counts
+    episodes as it does behind a ``Monitor``; wrapping it in another ``VecMonitor`` (to
+    write a monitor file) is harmless. ``seed``: the first reset's (SB3's ``seed()``
+    gives the next reset's); later resets continue from it (``docs/ecosystem.md``)."""
+
+    # ``vec`` and ``action_masks()`` are the batch's, reached through the wrapper (SB3 refuses
+    # an attribute that two levels of a wrapper stack both define)
+
+    def __init__(self, vec: VectorEnv, seed: int | None = None) -> None:
+        super().__init__(_BatchVecEnv(vec, seed))
+
+
+class _BatchVecEnv(VecEnv):
+    """The ``VecEnv`` under ``SB3VecEnv``'s monitor: the vector env's steps in SB3's terms."""
 
     def __init__(self, vec: VectorEnv, seed: int | None = None) -> None:
         self.vec = vec
         self._next_seed = seed
         self._actions: np.ndarray | None = None
-        # Monitor-style episode statistics, so SB3 logs rollout/ep_rew_mean and ep_len_mean
-        self._episode_return = np.zeros(vec.num_envs, dtype=np.float64)
-        self._episode_length = np.zeros(vec.num_envs, dtype=np.int64)
         super().__init__(vec.num_envs, vec.single_observation_space, vec.single_action_space)
 
     def reset(self) -> np.ndarray:
         obs, _ = self.vec.reset(seed=self._next_seed)
         self._next_seed = None
-        self._episode_return[:] = 0.0
-        self._episode_length[:] = 0
         return obs
 
     def step_async(self, actions: np.ndarray) -> None:
@@ -42,17 +53,11 @@ class SB3VecEnv(VecEnv):
     def step_wait(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, list[dict[str, Any]]]:
         obs, rewards, terminated, truncated, info = self.vec.step(self._actions)
         dones = terminated | truncated
-        self._episode_return += rewards
-        self._episode_length += 1
         infos: list[dict[str, Any]] = [{} for _ in range(self.num_envs)]
         for i in np.flatnonzero(dones):
             infos[i]["terminal_observation"] = info["final_obs"][i]
             infos[i]["TimeLimit.truncated"] = bool(truncated[i] and not terminated[i])
-            # the game's outcome for the learner seat (shaping excluded) and SB3's episode record
-            infos[i]["episode_return"] = float(info["final_return"][i])
-            infos[i]["episode"] = {"r": float(self._episode_return[i]), "l": int(self._episode_length[i]), "t": 0.0}
-            self._episode_return[i] = 0.0
-            self._episode_length[i] = 0
+            infos[i]["episode_return"] = float(info["final_return"][i])  # shaping excluded
         return obs, rewards, dones, infos
 
     def action_masks(self) -> np.ndarray:
@@ -71,9 +76,17 @@ class SB3VecEnv(VecEnv):
         idx = self._indices(indices)
         if attr_name == "action_masks":
             return [self.action_masks] * len(idx)
-        if attr_name == "render_mode":
-            return [None] * len(idx)
         return [getattr(self.vec, attr_name)] * len(idx)
+
+    def get_images(self) -> list[np.ndarray | None]:
+        """Every env's picture (``VectorEnv(..., render_mode="rgb_array")``), which SB3's
+        ``render()`` tiles into one frame (``VecVideoRecorder`` records those)."""
+        if self.vec.render_mode != "rgb_array":
+            raise ValueError(
+                f"{self.vec.env_id}: get_images() needs the vector env made with render_mode='rgb_array', "
+                f"got {self.vec.render_mode!r}"
+            )
+        return list(self.vec.render())
 
     def set_attr(self, attr_name: str, value: Any, indices: Any = None) -> None:
         setattr(self.vec, attr_name, value)
@@ -86,11 +99,7 @@ class SB3VecEnv(VecEnv):
         raise AttributeError(f"SB3VecEnv has no per-env method {method_name!r}")
 
     def env_is_wrapped(self, wrapper_class: type, indices: Any = None) -> list[bool]:
-        # step_wait reports each episode as Monitor does (infos[i]["episode"]), so SB3's
-        # evaluate_policy may count episodes from it, as it does behind make_vec_env's Monitor
-        from stable_baselines3.common.monitor import Monitor
-
-        return [wrapper_class is Monitor] * len(self._indices(indices))
+        return [False] * len(self._indices(indices))  # no Gymnasium env, so no wrapper
 
     def _indices(self, indices: Any) -> Sequence[int]:
         if indices is None:

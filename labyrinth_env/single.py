@@ -32,7 +32,11 @@ class SingleAgentEnv(gymnasium.Env):
     ) -> None:
         if illegal_action not in ("raise", "penalty"):
             raise ValueError(f"illegal_action must be 'raise' or 'penalty', got {illegal_action!r}")
-        self.vec = VectorEnv(env_id, 1, learner_seats=learner_seat, opponents=opponents, **options)
+        # disabled autoreset: a finished game stays in the env below, drawn by render until
+        # the next reset (each episode starts from a seed of this env's own, see reset)
+        self.vec = VectorEnv(
+            env_id, 1, learner_seats=learner_seat, opponents=opponents, autoreset_mode="disabled", **options
+        )
         modes = self.vec.raw.metadata["render_modes"]
         if render_mode is not None and render_mode not in modes:
             raise ValueError(f"render_mode={render_mode!r} is not supported by {env_id}; allowed: {modes} or None")
@@ -65,19 +69,25 @@ class SingleAgentEnv(gymnasium.Env):
         a = int(arr.reshape(-1)[0])
         if not (0 <= a < self.action_space.n and self.vec.masks[0, a]):
             if self.illegal_action == "raise":
-                self.vec.step(np.array([a]))  # raises ValueError naming the action
+                try:
+                    self.vec.step(np.array([a]))  # raises ValueError naming the action
+                except ValueError as exc:
+                    raise ValueError(
+                        f"{exc}; illegal_action='penalty' ends the episode with illegal_penalty instead "
+                        "(for checkers that send random actions: Gymnasium's and SB3's check_env)"
+                    ) from None
             self._needs_reset = True
             return self.vec.obs[0].copy(), self.illegal_penalty, True, False, {"illegal_action": True}
-        obs, rew, term, trunc, info = self.vec.step(np.array([a]))
+        obs, rew, term, trunc, _ = self.vec.step(np.array([a]))
         done = bool(term[0] or trunc[0])
-        if self.render_mode == "human" and not done:
+        if self.render_mode == "human":
             self.render()
         if done:
             self._needs_reset = True
-            # the mask of the game the env below has begun (a Gymnasium vector env built
-            # from this one reads the final step's mask from here: all False left no action)
-            final_info = {"action_mask": self.action_masks()}
-            return info["final_obs"][0], float(rew[0]), bool(term[0]), bool(trunc[0]), final_info
+            # no action is legal in a finished game, but a Gymnasium vector env built from
+            # this one reads the final step's mask to choose the action its next step sends
+            # (and ignores): the env below keeps its last decision's mask, which leaves it one
+            return obs[0], float(rew[0]), bool(term[0]), bool(trunc[0]), {"action_mask": self.action_masks()}
         return obs[0], float(rew[0]), False, False, {"action_mask": self.action_masks()}
 
     def action_masks(self) -> np.ndarray:
@@ -86,9 +96,8 @@ class SingleAgentEnv(gymnasium.Env):
     def render(self) -> str | np.ndarray | None:
         """As the AEC env renders (``ansi`` text board, ``rgb_array`` picture, ``human``
         window or printed board), the current game from a spectator's seat: no hidden
-        information. After the step that ends a game the one-game vector env underneath
-        already holds the next game, so a game's last position is not drawn."""
-        raw = self.vec.raw
-        raw._states[0] = self.vec.states[0]
-        raw._has_reset = True
-        return raw.render()
+        information. After the step that ends a game it draws that game's last position
+        until the next ``reset`` (so a recorded video ends on it)."""
+        if self.render_mode is not None and not self.vec._reset_done:
+            raise RuntimeError("reset() must be called before render()")
+        return self.vec.render_env(0)

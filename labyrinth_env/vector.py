@@ -9,14 +9,17 @@ the game ends (the learner seat's return; with ``shaping > 0`` also a potential-
 shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
 which the slot holds the next game. ``autoreset_mode`` as Gymnasium 1.x names them:
 ``"same-step"`` (the default: the step that ends a game returns the next game's first
-observation, the finished game's last one in ``infos["final_obs"]`` and the last step's
-infos in ``infos["final_info"]``), ``"next-step"`` (that step returns the last observation;
+observation, the finished game's last one in ``infos["final_obs"]``, an object array with
+None for the envs whose game did not end, as Gymnasium's, and the last step's infos in
+``infos["final_info"]``), ``"next-step"`` (that step returns the last observation;
 the next step ignores the env's action and returns the new game's first observation, as
 Gymnasium's own vector envs and its observation wrappers expect) or ``"disabled"`` (the
 env waits for ``reset(options={"reset_mask": mask})``). In every mode the finished game's
 return for the learner seat, without shaping, is in ``infos["final_return"]``. ``reset``
 takes one seed, a list of one seed per env (the same seed gives the same game in any slot)
-and a ``reset_mask`` for partial resets; ``call``, ``get_attr`` and ``set_attr`` reach the
+and a ``reset_mask`` for partial resets; as in Gymnasium, a ``reset()`` without a seed
+continues from the last seed given (the constructor's ``seed`` is the first reset's), so a
+seeded run is the same run every time; ``call``, ``get_attr`` and ``set_attr`` reach the
 per-env values (``action_masks``) and the batch's shared attributes.
 
 ``copy=False`` (as in Gymnasium's ``SyncVectorEnv``) returns the env's own observation
@@ -57,9 +60,9 @@ from gymnasium import spaces
 
 import labyrinth_env
 from labyrinth_env.core import templates
-from labyrinth_env.core.batch_template import MAX_EMPTY_GAMES, STALLED
+from labyrinth_env.core.batch_template import ENDED, MAX_EMPTY_GAMES, STALLED
 from labyrinth_env.core.contract import new_states
-from labyrinth_env.core.rng import python_seed
+from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
@@ -109,13 +112,11 @@ class _Buffers:
     30 MB array per step costs the allocator a memset or page faults, more than the kernel
     spends writing it. An array is reused only when nothing but this pool refers to it (its
     reference count says so), so no caller can ever see one it holds change; when every
-    pooled array is still held, a new one is made. ``dirty`` rows (per array) let a caller
-    that fills only some rows clear just those the array's last use wrote."""
+    pooled array is still held, a new one is made."""
 
     def __init__(self, shape: tuple[int, ...], dtype: type, size: int = 2) -> None:
         self.shape, self.dtype, self.size = shape, dtype, size
         self.arrays: list[np.ndarray] = []
-        self.dirty: list[np.ndarray | None] = []
         # the count of an array that only a pool list holds, measured by the very call
         # take() makes: interpreters differ in the references they count
         self._free = self._references([np.empty(0)], 0)
@@ -132,7 +133,6 @@ class _Buffers:
         a = np.empty(self.shape, dtype=self.dtype)
         if len(self.arrays) < self.size:
             self.arrays.append(a)
-            self.dirty.append(None)
             return a, len(self.arrays) - 1
         return a, -1
 
@@ -164,7 +164,7 @@ if hasattr(os, "register_at_fork"):
 class VectorEnv(gymnasium.vector.VectorEnv):
     """``num_envs`` games of ``env_id`` stepped together (see the module docstring)."""
 
-    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP}
+    metadata = {"autoreset_mode": gymnasium.vector.AutoresetMode.SAME_STEP, "render_modes": ["ansi", "rgb_array"]}
 
     def __init__(
         self,
@@ -179,12 +179,22 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         parallel: bool | None = None,
         autoreset_mode: str | gymnasium.vector.AutoresetMode = "same-step",
         max_opponent_decisions: int = MAX_OPPONENT_DECISIONS,
+        render_mode: str | None = None,
         **options: Any,
     ) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be an int >= 1, got {num_envs!r}")
         limit = check_max_opponent_decisions(max_opponent_decisions)
         raw = labyrinth_env.raw_env(env_id, **options)  # validates the id and the options
+        # as Gymnasium's vector envs: render() gives every env's frame; the AEC env draws them
+        render_modes = [m for m in raw.metadata["render_modes"] if m in self.metadata["render_modes"]]
+        if render_mode is not None and render_mode not in render_modes:
+            raise ValueError(
+                f"render_mode={render_mode!r} is not supported by a vector env of {env_id}; "
+                f"allowed: {render_modes} or None"
+            )
+        raw.render_mode = render_mode
+        self.render_mode = render_mode
         self.env_id = env_id
         self.raw = raw
         self.ruleset = raw.ruleset
@@ -245,7 +255,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.obs = np.zeros((num_envs, obs_size), dtype=np.float32)
         self.final_obs = np.zeros((num_envs, obs_size), dtype=np.float32)  # the kernel's, rows of ended games
         self._obs_out = _Buffers(self.obs.shape, np.float32)
-        self._final_out = _Buffers(self.obs.shape, np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
         # per env: terminated, truncated, the learner's return, final potential, stalled games
@@ -283,7 +292,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._bind_loops()
         _LIVE_ENVS.add(self)
         self._phi = np.zeros(num_envs, dtype=np.float64)
-        self._seed = seed
+        if seed is not None:
+            python_seed(seed)  # checked now, not at the first reset
+        self._seed = seed  # the first reset's, when that reset names none
+        self._seed_stream: np.random.Generator | None = None  # bare resets' seeds (see _game_seeds)
         self._reset_done = False
         self._compiled = False
         modes = {"same-step": "SameStep", "next-step": "NextStep", "disabled": "Disabled"}
@@ -295,7 +307,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 f"got {autoreset_mode!r}"
             )
         self.autoreset_mode = gymnasium.vector.AutoresetMode(mode)
-        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode}
+        # disabled: a finished game stays in its slot (drawn by render) until a reset_mask
+        # reset; the other modes have the kernel begin the next game in the same call
+        self._restart = self.autoreset_mode != gymnasium.vector.AutoresetMode.DISABLED
+        self.metadata = {**self.metadata, "autoreset_mode": self.autoreset_mode, "render_modes": render_modes}
         # next-step and disabled modes: the envs whose game ended at the last step, and the
         # first observation of the game the kernel has already begun in their slot
         self._ended = np.zeros(num_envs, dtype=bool)
@@ -350,6 +365,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         games only where the mask is True (Gymnasium's partial reset); the other envs keep
         their games, observations and masks."""
         rows = self._reset_rows(options)
+        if seed is None and not self._reset_done:
+            seed = self._seed
         seeds, words = self._game_seeds(seed, rows)
         prev = self.obs
         self._new_obs_buffer()
@@ -404,15 +421,28 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def _game_seeds(self, seed: Any, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Game seeds and RNG words for the envs ``rows``: from one int as every earlier
         release drew them (the same rows of a full reset with that seed), or per env from a
-        list."""
+        list. As Gymnasium seeds once, a seed restarts the stream that the resets without
+        one (and a list's None entries) draw from: after a seeded reset every later game is
+        the same in every run; an env never seeded starts that stream from the OS."""
+        stream = self._seed_stream if self._seed_stream is not None else seed_stream(None)
         if isinstance(seed, (list, tuple, np.ndarray)):
             if len(seed) != self.num_envs:
                 raise ValueError(f"{self.env_id}: a list of seeds needs one per env ({self.num_envs}), got {len(seed)}")
-            per_env = [np.random.SeedSequence(python_seed(seed[i])).generate_state(2, dtype=np.uint64) for i in rows]
+            chosen = [python_seed(s) if s is not None else None for s in seed]
+            drawn = [s if s is not None else next_seed(stream) for s in chosen]
+            per_env = [np.random.SeedSequence(drawn[i]).generate_state(2, dtype=np.uint64) for i in rows]
             seeds = np.array([w[0] for w in per_env], dtype=np.uint64)
             words = np.array([w[1] for w in per_env], dtype=np.uint64) | np.uint64(1)
+            # seeds given restart the stream from all of this reset's seeds
+            seeded = any(s is not None for s in chosen)
+            self._seed_stream = np.random.default_rng(drawn) if seeded else stream
             return seeds, words
-        base = python_seed(seed if seed is not None else self._seed)
+        if seed is None:
+            base = next_seed(stream)
+            self._seed_stream = stream
+        else:
+            base = python_seed(seed)
+            self._seed_stream = seed_stream(base)
         words = np.random.SeedSequence(base).generate_state(2 * self.num_envs, dtype=np.uint64)
         return words[: self.num_envs][rows].copy(), words[self.num_envs :][rows] | np.uint64(1)
 
@@ -577,6 +607,28 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             raise ValueError(f"{self.env_id}: {name!r} is the env's own; it cannot be set")
         setattr(self, name, values)
 
+    def render(self) -> tuple[Any, ...] | None:
+        """Every env's frame, as Gymnasium's vector envs give them (a tuple): with
+        ``render_mode="rgb_array"`` an HxWx3 picture each, with ``"ansi"`` the text board,
+        each game from a spectator's seat (no hidden information). In the same-step and
+        next-step modes a slot whose game ended holds the next game already; with
+        ``autoreset_mode="disabled"`` the finished game is drawn until its slot is reset."""
+        if self.render_mode is None:
+            gymnasium.logger.warn(
+                f"{self.env_id}: render() needs a render_mode (allowed: {self.metadata['render_modes']})"
+            )
+            return None
+        if not self._reset_done:
+            raise RuntimeError(f"{self.env_id}: reset() must be called before render()")
+        return tuple(self.render_env(i) for i in range(self.num_envs))
+
+    def render_env(self, i: int) -> Any:
+        """Env ``i``'s frame (see ``render``)."""
+        raw = self.raw  # the AEC env draws whatever record it is given
+        raw._states[0] = self.states[i]
+        raw._has_reset = True
+        return raw.render()
+
     def close(self, **kwargs: Any) -> None:
         pass
 
@@ -608,6 +660,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self.rngs,
             self.infos,
             self.max_opponent_decisions,
+            self._restart,
         )
         self._check_seats(index)
 
@@ -679,7 +732,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if self.policy is None:
             return
         while True:
-            waiting = np.flatnonzero(self.learners[self.all_index, self.seats] == 0)
+            live = self.seats != ENDED  # a finished game left in place decides nothing
+            waiting = np.flatnonzero(live & (self.learners[self.all_index, np.maximum(self.seats, 0)] == 0))
             if waiting.size == 0:
                 return
             chosen = self.policy(self.obs[waiting], self.masks[waiting].astype(bool))
@@ -705,19 +759,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         return info
 
     def _final_observations(self, done: np.ndarray) -> np.ndarray:
-        """The finished games' last observations, zeros in the other rows (as Gymnasium's
-        vector envs give them). Only rows change between uses of a pooled array: the rows
-        its last use filled are cleared, this step's are copied in."""
-        rows = np.flatnonzero(done)
-        final, slot = self._final_out.take()
-        if slot < 0:
-            final[:] = 0.0
-        else:
-            before = self._final_out.dirty[slot]
-            if before is None:
-                final[:] = 0.0
-            else:
-                final[before] = 0.0
-            self._final_out.dirty[slot] = rows
-        final[rows] = self.final_obs[rows]
+        """The finished games' last observations as Gymnasium's vector envs give them: an
+        object array with each ended env's observation (its own copy) and None elsewhere."""
+        final = np.full(self.num_envs, None, dtype=object)
+        for i in np.flatnonzero(done):
+            final[i] = self.final_obs[i].copy()
         return final

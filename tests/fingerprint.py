@@ -112,7 +112,12 @@ def vector_steps(env_id: str, opponents: str, num_envs: int, steps: int, seed: i
         obs, rewards, term, trunc, info = venv.step(actions)
         _update(h, obs, rewards, term, trunc, venv.action_masks())
         if "final_obs" in info:
-            _update(h, info["final_obs"], info["final_return"])
+            # the rows as one float array, zeros where no game ended: the digests taken
+            # while final_obs was that array stay valid
+            final = np.zeros_like(obs)
+            ended = info["_final_obs"]
+            final[ended] = np.stack(info["final_obs"][ended])
+            _update(h, final, info["final_return"])
     return h.hexdigest()
 
 

@@ -9,7 +9,12 @@ from pathlib import Path
 import pytest
 
 PAGE = Path(__file__).resolve().parent.parent / "docs" / "ecosystem.md"
-BLOCKS = re.findall(r"^## (.+?)$.*?^```python\n(.*?)^```", PAGE.read_text(encoding="utf-8"), re.M | re.S)
+# every python block, under the title of its section
+BLOCKS = [
+    (section.partition("\n")[0], code)
+    for section in re.split(r"^## ", PAGE.read_text(encoding="utf-8"), flags=re.M)[1:]
+    for code in re.findall(r"^```python\n(.*?)^```", section, re.M | re.S)
+]
 NEEDS = {
     "SuperSuit": "supersuit",
     "Tianshou": "tianshou",
@@ -20,10 +25,10 @@ NEEDS = {
 
 
 def test_the_page_has_its_snippets() -> None:
-    assert len(BLOCKS) >= 9
+    assert len(BLOCKS) >= 11
 
 
-@pytest.mark.parametrize("title, code", BLOCKS, ids=[title for title, _ in BLOCKS])
+@pytest.mark.parametrize("title, code", BLOCKS, ids=[f"{title} {i}" for i, (title, _) in enumerate(BLOCKS)])
 def test_snippet_runs(title: str, code: str) -> None:
     for key, module in NEEDS.items():
         if title.startswith(key):

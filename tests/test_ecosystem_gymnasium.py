@@ -52,7 +52,7 @@ def test_next_step_shows_the_final_observation_then_the_next_game_ignoring_the_a
         pytest.fail("no game ended")
     ended = np.flatnonzero(done)
     # the step that ends a game shows its last observation, not the next game's first
-    np.testing.assert_array_equal(obs_n[ended], info_s["final_obs"][ended])
+    np.testing.assert_array_equal(obs_n[ended], np.stack(info_s["final_obs"][ended]))
     np.testing.assert_array_equal(obs_n[~done], obs_s[~done])
     assert "final_obs" not in info_n and "final_return" in info_n
     begun = obs_s[ended].copy()
@@ -178,3 +178,52 @@ def test_sync_vector_env_final_step_has_a_legal_mask_row() -> None:
     # every row, the ended env's included, has an action to send next
     assert infos["action_mask"].any(axis=1).all()
     envs.step(random_actions(infos["action_mask"], rng))
+
+
+def test_make_vec_renders_every_env_as_gymnasiums_vector_envs_do() -> None:
+    """``gymnasium.make_vec(id, n, render_mode="rgb_array")`` (issue 34, item 5): a frame per
+    env, as SyncVectorEnv gives them; each is the AEC env's picture of that env's game."""
+    import labyrinth_env
+
+    envs = gymnasium.make_vec(registered_id(ENV), num_envs=2, render_mode="rgb_array", **OPTIONS)
+    assert envs.render_mode == "rgb_array" and "rgb_array" in envs.metadata["render_modes"]
+    envs.reset(seed=[3, 4])
+    frames = envs.render()
+    assert isinstance(frames, tuple) and len(frames) == 2
+    for seed, frame in zip((3, 4), frames):
+        env = labyrinth_env.raw_env(ENV, **OPTIONS)
+        env.reset(seed=int(envs.unwrapped.game_seeds[[3, 4].index(seed)]))
+        np.testing.assert_array_equal(frame, env.picture().to_array())
+    texts = VectorEnv(ENV, 2, render_mode="ansi", seed=0, **OPTIONS)
+    texts.reset()
+    assert all(isinstance(t, str) and t.strip() for t in texts.render())
+    with pytest.raises(ValueError, match=r"render_mode='human'.*allowed: \['ansi', 'rgb_array'\]"):
+        VectorEnv(ENV, 2, render_mode="human")
+
+
+def test_a_video_ends_on_the_finished_game() -> None:
+    """Gymnasium's frame collection over ``gymnasium.make`` (issue 34, item 4): the frame
+    after the step that ends an episode is the finished game's last position (it was the
+    next game's first), and stays so until the next reset."""
+    import labyrinth_env
+
+    options = {"num_players": 2, "max_turns": 3}  # Team Edition: the learner plays every seat
+    env = gymnasium.wrappers.RenderCollection(
+        gymnasium.make(registered_id(ENV), render_mode="rgb_array", **options), pop_frames=True
+    )
+    _, info = env.reset(seed=5)
+    actions = []
+    done = False
+    while not done:
+        actions.append(int(np.flatnonzero(info["action_mask"])[0]))
+        _, _, terminated, truncated, info = env.step(actions[-1])
+        done = terminated or truncated
+    frames = env.render()
+    assert len(frames) == len(actions) + 1
+    same_game = labyrinth_env.raw_env(ENV, **options)
+    same_game.reset(seed=int(env.unwrapped.vec.game_seeds[0]))
+    for action in actions:
+        same_game.step(action)
+    assert same_game.record["outcome"] != 0, "the same game ended"
+    np.testing.assert_array_equal(frames[-1], same_game.picture().to_array())
+    np.testing.assert_array_equal(env.unwrapped.render(), frames[-1])

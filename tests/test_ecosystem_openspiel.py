@@ -108,3 +108,30 @@ def test_openspiel_mcts_ismcts_and_evaluate_bots_run() -> None:
         game.new_initial_state(), [search, uniform_random.UniformRandomBot(1, rng)], rng
     )
     assert len(returns) == 2
+
+
+def test_states_and_games_pickle_and_chance_outcomes_answer() -> None:
+    """Pickle (issue 34, item 2): a state and its game pickle through the state's own
+    ``serialize()`` and come back as the same game, which plays on identically; the bridge
+    has no chance nodes, so ``chance_outcomes()`` is empty rather than a C++ error. pyspiel's
+    ``serialize_game_and_state`` asks a sampled-stochastic game for a C++ RNG state a
+    Python game cannot give (docs/ecosystem.md says so and gives these ways instead)."""
+    import pickle
+
+    game = pyspiel.load_game("labyrinth_team_edition", {"num_players": 2, "max_turns": 4, "seed": 3})
+    state = game.new_initial_state()
+    rng = np.random.default_rng(0)
+    for _ in range(3):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert state.chance_outcomes() == [] and not state.is_chance_node()
+    copy = pickle.loads(pickle.dumps(state))
+    assert isinstance(copy, bridge.LabyrinthState) and copy.history() == state.history()
+    assert copy.get_game().get_parameters() == game.get_parameters()
+    assert copy.env.record.tobytes() == state.env.record.tobytes()
+    play_randomly(state, np.random.default_rng(1))
+    play_randomly(copy, np.random.default_rng(1))
+    assert copy.history() == state.history() and copy.returns() == state.returns()
+    again = pickle.loads(pickle.dumps(game))
+    assert again.get_parameters() == game.get_parameters() and again.new_initial_state().legal_actions()
+    with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
+        pyspiel.serialize_game_and_state(game, state)

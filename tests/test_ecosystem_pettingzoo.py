@@ -35,3 +35,28 @@ def test_state_keeps_pettingzoos_meaning_and_the_record_has_its_own_name(env_id:
     record = env.unwrapped.record
     assert record.dtype.names and "outcome" in record.dtype.names
     assert record.tobytes() == env.unwrapped._states[0].tobytes()
+
+
+def test_parallel_env_is_pettingzoos_turn_based_conversion_with_masks() -> None:
+    """``parallel_env()`` (issue 34, item 6): PettingZoo's ``turn_based_aec_to_parallel``,
+    which passes its ``parallel_api_test``; the seat to act has its mask, and PettingZoo's
+    ``max_cycles_test`` is answered with the option these games have."""
+    import numpy as np
+    from pettingzoo.test import max_cycles_test, parallel_api_test
+
+    module = labyrinth_env.team_edition_v1
+    parallel_api_test(module.parallel_env(max_turns=6), num_cycles=50)
+    env = labyrinth_env.parallel_env("team_edition_v1", num_players=2, max_turns=6)
+    observations, _ = env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    steps = 0
+    while env.agents:
+        acting = env.unwrapped.agent_selection
+        assert observations[acting]["action_mask"].any()
+        assert all(not observations[a]["action_mask"].any() for a in observations if a != acting)
+        action = int(rng.choice(np.flatnonzero(observations[acting]["action_mask"])))
+        observations, *_ = env.step({acting: action})
+        steps += 1
+    assert steps > 1 and env.unwrapped.illegal_action is None
+    with pytest.raises(ValueError, match="max_turns limits whole turns"):
+        max_cycles_test(module)

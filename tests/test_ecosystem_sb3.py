@@ -97,3 +97,88 @@ def test_evaluate_policy_counts_episodes_as_with_monitor() -> None:
     # Monitor's record: the episode's whole return and length, not the last step's reward
     assert all(length > 1 for length in lengths)
     assert all(np.isfinite(r) for r in rewards)
+
+
+def test_vec_monitor_over_the_adapter_warns_of_no_monitor_and_counts_episodes() -> None:
+    """SB3VecEnv is SB3's VecMonitor over the batch (issue 34, item 6): wrapping it in a
+    VecMonitor of one's own said "already wrapped with a Monitor", which it was not."""
+    from stable_baselines3.common.vec_env import VecMonitor
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        env = VecMonitor(SB3VecEnv(VectorEnv("team_edition_v1", 2, max_turns=30), seed=0))
+        rewards, lengths = evaluate_policy(FirstLegal(env), env, n_eval_episodes=4, return_episode_rewards=True)
+    assert len(rewards) == 4 and all(length > 1 for length in lengths)
+
+
+def test_sb3_render_tiles_every_env_and_vec_video_recorder_records_them(tmp_path) -> None:
+    """SB3's render() and VecVideoRecorder on the batched env (issue 34, item 5): every
+    env's picture, tiled by SB3 into one frame per step."""
+    vec = VectorEnv("team_edition_v1", 2, max_turns=4, render_mode="rgb_array")
+    env = SB3VecEnv(vec, seed=0)
+    assert env.render_mode == "rgb_array"
+    env.reset()
+    frames = env.get_images()
+    assert len(frames) == 2 and all(f.ndim == 3 and f.dtype == np.uint8 for f in frames)
+    tiled = env.render("rgb_array")
+    assert tiled.ndim == 3 and tiled.shape[0] * tiled.shape[1] >= 2 * frames[0].shape[0] * frames[0].shape[1]
+    with pytest.raises(ValueError, match="render_mode='rgb_array'"):
+        SB3VecEnv(VectorEnv("team_edition_v1", 2, max_turns=4)).get_images()
+    pytest.importorskip("moviepy")
+    from stable_baselines3.common.vec_env import VecVideoRecorder
+
+    recorder = VecVideoRecorder(env, str(tmp_path), lambda step: step == 0, video_length=3)
+    recorder.reset()
+    for _ in range(4):
+        recorder.step(np.array([np.flatnonzero(row)[0] for row in vec.action_masks()]))
+    recorder.close()
+    assert list(tmp_path.glob("*.mp4")), "a video was written"
+
+
+WORKER_SCRIPT = """
+def main():
+    # the package is imported nowhere at top level here, as in a notebook or `python -c`:
+    # only Gymnasium's module:id form brings the ids into a spawned worker
+    import numpy as np
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import SubprocVecEnv
+
+    env_id = "labyrinth_env:labyrinth_env/team_edition-v1"
+    for method in ("spawn", "forkserver"):
+        venv = make_vec_env(env_id, n_envs=2, vec_env_cls=SubprocVecEnv, vec_env_kwargs={"start_method": method},
+                            env_kwargs={"max_turns": 4}, seed=0)
+        venv.reset()
+        venv.step(np.array([np.flatnonzero(m)[0] for m in venv.env_method("action_masks")]))
+        venv.close()
+    print("ok")
+
+
+main()
+"""
+
+
+def test_subproc_workers_find_the_ids_from_a_python_c_parent() -> None:
+    """SB3's ``make_vec_env`` with ``SubprocVecEnv`` under spawn and forkserver, from a
+    ``python -c`` parent that imports the package nowhere (issue 34, item 3): the id in
+    Gymnasium's ``module:id`` form imports ``labyrinth_env`` in each worker."""
+    import subprocess
+    import sys
+
+    result = subprocess.run([sys.executable, "-c", WORKER_SCRIPT], capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    assert result.stdout.rstrip().endswith("ok")
+
+
+def test_check_env_names_the_penalty_option_and_passes_with_it() -> None:
+    """Gymnasium's and SB3's ``check_env`` send random actions (issue 34, item 6): the
+    default refusal names ``illegal_action="penalty"``, with which both checkers pass."""
+    from gymnasium.utils.env_checker import check_env as gymnasium_check_env
+    from stable_baselines3.common.env_checker import check_env
+
+    env_id = registered_id("labyrinx_v1")
+    with pytest.raises(ValueError, match="illegal_action='penalty'"):
+        check_env(gymnasium.make(env_id).unwrapped)
+    check_env(gymnasium.make(env_id, illegal_action="penalty").unwrapped)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Gymnasium's notes on the Box bounds' precision
+        gymnasium_check_env(gymnasium.make(env_id, illegal_action="penalty").unwrapped)

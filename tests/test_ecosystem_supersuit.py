@@ -74,3 +74,22 @@ def test_the_flat_observation_is_the_dict_formats_vector() -> None:
 def test_an_unknown_observation_format_names_the_allowed_ones() -> None:
     with pytest.raises(ValueError, match=r"observation_format='box' is not one of \['dict', 'flat'\]"):
         labyrinth_env.make("labyrinx_v1", observation_format="box")
+
+
+def test_pettingzoo_env_to_vec_env_keeps_the_masks() -> None:
+    """SuperSuit's ``pettingzoo_env_to_vec_env_v1`` over ``parallel_env`` in the flat format
+    (issue 34, item 6): one row per seat, each with its mask in infos, across the games
+    it starts again by itself; no action it sends is illegal."""
+    env = labyrinth_env.parallel_env("team_edition_v1", observation_format="flat", num_players=2, max_turns=4)
+    venv = supersuit.pettingzoo_env_to_vec_env_v1(env)
+    observations, infos = venv.reset(seed=0)
+    assert observations.shape == (2, env.observation_space("player_0").shape[0])
+    rng = np.random.default_rng(0)
+    games = 0
+    for _ in range(80):
+        masks = np.stack([info["action_mask"] for info in infos])
+        assert masks.any(axis=1).sum() == 1, "one seat decides at a time"
+        actions = np.array([rng.choice(np.flatnonzero(m)) if m.any() else 0 for m in masks])
+        observations, _, terminations, truncations, infos = venv.step(actions)
+        games += int((terminations | truncations).all())
+    assert games >= 2 and env.unwrapped.illegal_action is None

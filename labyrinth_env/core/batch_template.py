@@ -39,6 +39,7 @@ OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
 MAX_EMPTY_GAMES = 1_000  # games in a row that end before a learner seat decides
 MAX_GAME_DECISIONS = 10_000_000  # decisions of one game in ``play_games``
 STALLED = -3  # seat returned when MAX_EMPTY_GAMES was reached
+ENDED = -4  # seat returned for a finished game left in place (vector_step without restart)
 
 
 # --- one game, built from the kernel contract (init, step, legal_mask, returns) -----------
@@ -251,17 +252,30 @@ def vector_reset(states, seeds, options, learners, kind: int, masks, obs, seats,
 
 @njit(cache=True, inline="always")
 def vector_step_one(
-    s, action: int, learner, reward_seat: int, kind: int, mask, obs, final_obs, returns, rng, info, max_decisions: int
+    s,
+    action: int,
+    learner,
+    reward_seat: int,
+    kind: int,
+    mask,
+    obs,
+    final_obs,
+    returns,
+    rng,
+    info,
+    max_decisions: int,
+    restart: bool,
 ) -> int:
     """One decision by the seat to act (a learner, or an external opponent): apply it, let
     kernel-side opponents play, and if the game ended record it in ``info``
     (terminated, truncated, ``reward_seat``'s return, its shaping potential in the final
     position: 0 after a decided game, the position's value after a truncation, which
     ends the episode but not the game), write that seat's last observation to
-    ``final_obs`` and start the next game (seeded from this one's RNG); ``info[4]`` counts
-    games truncated because the opponents stalled. Returns the next seat to decide; -2 if
-    the action was illegal (nothing changed); ``STALLED`` if no new game reached a learner
-    decision."""
+    ``final_obs`` and, with ``restart``, start the next game (seeded from this one's RNG;
+    without it the finished game stays in ``s``, to be drawn, until the caller resets it);
+    ``info[4]`` counts games truncated because the opponents stalled. Returns the next seat
+    to decide; -2 if the action was illegal (nothing changed); ``ENDED`` for a finished game
+    left in place; ``STALLED`` if no new game reached a learner decision."""
     if not K.step(s, action):
         return -2
     if not play_opponents(s, learner, kind, mask, rng, max_decisions):
@@ -275,6 +289,8 @@ def vector_step_one(
         info[2] += returns[reward_seat]
         info[3] = K.shaping_potential(s, reward_seat)
         K.observe(s, reward_seat, final_obs)
+        if not restart:
+            return ENDED
         if not start_learner_game(s, derive_seed(s.rng), s.options, learner, kind, mask, rng, max_decisions):
             return STALLED
     return vector_finish(s, mask, obs)
@@ -296,6 +312,7 @@ def vector_step(
     rngs,
     infos,
     max_decisions: int,
+    restart: bool,
 ) -> None:
     """``vector_step_one`` for the games ``index`` (all of them, or those waiting on an
     external opponent); ``infos`` rows accumulate until the caller clears them."""
@@ -314,6 +331,7 @@ def vector_step(
             rngs[i],
             infos[i],
             max_decisions,
+            restart,
         )
 
 

@@ -131,3 +131,15 @@ def python_seed(seed: int | None) -> int:
     if not 0 <= int(seed) < 2**64:
         raise ValueError(f"seed must be an int in [0, 2**64) or None, got {seed}")
     return int(seed)
+
+
+def seed_stream(seed: int | None) -> np.random.Generator:
+    """The generator a bare ``reset()`` draws the next game's seed from, as Gymnasium and
+    PettingZoo seed once: ``reset(seed=s)`` starts it from ``s`` (so the episodes after a
+    seeded one are the same in every run), an env never seeded starts it from the OS."""
+    return np.random.default_rng(None if seed is None else python_seed(seed))
+
+
+def next_seed(stream: np.random.Generator) -> int:
+    """The next game's seed from a ``seed_stream``, an int in [0, 2**64)."""
+    return int(stream.integers(0, 2**64, dtype=np.uint64))
