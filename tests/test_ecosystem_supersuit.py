@@ -52,7 +52,7 @@ def test_supersuit_wrappers_play_whole_games_on_the_flat_format(env_id: str, wra
 
 
 def test_the_dict_format_is_what_supersuits_box_wrappers_refuse() -> None:
-    env = labyrinth_env.make("team_edition_v1")
+    env = labyrinth_env.make("team_edition_v2")
     with pytest.raises(Exception):  # noqa: B017 - SuperSuit's own error for a Dict space
         supersuit.dtype_v0(env, np.float16)
 

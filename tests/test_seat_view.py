@@ -25,7 +25,7 @@ GAMES = {
     "labyrinx_v1": {"num_players": 3, "character_powers": True},
     "paths_of_destiny_2011_v4": {"num_players": 3},
     "paths_of_destiny_3e_v2": {"num_players": 3},
-    "team_edition_v1": {"num_players": 2, "variant": "standard"},
+    "team_edition_v2": {"num_players": 2, "variant": "standard"},
 }
 SMALL_MCTS = "mcts:simulations=12,rollout_turns=1,rollout_steps=30"
 
