@@ -58,8 +58,8 @@ def test_the_dict_format_is_what_supersuits_box_wrappers_refuse() -> None:
 
 
 def test_the_flat_observation_is_the_dict_formats_vector() -> None:
-    flat = labyrinth_env.make("labyrinthos_v1", observation_format="flat")
-    as_dict = labyrinth_env.make("labyrinthos_v1")
+    flat = labyrinth_env.make("labyrinthos_v2", observation_format="flat")
+    as_dict = labyrinth_env.make("labyrinthos_v2")
     flat.reset(seed=1)
     as_dict.reset(seed=1)
     agent = flat.agent_selection

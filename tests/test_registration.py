@@ -28,7 +28,7 @@ def test_every_env_is_registered_under_its_namespaced_id(env_id):
 
 
 def test_registered_id_of_an_unknown_env():
-    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v1"):
+    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v2"):
         registered_id("chess_v0")
 
 
@@ -106,7 +106,7 @@ def test_gymnasium_make_vec_is_the_vector_env():
 
 def test_pettingzoo_make_is_labyrinth_env_make():
     made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v1", num_players=3)
-    direct = labyrinth_env.make("labyrinthos_v1", num_players=3)
+    direct = labyrinth_env.make("labyrinthos_v2", num_players=3)
     assert type(made) is type(direct)
     actions = play_random(made, seed=11, max_steps=300)
     assert actions == play_random(direct, seed=11, max_steps=300) and len(actions) > 50
