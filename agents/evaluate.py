@@ -1,11 +1,11 @@
 """Play many games with one agent in every seat and report how the team does, or seat
 different agents against each other (``--agents``, competitive rulesets).
 
-    python -m labyrinth_env.agents.evaluate --env team_edition_v1 --agent heuristic --games 300 \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v2 --agent heuristic --games 300 \\
         --players 2 --variant introductory --seed 0 [--json out.json]
     python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v2 --agents heuristic,random \\
         --games 300 --players 2
-    python -m labyrinth_env.agents.evaluate --env team_edition_v1 --agent ppo:model.zip \\
+    python -m labyrinth_env.agents.evaluate --env team_edition_v2 --agent ppo:model.zip \\
         --option lookahead=true --games 500   # any env option: --option NAME=VALUE
 
 Game ``i`` uses env seed ``seed + i`` (and reseeds the agent with it), so a run is
@@ -245,7 +245,7 @@ def format_result(result: dict[str, Any]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="labyrinth evaluate", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--env", default="team_edition_v1", choices=labyrinth_env.list_envs())
+    parser.add_argument("--env", default="team_edition_v2", choices=labyrinth_env.list_envs())
     parser.add_argument(
         "--agent", default="heuristic", help=f"agent spec ({', '.join(list_agents())}; e.g. mcts:simulations=100)"
     )

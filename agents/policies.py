@@ -1,5 +1,5 @@
 """A MaskablePPO policy for observations that end with per-action lookahead features
-(``team_edition_v1`` with ``lookahead=True``; ``raw_env.lookahead_layout()`` says where).
+(``team_edition_v2`` with ``lookahead=True``; ``raw_env.lookahead_layout()`` says where).
 
 A flat MLP over the whole observation would have to learn, for each of the hundreds of
 actions separately, that action ``a``'s logit should follow action ``a``'s features. Here

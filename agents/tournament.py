@@ -13,7 +13,7 @@ whose processes a reaper ends if the driver dies; with ``--address`` it joins th
 Seatings: game ``i`` plays arrangement ``i mod cycle`` of ``Schedule`` (every agent sits
 in every seat equally often over a cycle; with more agents than seats every subset plays,
 with fewer some agents take two seats, each in turn). In a cooperative ruleset
-(team_edition_v1) a game is one agent in all seats, the agents taking turns.
+(team_edition_v2) a game is one agent in all seats, the agents taking turns.
 
 Seeds: game ``i``'s env seed and its agents' seeds come from (tournament seed, i) alone
 (``game_seeds``), and every agent is reseeded with its seed before the game, so a result

@@ -167,7 +167,7 @@ def load_train_config(path: str | Path) -> TrainConfig:
     if policy == "lookahead" and labyrinth_env.raw_env(cfg.env_id, **cfg.options).lookahead_layout() is None:
         raise ValueError(
             f"training config: ppo.policy 'lookahead' needs lookahead features in the observation; {cfg.env_id} "
-            "with these options has none (team_edition_v1 has them with options: {lookahead: true})"
+            "with these options has none (team_edition_v2 has them with options: {lookahead: true})"
         )
     if pre["steps"] > 0 and labyrinth_env.get_spec(cfg.env_id).heuristic_module is None:
         raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")

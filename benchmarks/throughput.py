@@ -14,7 +14,7 @@ the AEC loop's ``env.step(None)`` calls for finished agents are timed but not co
 the kernels have no such calls.
 
     python benchmarks/throughput.py --seconds 3 --repeats 3
-    python benchmarks/throughput.py --quick --env team_edition_v1
+    python benchmarks/throughput.py --quick --env team_edition_v2
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """labyrinth-env: PettingZoo environments for labyrinth board games, on numba kernels.
 
 >>> import labyrinth_env
->>> env = labyrinth_env.make("team_edition_v1", num_players=2)
+>>> env = labyrinth_env.make("team_edition_v2", num_players=2)
 
 Importing the package also registers every env with Gymnasium (``gymnasium.make`` /
 ``make_vec("labyrinth_env/team_edition-v1")``) and PettingZoo (``pettingzoo.make("aec",
@@ -26,7 +26,7 @@ register_envs()
 
 
 def __getattr__(name: str) -> object:
-    """``from labyrinth_env import team_edition_v1``: an env id as a module with PettingZoo's
+    """``from labyrinth_env import team_edition_v2``: an env id as a module with PettingZoo's
     ``env()`` / ``raw_env`` / ``parallel_env()`` (the ruleset's env module; ``parallel_env``
     is ``registry.parallel_env`` for that id)."""
     import functools

@@ -118,7 +118,7 @@ class LabyrinthAECEnv(AECEnv):
 
     def lookahead_layout(self) -> dict[str, Any] | None:
         """Where per-action lookahead features sit in the observation, for rulesets with
-        such an option (see ``team_edition_v1``); None here."""
+        such an option (see ``team_edition_v2``); None here."""
         return None
 
     # --- generic part ----------------------------------------------------------------------

@@ -1,7 +1,7 @@
 """YAML configs: an env id and exactly the options ``make()`` takes.
 
 ```yaml
-env_id: team_edition_v1
+env_id: team_edition_v2
 options:
   num_players: 2
   variant: standard

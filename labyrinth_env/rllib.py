@@ -4,7 +4,7 @@ venv of its own: ``docs/ecosystem.md``)::
 
     from labyrinth_env.rllib import ppo_config
 
-    algo = ppo_config("team_edition_v1", num_players=2).build_algo()
+    algo = ppo_config("team_edition_v2", num_players=2).build_algo()
     print(algo.train()["env_runners"]["episode_return_mean"])
 
 Observations are ``{"observations": float32[...], "action_mask": float32[...]}``, the keys

@@ -31,7 +31,7 @@ from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.labyrinthos.env import raw_env
 
-B = get_spec("labyrinthos_v1").loops
+B = get_spec("labyrinthos_v2").loops
 Event = tuple[int, ...]
 DOOR = int(K.DOOR_CELL)
 N, E, S, W = 0, 1, 2, 3

@@ -20,7 +20,7 @@ from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.env import raw_env
 
-B = get_spec("team_edition_v1").loops  # the ruleset's entry points and batched loops
+B = get_spec("team_edition_v2").loops  # the ruleset's entry points and batched loops
 
 Event = tuple[int, ...]
 

@@ -16,11 +16,11 @@ from labyrinth_env.agents.evaluate import evaluate, main, wilson_interval
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = get_spec("team_edition_v1").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v2").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("team_edition_v1").loops  # the ruleset's entry points and batched loops
+B = get_spec("team_edition_v2").loops  # the ruleset's entry points and batched loops
 
-ENV = "team_edition_v1"
+ENV = "team_edition_v2"
 
 
 @njit
@@ -205,9 +205,9 @@ def test_bad_specs_and_bad_use_raise_clear_errors():
 def test_evaluate_cli_takes_agent_specs_with_parameters(capsys):
     from labyrinth_env.agents.evaluate import main
 
-    argv = ["--env", "team_edition_v1", "--agent", "mcts:simulations=5", "--games", "1", "--no-progress"]
+    argv = ["--env", "team_edition_v2", "--agent", "mcts:simulations=5", "--games", "1", "--no-progress"]
     assert main(argv) == 0
     assert "1 games" in capsys.readouterr().out
-    assert main(["--env", "team_edition_v1", "--agent", "mcts:simulatons=5", "--games", "1"]) == 2
+    assert main(["--env", "team_edition_v2", "--agent", "mcts:simulatons=5", "--games", "1"]) == 2
     err = capsys.readouterr().err
     assert "simulatons" in err and len(err.strip().splitlines()) == 1

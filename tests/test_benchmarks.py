@@ -15,7 +15,7 @@ import pytest
 import labyrinth_env
 from labyrinth_env.benchmarks import throughput
 
-ENV_ID = "team_edition_v1"
+ENV_ID = "team_edition_v2"
 
 
 @pytest.fixture(scope="module")
@@ -424,7 +424,7 @@ def test_ppo_timing_builds_the_policy_the_config_names() -> None:
     from labyrinth_env.benchmarks import ppo_throughput
 
     cfg = TrainConfig(
-        env_id="team_edition_v1",
+        env_id="team_edition_v2",
         options={"num_players": 2, "lookahead": True},
         vector={"num_envs": 4, "learner_seats": "all", "opponents": "random"},
         ppo={"policy": "lookahead", "n_steps": 16, "batch_size": 32, "n_epochs": 1, "net_arch": [16]},
@@ -449,7 +449,7 @@ def test_ppo_benchmark_bad_input() -> None:
 def test_decisions_per_learner_step() -> None:
     from labyrinth_env.benchmarks import vector_throughput as vt
 
-    assert vt.decisions_per_learner_step("team_edition_v1") == 1.0  # the learner plays every seat
+    assert vt.decisions_per_learner_step("team_edition_v2") == 1.0  # the learner plays every seat
     two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v2", games=3, seed=1)
     # two seats taking turns: about one opponent decision per learner decision
     assert 1.5 < two_players < 2.5
@@ -463,7 +463,7 @@ def test_step_breakdown_parts_add_up(tmp_path) -> None:
     assert row["observation_bytes"] == labyrinth_env.raw_env(ENV_ID).obs_size * 4
     parts = ("sampler_us", "observe_us", "zero_fill_us", "legal_mask_us")
     assert all(row[k] > 0 for k in parts) and row["step_us"] >= row["game_and_rest_us"] >= 0
-    assert "| team_edition_v1 | 9.6 KB |" in step_breakdown.table([row])
+    assert "| team_edition_v2 | 9.6 KB |" in step_breakdown.table([row])
     with pytest.raises(ValueError, match="batch must be >= 1"):
         step_breakdown.breakdown(ENV_ID, batch=0)
     out = tmp_path / "b.json"
@@ -477,7 +477,7 @@ def test_vector_memory_reports_peak_rss_and_what_the_env_holds(tmp_path: Path) -
     from benchmarks import vector_memory
 
     out = tmp_path / "memory.json"
-    assert vector_memory.main(["--env", "team_edition_v1", "--envs", "2", "64", "--out", str(out)]) == 0
+    assert vector_memory.main(["--env", "team_edition_v2", "--envs", "2", "64", "--out", str(out)]) == 0
     rows = json.loads(out.read_text())["rows"]
     assert [r["num_envs"] for r in rows] == [2, 64]
     assert all(r["peak_rss_mib"] > r["states_mib"] > 0 for r in rows)
@@ -495,5 +495,5 @@ def test_rllib_benchmark_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
         rllib_ppo.main(["--env", "no_such_env"])
     assert exc.value.code == 2 and "unknown env id(s) ['no_such_env']" in capsys.readouterr().err
     if importlib.util.find_spec("tree") is None:  # RLlib is not installed here: one line, exit 2
-        assert rllib_ppo.main(["--env", "team_edition_v1"]) == 2
+        assert rllib_ppo.main(["--env", "team_edition_v2"]) == 2
         assert "RLlib is not installed" in capsys.readouterr().err

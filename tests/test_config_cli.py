@@ -31,10 +31,10 @@ def test_config_overrides():
     [
         ("env_id: [", "not YAML"),
         ("- 1", "expected a mapping"),
-        ("env_id: team_edition_v1\nextra: 1", "unknown key"),
+        ("env_id: team_edition_v2\nextra: 1", "unknown key"),
         ("env_id: chess_v1", "env_id 'chess_v1'"),
-        ("env_id: team_edition_v1\noptions: 3", "'options' must be a mapping"),
-        ("env_id: team_edition_v1\noptions: {num_players: 7}", "num_players=7"),
+        ("env_id: team_edition_v2\noptions: 3", "'options' must be a mapping"),
+        ("env_id: team_edition_v2\noptions: {num_players: 7}", "num_players=7"),
     ],
 )
 def test_malformed_config(tmp_path, text, message):
@@ -51,12 +51,12 @@ def test_missing_config():
 
 def test_cli_envs_and_replay(tmp_path, capsys):
     assert cli.main(["envs"]) == 0
-    assert "team_edition_v1" in capsys.readouterr().out
-    end, steps, _ = cli.play_random_game("team_edition_v1", seed=1, num_players=2)
+    assert "team_edition_v2" in capsys.readouterr().out
+    end, steps, _ = cli.play_random_game("team_edition_v2", seed=1, num_players=2)
     assert end["type"] == "game_end" and steps > 0
     import labyrinth_env
 
-    env = labyrinth_env.raw_env("team_edition_v1")
+    env = labyrinth_env.raw_env("team_edition_v2")
     env.reset(seed=2)
     env.step(env.legal_actions()[0])
     env.save_replay(tmp_path / "g.json")
@@ -91,7 +91,7 @@ def test_cli_user_errors_are_one_line_and_exit_code_2(tmp_path, capsys):
     deep = tmp_path / "deep.json"
     deep.write_text("[" * 100_000 + "]" * 100_000)
     _one_line_error(capsys, ["replay", str(deep)], str(deep), "nested too deeply")
-    env = make("team_edition_v1", num_players=2)
+    env = make("team_edition_v2", num_players=2)
     env.reset(seed=1)
     env.save_replay(tmp_path / "good.json")
     good = json.loads((tmp_path / "good.json").read_text())
@@ -108,20 +108,20 @@ def test_cli_user_errors_are_one_line_and_exit_code_2(tmp_path, capsys):
     _one_line_error(capsys, ["tournament", "--config", str(binary)], str(binary), "not text")
     _one_line_error(capsys, ["tournament", "--config", str(folder)], str(folder), "is a folder")
     numbered = tmp_path / "numbered.yaml"
-    numbered.write_text("env_id: team_edition_v1\noptions: {1: 2}\n")
+    numbered.write_text("env_id: team_edition_v2\noptions: {1: 2}\n")
     _one_line_error(capsys, ["tournament", "--config", str(numbered)], "option names must be words, got 1")
     with pytest.raises(ValueError, match="option names must be words, got 1"):
         load_config(numbered)
     a_file = tmp_path / "a_file"
     a_file.write_text("x")
-    argv = ["tournament", "--env", "team_edition_v1", "--agents", "random", "--games", "2", "--no-progress"]
+    argv = ["tournament", "--env", "team_edition_v2", "--agents", "random", "--games", "2", "--no-progress"]
     _one_line_error(capsys, [*argv, "--no-plot", "--out", str(a_file / "sub")], "cannot write", "a_file")
 
 
 def test_cli_subcommands_pass_every_option_to_their_module(capsys):
     """``labyrinth evaluate --games 2 ...`` reaches agents.evaluate with its options (an
     argparse remainder would refuse a first argument that looks like an option)."""
-    args = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "2", "--no-progress"]
+    args = ["evaluate", "--env", "team_edition_v2", "--agent", "random", "--games", "2", "--no-progress"]
     assert cli.main(args) == 0
     assert "2 games" in capsys.readouterr().out
     with pytest.raises(SystemExit):
@@ -156,7 +156,7 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     assert "player_1:" in out or "your action" in out
     assert out.rstrip().endswith("stopped")
     with pytest.raises(ValueError, match="--seat 5"):
-        cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v1", "--seat", "5"]))
+        cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v2", "--seat", "5"]))
 
 
 def test_a_reader_that_leaves_early_ends_the_command_quietly(monkeypatch, tmp_path):

@@ -12,7 +12,7 @@ from gymnasium.vector import AutoresetMode
 from labyrinth_env.registry import registered_id
 from labyrinth_env.vector import VectorEnv
 
-ENV = "team_edition_v1"
+ENV = "team_edition_v2"
 OPTIONS = {"max_turns": 4}  # short games: several end within a few steps
 
 

@@ -42,13 +42,13 @@ def test_human_mode_without_a_display_prints_the_board(
 ) -> None:
     monkeypatch.delenv("DISPLAY", raising=False)
     monkeypatch.delenv("WAYLAND_DISPLAY", raising=False)
-    env = gymnasium.make(registered_id("team_edition_v1"), render_mode="human")
+    env = gymnasium.make(registered_id("team_edition_v2"), render_mode="human")
     _, info = env.reset(seed=0)
     after_reset = capsys.readouterr().out
     assert after_reset.strip(), "human mode draws at reset"
     env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert capsys.readouterr().out.strip(), "human mode draws after each step"
-    ansi = gymnasium.make(registered_id("team_edition_v1"), render_mode="ansi")
+    ansi = gymnasium.make(registered_id("team_edition_v2"), render_mode="ansi")
     ansi.reset(seed=0)
     assert ansi.render().strip() == after_reset.strip()
 
@@ -88,7 +88,7 @@ class FirstLegal:
 
 
 def test_evaluate_policy_counts_episodes_as_with_monitor() -> None:
-    env = SB3VecEnv(VectorEnv("team_edition_v1", 2, max_turns=30), seed=0)
+    env = SB3VecEnv(VectorEnv("team_edition_v2", 2, max_turns=30), seed=0)
     assert env.env_is_wrapped(gymnasium.Wrapper) == [False, False]
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # "not wrapped with a Monitor wrapper" would be raised

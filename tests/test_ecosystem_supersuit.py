@@ -52,14 +52,14 @@ def test_supersuit_wrappers_play_whole_games_on_the_flat_format(env_id: str, wra
 
 
 def test_the_dict_format_is_what_supersuits_box_wrappers_refuse() -> None:
-    env = labyrinth_env.make("team_edition_v1")
+    env = labyrinth_env.make("team_edition_v2")
     with pytest.raises(Exception):  # noqa: B017 - SuperSuit's own error for a Dict space
         supersuit.dtype_v0(env, np.float16)
 
 
 def test_the_flat_observation_is_the_dict_formats_vector() -> None:
-    flat = labyrinth_env.make("labyrinthos_v1", observation_format="flat")
-    as_dict = labyrinth_env.make("labyrinthos_v1")
+    flat = labyrinth_env.make("labyrinthos_v2", observation_format="flat")
+    as_dict = labyrinth_env.make("labyrinthos_v2")
     flat.reset(seed=1)
     as_dict.reset(seed=1)
     agent = flat.agent_selection

@@ -26,7 +26,7 @@ SCRIPT = textwrap.dedent(
     from labyrinth_env.single import SingleAgentEnv
     from labyrinth_env.vector import VectorEnv
 
-    ENV = "team_edition_v1"
+    ENV = "team_edition_v2"
 
     def first_legal(masks):
         return np.array([np.flatnonzero(row)[0] for row in masks])

@@ -15,7 +15,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 
-ENV = "labyrinthos_v1"
+ENV = "labyrinthos_v2"
 
 
 @njit(cache=True)

@@ -28,7 +28,7 @@ from labyrinth_env.rulesets.labyrinthos import heuristic as H
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.labyrinthos.env import cell_name
 
-ENV_ID = "labyrinthos_v1"
+ENV_ID = "labyrinthos_v2"
 PLAYERS = [2, 3, 4]
 MONSTERS = list(C.MONSTER_NAMES)
 
@@ -51,7 +51,7 @@ def test_api_test_raw_env():
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import labyrinthos_v1 as mod
+    from labyrinth_env import labyrinthos_v2 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 4)

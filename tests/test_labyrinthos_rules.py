@@ -707,18 +707,49 @@ def test_key_action_locksmith_rearranges_without_the_cost():
     assert (int(sc.s["feet"][0]), int(sc.s["hands"][0])) == (7, 6)
 
 
-def test_minotaur_symbols_give_no_points_after_six_in_a_turn():
-    """Reconstructed for an end to every game: attacks can displace heroes onto Minotaur
-    symbols (FAQ) in a loop now that the monster must leave its tile (l.227)."""
+def test_minotaur_symbol_gives_two_points_every_time_l209():
+    """l.209 "MINOTAUR - You gain two Minotaur Movement Points and must immediately use
+    them": every time, however many a turn (v1 gave none after a turn's sixth). Seat 0
+    walks between two Minotaur-symbol tiles eight times; the monster spends its points in
+    a corner of its own."""
     sc = open_scenario()
+    north = cell(1, 3)
     sc.reveal(UP, "NS", C.SYM_MINOTAUR)
-    sc.monster(cell(6, 6)).reveal(cell(6, 6), "NW")
-    sc.s["minotaur_symbols"] = C.MAX_MINOTAUR_SYMBOLS_PER_TURN - 1
-    sc.step(K.A_CELL + UP)
-    assert sc.decision == K.D_MONSTER and int(sc.s["minotaur_symbols"]) == C.MAX_MINOTAUR_SYMBOLS_PER_TURN
-    while sc.decision == K.D_MONSTER:
-        sc.step(sc.legal_actions()[0])
-    sc.monster(cell(6, 6))  # wherever the Door rule put it
-    sc.step(K.A_CELL + DOOR)
-    sc.step(K.A_CELL + UP)
-    assert sc.decision == K.D_MAIN, "the seventh gives no points"
+    sc.reveal(north, "S", C.SYM_MINOTAUR)
+    sc.monster(cell(6, 6)).reveal(cell(6, 6), "N")
+    sc.reveal(cell(5, 6), "S")
+    sc.tokens(0, 8, 7)
+    points = []
+    for k in range(8):
+        evs = sc.step(K.A_CELL + (UP if k % 2 == 0 else north))
+        while sc.decision == K.D_MONSTER:
+            evs += sc.step(sc.legal_actions()[0])
+        points += [e[2] for e in events_of(evs, K.EV_POINTS)]
+        assert sc.decision == K.D_MAIN and int(sc.s["monster_cell"]) in (cell(5, 6), cell(6, 6))
+    assert points == [C.MINOTAUR_SYMBOL_POINTS] * 8
+
+
+def test_minotaur_attacks_a_hero_once_a_chain_so_every_chain_ends():
+    """The endless chain v1 capped: two Minotaur-symbol dead ends face each other in a
+    corner, every other side face down. The Bull's Call sends the monster from one onto
+    seat 1 on the other (its only way off, l.227); seat 1 is displaced back (its only way,
+    l.235) onto a Minotaur symbol and gains two points (l.209), whose only way off leads
+    onto seat 1 again. Reconstructed: the monster attacks a hero once a chain and passes it
+    after, as it passes a hero on a Hide tile (l.210), so the chain ends there; seat 1's
+    two points are still given."""
+    bulls_call = C.CARD_NAMES.index("The Bull's Call")
+    sc = open_scenario(heroes=[C.H_SHIELD_MAIDEN, C.H_SWIFT_STRIDE])  # the Amazon, the Runner (not the Seer)
+    x, y = cell(0, 0), cell(0, 1)
+    sc.reveal(x, "E", C.SYM_MINOTAUR)
+    sc.reveal(y, "W", C.SYM_MINOTAUR)
+    sc.monster(x).put(1, y).clear_hands().give_card(0, bulls_call)
+    evs = sc.step(K.A_CARD + bulls_call)
+    for _ in range(50):  # the monster's points, wounds and reactions: whatever is legal
+        if sc.decision == K.D_MAIN:
+            break
+        evs += sc.step(sc.legal_actions()[0])
+    assert sc.decision == K.D_MAIN and int(sc.s["seat"]) == 0, "the chain ended"
+    assert [e[3] for e in events_of(evs, K.EV_ATTACK)] == [0b10], "seat 1 attacked once"
+    assert [(e[1], e[2]) for e in events_of(evs, K.EV_POINTS)] == [(0, 2), (1, 2)], "both twos given"
+    assert int(sc.s["position"][1]) == x and int(sc.s["monster_cell"]) == x, "passed, sharing its tile"
+    assert int(sc.s["attacked"]) == 0, "a new chain attacks anyone again"

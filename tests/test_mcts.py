@@ -11,7 +11,7 @@ from labyrinth_env.agents import AGENTS, MCTSAgent, describe_agents, make_agent,
 from labyrinth_env.agents.base import Agent
 
 RULESETS = {
-    "team_edition_v1": {"num_players": 2, "variant": "standard"},
+    "team_edition_v2": {"num_players": 2, "variant": "standard"},
     "paths_of_destiny_3e_v2": {"num_players": 3},
     # with characters (issue 21): skills in the search, the Head Hunter's face-down second traps
     "paths_of_destiny_2011_v4": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
@@ -53,7 +53,7 @@ def _hide_differently(env_id: str, states: np.ndarray, seat: int) -> list[np.nda
     other = states.copy()
     s = other[0]
     s["rng"][0] = np.uint64(0x1234567)
-    if env_id == "team_edition_v1":
+    if env_id == "team_edition_v2":
         pos, num = int(s["page_pos"]), int(s["num_pages"])
         s["pages"][pos:num] = s["pages"][pos:num][::-1].copy()
         t = int(s["treasure_pos"])
@@ -157,7 +157,7 @@ def test_agent_seed_changes_the_search():
 def test_search_takes_a_treasure_in_reach_without_the_heuristic_prior():
     # Team Edition, the first decision of a game where a wanted treasure is reachable:
     # even with a uniform prior (no help from the heuristic) the search walks there.
-    env = labyrinth_env.raw_env("team_edition_v1", num_players=1, variant="introductory")
+    env = labyrinth_env.raw_env("team_edition_v2", num_players=1, variant="introductory")
     k = env.kernel
     for seed in range(200):
         env.reset(seed=seed)
@@ -204,7 +204,7 @@ def test_spec_parser_reads_names_keys_and_values():
     assert isinstance(agent, MCTSAgent) and isinstance(agent, Agent)
     assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v2"))["simulations"] == 33
     assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v2"))["rollout_turns"] == 0
-    assert AGENTS["mcts"](2, simulations=7).settings(labyrinth_env.get_spec("team_edition_v1"))["simulations"] == 7
+    assert AGENTS["mcts"](2, simulations=7).settings(labyrinth_env.get_spec("team_edition_v2"))["simulations"] == 7
     assert "simulations=" in describe_agents() and "ppo:<path>" in describe_agents()
 
 

@@ -62,7 +62,7 @@ def test_a_deep_copy_is_an_independent_game(env_id: str) -> None:
 
 
 def test_a_fresh_env_pickles_before_reset() -> None:
-    env = labyrinth_env.make("team_edition_v1", num_players=3)
+    env = labyrinth_env.make("team_edition_v2", num_players=3)
     restored = pickle.loads(pickle.dumps(env))
     assert restored.options == env.options
     restored.reset(seed=0)
@@ -93,7 +93,7 @@ def test_a_pickled_vector_env_continues_as_the_same_games(env_id: str) -> None:
 
 
 def test_a_single_agent_env_deep_copies() -> None:
-    env = SingleAgentEnv("team_edition_v1")
+    env = SingleAgentEnv("team_edition_v2")
     env.reset(seed=3)
     twin = copy.deepcopy(env)
     action = int(np.flatnonzero(env.action_masks())[0])

@@ -28,7 +28,7 @@ def test_every_env_is_registered_under_its_namespaced_id(env_id):
 
 
 def test_registered_id_of_an_unknown_env():
-    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v1"):
+    with pytest.raises(ValueError, match="unknown env id 'chess_v0'; available: labyrinthos_v2"):
         registered_id("chess_v0")
 
 
@@ -43,11 +43,11 @@ def test_another_version_of_a_game_names_the_version_this_release_plays(env_id):
 
 
 def test_registering_again_changes_nothing_and_does_not_warn():
-    before = gymnasium.spec(registered_id("team_edition_v1"))
+    before = gymnasium.spec(registered_id("team_edition_v2"))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         register_envs()
-    assert gymnasium.spec(registered_id("team_edition_v1")) is before
+    assert gymnasium.spec(registered_id("team_edition_v2")) is before
 
 
 def test_gymnasium_make_is_the_single_agent_env():
@@ -82,20 +82,20 @@ def test_numpy_scalar_options_are_accepted_and_stored_as_python_values():
     """``np.int64(2)`` is an int option's 2 and ``np.str_`` a str option's str, stored as
     plain Python values (so configs, replays and reprs hold no numpy types); a numpy
     float is still no int, and a numpy bool no number."""
-    env = labyrinth_env.raw_env("team_edition_v1", num_players=np.int64(2), variant=np.str_("standard"))
+    env = labyrinth_env.raw_env("team_edition_v2", num_players=np.int64(2), variant=np.str_("standard"))
     assert env.options.num_players == 2 and type(env.options.num_players) is int
     assert type(env.options.variant) is str
-    env = labyrinth_env.raw_env("team_edition_v1", lookahead=np.bool_(True))
+    env = labyrinth_env.raw_env("team_edition_v2", lookahead=np.bool_(True))
     assert env.options.lookahead is True
     with pytest.raises(ValueError, match=r"option num_players=2\.0 is not allowed"):
-        labyrinth_env.raw_env("team_edition_v1", num_players=np.float64(2))
+        labyrinth_env.raw_env("team_edition_v2", num_players=np.float64(2))
     with pytest.raises(ValueError, match="option num_players=True is not allowed"):
-        labyrinth_env.raw_env("team_edition_v1", num_players=np.bool_(True))
+        labyrinth_env.raw_env("team_edition_v2", num_players=np.bool_(True))
 
 
 def test_gymnasium_make_vec_is_the_vector_env():
     vec = gymnasium.make_vec("labyrinth_env/team_edition-v1", num_envs=3, num_players=2, seed=5)
-    direct = VectorEnv("team_edition_v1", 3, num_players=2, seed=5)
+    direct = VectorEnv("team_edition_v2", 3, num_players=2, seed=5)
     assert isinstance(vec, VectorEnv) and vec.num_envs == 3
     obs_v, _ = vec.reset(seed=5)
     obs_d, _ = direct.reset(seed=5)
@@ -106,7 +106,7 @@ def test_gymnasium_make_vec_is_the_vector_env():
 
 def test_pettingzoo_make_is_labyrinth_env_make():
     made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v1", num_players=3)
-    direct = labyrinth_env.make("labyrinthos_v1", num_players=3)
+    direct = labyrinth_env.make("labyrinthos_v2", num_players=3)
     assert type(made) is type(direct)
     actions = play_random(made, seed=11, max_steps=300)
     assert actions == play_random(direct, seed=11, max_steps=300) and len(actions) > 50

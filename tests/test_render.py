@@ -142,13 +142,13 @@ def test_human_mode_without_a_gui_backend_prints_the_text_board(monkeypatch, cap
 
 
 def test_render_before_reset_and_unknown_mode_are_refused():
-    env = labyrinth_env.make("team_edition_v1", render_mode="rgb_array")
+    env = labyrinth_env.make("team_edition_v2", render_mode="rgb_array")
     with pytest.raises(RuntimeError, match="reset"):
         env.render()
     with pytest.raises(RuntimeError, match="reset"):
         env.unwrapped.to_svg()
     with pytest.raises(ValueError, match="rgb_array"):
-        labyrinth_env.make("team_edition_v1", render_mode="video")
+        labyrinth_env.make("team_edition_v2", render_mode="video")
 
 
 def test_every_built_in_ruleset_has_pictures():
@@ -180,7 +180,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
 
     # without memory of public history (with it, every face-down treasure was once seen by
     # the whole table: the Book turns face-up tiles down, so nothing on the board is hidden)
-    env = labyrinth_env.raw_env("team_edition_v1", num_players=2, public_memory=False)
+    env = labyrinth_env.raw_env("team_edition_v2", num_players=2, public_memory=False)
     env.reset(seed=1)
     s = env.record
     cell = next(c for c in C.LOOSE_CELLS if C.TILE_TREASURE[s["cell_tile"][c]] >= 0)

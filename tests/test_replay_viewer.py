@@ -83,7 +83,7 @@ def test_replay_html_is_self_contained_and_has_every_step(tmp_path, capsys):
 
 
 def test_replay_of_a_tournament_game_and_bad_input(tmp_path, capsys):
-    game = json.loads(saved_game(tmp_path, "team_edition_v1", 25).read_text())
+    game = json.loads(saved_game(tmp_path, "team_edition_v2", 25).read_text())
     results = tmp_path / "games.jsonl"
     results.write_text("".join(json.dumps({**game, "index": i, "agents": ["random"] * 3}) + "\n" for i in (0, 1)))
     assert replay_record(results, 1)["index"] == 1

@@ -21,11 +21,11 @@ from labyrinth_env.spec import RulesetSpec
 
 # every built-in ruleset with hidden information worth hiding, at a player count with rivals
 GAMES = {
-    "labyrinthos_v1": {"num_players": 3},
+    "labyrinthos_v2": {"num_players": 3},
     "labyrinx_v1": {"num_players": 3, "character_powers": True},
     "paths_of_destiny_2011_v4": {"num_players": 3},
     "paths_of_destiny_3e_v2": {"num_players": 3},
-    "team_edition_v1": {"num_players": 2, "variant": "standard"},
+    "team_edition_v2": {"num_players": 2, "variant": "standard"},
 }
 SMALL_MCTS = "mcts:simulations=12,rollout_turns=1,rollout_steps=30"
 
@@ -142,7 +142,7 @@ def _events(log) -> str:
 def test_other_hands_in_a_view_are_dealt_anew():
     # Labyrinthos holds Desperation cards in hand: the view's samples deal the other hands
     # anew from the unseen cards (the seat's own hand stays); some other hand differs.
-    env_id = "labyrinthos_v1"
+    env_id = "labyrinthos_v2"
     _, prefixes = _positions(env_id, seed=5, every=4)
     differed = 0
     for prefix in prefixes:

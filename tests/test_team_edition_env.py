@@ -31,9 +31,9 @@ def text_letter(treasure: int) -> str:
     return _LETTER[treasure]
 
 
-B = get_spec("team_edition_v1").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v2").loops  # the ruleset's batched loops and single-game entry points
 
-ENV_ID = "team_edition_v1"
+ENV_ID = "team_edition_v2"
 VARIANTS = ("introductory", "standard", "expert")
 CASES = [(n, v) for n in (1, 2, 3, 4) for v in VARIANTS]
 
@@ -219,29 +219,29 @@ def test_replay_of_unfinished_game_can_continue(tmp_path):
         ("not json", "not JSON"),
         ("[]", "JSON object"),
         ('{"format": "x"}', "format"),
-        ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {}}', "missing key"),
+        ('{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options": {}}', "missing key"),
         (
             '{"format": "labyrinth-env-replay", "version": 1, "env_id": "nope_v0", "options": {},'
             ' "seed": 1, "actions": []}',
             "unknown env id",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options":'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options":'
             ' {"num_players": 9}, "seed": 1, "actions": []}',
             "num_players",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options": {},'
             ' "seed": 1, "actions": ["a"]}',
             "not an int",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options": {},'
             ' "seed": 1, "actions": [342]}',
             "action #0",
         ),
         (
-            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v1", "options": {},'
+            '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options": {},'
             ' "seed": 1, "actions": [], "log_sha256": "00"}',
             "log differs",
         ),
@@ -260,7 +260,7 @@ def test_missing_replay_file():
 
 
 def test_unknown_env_id():
-    with pytest.raises(ValueError, match=r"unknown env id 'team_edition_v9'.*team_edition_v1"):
+    with pytest.raises(ValueError, match=r"unknown env id 'team_edition_v9'.*team_edition_v2"):
         labyrinth_env.make("team_edition_v9")
     assert ENV_ID in labyrinth_env.list_envs()
 
@@ -550,8 +550,8 @@ def test_text_board_labels_cells_as_the_actions_do_and_has_a_key(num_players, va
     nothing but ``?`` (and the pieces on it); the spare (and a tile being flipped) is drawn
     in each ``turn k``; the key explains the marks."""
     env = labyrinth_env.raw_env(ENV_ID, num_players=num_players, variant=variant)
-    env.reset(seed=num_players)
-    rng = np.random.default_rng(num_players)
+    env.reset(seed=10 + num_players)  # (v2: seed 4's random expert game had no flip)
+    rng = np.random.default_rng(10 + num_players)
     flips = 0
     for _ in range(300):
         s = env.record

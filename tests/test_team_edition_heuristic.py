@@ -10,7 +10,7 @@ from team_helpers import Scenario, cell
 from labyrinth_env import get_spec
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = get_spec("team_edition_v1").loops
+B = get_spec("team_edition_v2").loops
 LANTERN, SHELL = 13, 23
 LANTERN_CELL, RED_HOME = cell(0, 4), cell(0, 6)
 

@@ -13,7 +13,7 @@ from team_helpers import Scenario
 import labyrinth_env
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-ENV_ID = "team_edition_v1"
+ENV_ID = "team_edition_v2"
 F = K.LOOKAHEAD_FEATURES
 SKULL = 12
 
@@ -74,12 +74,13 @@ def random_positions(env, seeds: range, steps: int, rng: np.random.Generator):
             env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-def _reference(states: np.ndarray, seat: int, action: int) -> tuple[int, int, int, int]:
-    """(sure, maybe, distance, reached) after ``action``, recomputed by brute force on a
+def _reference(states: np.ndarray, seat: int, *actions: int) -> tuple[int, int, int, int]:
+    """(sure, maybe, distance, reached) after ``actions``, recomputed by brute force on a
     copy: the reach the kernel leaves, each target's kind, every reach x target pair."""
     copy = states.copy()
     w = copy[0]
-    assert K.step(w, action)
+    for action in actions:
+        assert K.step(w, action)
     hidden = K.hidden_wanted(w, seat)
     kinds = [K.target_kind(w, seat, c, hidden) for c in range(K.NUM_CELLS)]
     reach = [c for c in range(K.NUM_CELLS) if w["reach"][c] > 0]
@@ -88,6 +89,11 @@ def _reference(states: np.ndarray, seat: int, action: int) -> tuple[int, int, in
     maybe = sum(kinds[c] == K.MAYBE_TARGET for c in reach)
     dist = min((K.manhattan(a, b) for a in reach for b in targets), default=K.MAX_DIST + 1)
     return sure, maybe, dist, len(reach)
+
+
+def _scaled(ref: tuple[int, int, int, int]) -> tuple[float, float, float, float]:
+    sure, maybe, dist, reached = ref
+    return min(sure, 2) / 2, min(maybe, 2) / 2, (K.MAX_DIST + 1 - dist) / (K.MAX_DIST + 1), reached / K.NUM_CELLS
 
 
 @pytest.mark.parametrize("variant", ["introductory", "standard"])
@@ -106,6 +112,11 @@ def test_lookahead_features_equal_replaying_each_spell(variant):
                     assert f[a, K.LF_SURE] == (1.0 if kind == K.SURE_TARGET else 0.0)
                     continue
                 if a == K.A_END:
+                    continue
+                if a == K.A_FLIP:  # v2: the flip left for later, scored by its best orientation
+                    stand = tuple(f[K.A_END, : K.LF_SIMULATED])
+                    best = max(stand, *(_scaled(_reference(env._states, seat, a, K.A_ORIENT + o)) for o in range(4)))
+                    assert tuple(f[a, : K.LF_SIMULATED]) == pytest.approx(best)
                     continue
                 sure, maybe, dist, reached = _reference(env._states, seat, int(a))
                 assert f[a, K.LF_SURE] == min(sure, 2) / 2

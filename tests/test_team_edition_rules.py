@@ -22,7 +22,7 @@ from labyrinth_env.core.grid import mask_from_directions
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
-B = get_spec("team_edition_v1").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("team_edition_v2").loops  # the ruleset's batched loops and single-game entry points
 
 MUSHROOM, ELEPHANT, SKULL, LANTERN, SHELL = 0, 1, 12, 13, 23
 MUSHROOM_TILE, ELEPHANT_TILE = int(C.TREASURE_TILE[MUSHROOM]), int(C.TREASURE_TILE[ELEPHANT])
@@ -763,14 +763,41 @@ def test_flipping_a_face_down_tile_you_stop_on_is_optional():
     assert push_mask(sc).any() or rotate_mask(sc).any(), "the spells are still there"
 
 
-def test_piece_left_on_face_down_tile_has_no_path_off_it():
-    """A face-down tile blocks every path (l.132), the one under the piece too; only
-    Traverse moves "on and off of" a flipped tile (l.213)."""
+def test_piece_left_on_face_down_tile_may_flip_it_before_its_next_move_l164_l166():
+    """l.164 "you can flip the tile face up again!", l.166 "You will be able to move off
+    the tile as normal the next time you move": the flip stays the piece's choice while it
+    stands there. Until it flips, the tile blocks every path (l.132), its own piece's too;
+    the next turn it may flip it (its orientation chosen, a wanted treasure collected as
+    normal, l.168), then move off as normal."""
+    sc = Scenario(num_players=1)
+    s = sc.s
+    sc.lay(1, "EW")
+    sc.lay(3, "ES", tile=MUSHROOM_TILE, down=True)
+    sc.ready().move(3)
+    sc.step(K.A_LEAVE)
+    assert not sc.legal(K.A_FLIP), "the move is used: the flip waits for the next one"
+    sc.end()
+    assert int(s["seat"]) == 0 and int(s["piece"][0]) == 3 and s["tile_down"][MUSHROOM_TILE] == 1
+    sc.give(0, MUSHROOM, ELEPHANT)
+    assert sc.move_targets() == set(), "face down, it blocks its own piece's paths"
+    assert sc.legal(K.A_FLIP) and not sc.legal(K.A_LEAVE)
+    sc.step(K.A_FLIP)
+    assert int(s["decision"]) == K.DECISION_ORIENT and s["tile_down"][MUSHROOM_TILE] == 0
+    events = sc.orient(rotation_for(MUSHROOM_TILE, "SW"))
+    assert ev(K.EV_FLIP_UP, 0, 3, MUSHROOM_TILE, rotation_for(MUSHROOM_TILE, "SW")) in events
+    assert ev(K.EV_COLLECT, 0, MUSHROOM, 0, 1) in events, "found on the face-down tile: collected as normal"
+    assert sc.move_targets() == {2, 1, 0, 7, 9, 10}, "then off the tile as normal"
+    assert not sc.legal(K.A_FLIP)
+
+
+def test_piece_left_on_face_down_tile_moves_off_only_by_flipping_or_traverse():
+    """Face down, the tile blocks every path (l.132), the piece's own too; Traverse moves
+    "on and off of" a flipped tile (l.213) without flipping it."""
     sc = Scenario()
     sc.lay(1, "EW")
     sc.lay(3, tile=MUSHROOM_TILE, down=True)
     sc.put(0, 3)
-    assert sc.ready().move_targets() == set()
+    assert sc.ready().move_targets() == set() and sc.legal(K.A_FLIP)
 
     sc = Scenario(variant="standard", spells=("traverse", "rotate"))
     sc.lay(1, "EW")  # beside the Skull

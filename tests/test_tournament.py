@@ -523,7 +523,7 @@ def test_ray_backend_gives_the_same_results(reference, tmp_path):
 
 def test_cooperative_tournament_plays_one_agent_in_all_seats():
     report = run_tournament(
-        "team_edition_v1", ["random", "heuristic"], 4, seed=1, options={"num_players": 2, "variant": "introductory"}
+        "team_edition_v2", ["random", "heuristic"], 4, seed=1, options={"num_players": 2, "variant": "introductory"}
     )
     assert report["cooperative"] and report["per_agent"]["heuristic"]["games"] == 2
     assert report["per_agent"]["heuristic"]["mean_treasures"] > report["per_agent"]["random"]["mean_treasures"]
@@ -570,8 +570,8 @@ def test_results_of_another_tournament_are_refused(reference, tmp_path):
 def test_bad_configs(tmp_path):
     cases = {
         "games: [1": "not YAML",
-        "env_id: team_edition_v1\nplayers: 2\n": r"unknown key\(s\) \['players'\]",
-        "env_id: team_edition_v1\ngames: many\n": "games must be int",
+        "env_id: team_edition_v2\nplayers: 2\n": r"unknown key\(s\) \['players'\]",
+        "env_id: team_edition_v2\ngames: many\n": "games must be int",
         "games: 3\n": "'env_id' is required",
     }
     for text, message in cases.items():

@@ -44,18 +44,18 @@ def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, in
         ("env_id: [", "not YAML"),
         ("[1, 2]", "expected a mapping"),
         ("options: {}", "'env_id' is required"),
-        ("env_id: team_edition_v1\nlearning_rate: 3", "unknown key"),
-        ("env_id: team_edition_v1\nppo: {lr: 3}", "unknown key ppo.lr"),
-        ("env_id: team_edition_v1\ntotal_timesteps: many", "total_timesteps: expected int"),
+        ("env_id: team_edition_v2\nlearning_rate: 3", "unknown key"),
+        ("env_id: team_edition_v2\nppo: {lr: 3}", "unknown key ppo.lr"),
+        ("env_id: team_edition_v2\ntotal_timesteps: many", "total_timesteps: expected int"),
         ("env_id: chess_v1", "unknown env_id 'chess_v1'"),
-        ("env_id: team_edition_v1\noptions: {num_players: 9}", "num_players=9"),
-        ("env_id: team_edition_v1\nvector: {opponents: grandmaster}", "unknown vector.opponents"),
-        ("env_id: team_edition_v1\neval: {against: [mcts]}", "unknown eval.against"),
-        ("env_id: team_edition_v1\nvector: {num_envs: 0}", "must be >= 1"),
-        ("env_id: team_edition_v1\npretrain: {epsilon: 2.0}", "pretrain.epsilon in"),
-        ("env_id: team_edition_v1\npretrain: {teacher: me}", "unknown key pretrain.teacher"),
-        ("env_id: team_edition_v1\nppo: {policy: cnn}", "unknown ppo.policy 'cnn'"),
-        ("env_id: team_edition_v1\nppo: {policy: lookahead}", "needs lookahead features"),
+        ("env_id: team_edition_v2\noptions: {num_players: 9}", "num_players=9"),
+        ("env_id: team_edition_v2\nvector: {opponents: grandmaster}", "unknown vector.opponents"),
+        ("env_id: team_edition_v2\neval: {against: [mcts]}", "unknown eval.against"),
+        ("env_id: team_edition_v2\nvector: {num_envs: 0}", "must be >= 1"),
+        ("env_id: team_edition_v2\npretrain: {epsilon: 2.0}", "pretrain.epsilon in"),
+        ("env_id: team_edition_v2\npretrain: {teacher: me}", "unknown key pretrain.teacher"),
+        ("env_id: team_edition_v2\nppo: {policy: cnn}", "unknown ppo.policy 'cnn'"),
+        ("env_id: team_edition_v2\nppo: {policy: lookahead}", "needs lookahead features"),
         ("env_id: paths_of_destiny_3e_v2\nppo: {policy: lookahead}", "needs lookahead features"),
     ],
 )
@@ -76,7 +76,7 @@ def test_shipped_training_configs_are_valid():
 
 
 def test_sb3_adapter_masks_and_terminal_observation():
-    vec = VectorEnv("team_edition_v1", 3, seed=0, num_players=1, max_turns=1)
+    vec = VectorEnv("team_edition_v2", 3, seed=0, num_players=1, max_turns=1)
     env = SB3VecEnv(vec, seed=0)
     obs = env.reset()
     assert obs.shape == (3, vec.kernel.OBS_SIZE)
@@ -116,7 +116,7 @@ def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
     pick the heuristic's action at least twice as often as a uniform legal choice would,
     and the run records it."""
     cfg = load_train_config(SMOKE)
-    cfg.env_id, cfg.options = "team_edition_v1", {"num_players": 1}
+    cfg.env_id, cfg.options = "team_edition_v2", {"num_players": 1}
     cfg.vector = {"num_envs": 16, "learner_seats": "all", "opponents": "random"}
     cfg.pretrain.update(steps=2048, epochs=6, epsilon=0.0, batch_size=256)
     cfg.total_timesteps, cfg.eval["against"] = 256, ["random"]
@@ -135,7 +135,7 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     runs, and the saved policy plays the AEC env (with the same option) legally, giving
     the same actions after a reload; without the option the agent refuses clearly."""
     cfg = load_train_config(SMOKE)
-    cfg.env_id, cfg.options = "team_edition_v1", {"num_players": 2, "lookahead": True}
+    cfg.env_id, cfg.options = "team_edition_v2", {"num_players": 2, "lookahead": True}
     cfg.vector = {"num_envs": 16, "learner_seats": "all", "opponents": "random"}
     cfg.ppo = {"policy": "lookahead", "n_steps": 32, "batch_size": 256, "n_epochs": 2, "net_arch": [64]}
     cfg.pretrain.update(steps=4096, epochs=4, epsilon=0.0, batch_size=256)
@@ -147,12 +147,12 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     path = tmp_path / "la" / "final_model.zip"
     agent = make_agent(f"ppo:{path}")
     assert type(agent.model.policy).__name__ == "LookaheadPolicy"
-    seen = play_legally(agent, labyrinth_env.make("team_edition_v1", num_players=2, lookahead=True), seed=3)
+    seen = play_legally(agent, labyrinth_env.make("team_edition_v2", num_players=2, lookahead=True), seed=3)
     again = make_agent(f"ppo:{path}")
     obs = np.stack([o for o, _, _ in seen[:50]])
     masks = np.stack([m for _, m, _ in seen[:50]])
     assert np.array_equal(again.policy(obs, masks), [a for _, _, a in seen[:50]])
-    plain = labyrinth_env.make("team_edition_v1", num_players=2)
+    plain = labyrinth_env.make("team_edition_v2", num_players=2)
     plain.reset(seed=3)
     with pytest.raises(ValueError, match="lookahead=True"):
         agent.act(plain.observe(plain.agent_selection))
@@ -161,7 +161,7 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
 def test_lookahead_layout_must_match_the_spaces():
     from labyrinth_env.agents.policies import check_layout
 
-    layout = labyrinth_env.raw_env("team_edition_v1", lookahead=True).lookahead_layout()
+    layout = labyrinth_env.raw_env("team_edition_v2", lookahead=True).lookahead_layout()
     size = layout["base_size"] + layout["features"] * len(layout["kinds"])
     assert check_layout(layout, size, len(layout["kinds"])) == layout
     with pytest.raises(ValueError, match="does not match the observation size"):

@@ -19,8 +19,8 @@ from labyrinth_env.vector import VectorEnv
 # dealt at random and listed per seat, every player count; the cast listed has active skills
 POD2011_CAST = ["Witch", "Architect", "Monk", "Illusionist", "Thief", "Female Archer"]
 CASES = [
-    ("team_edition_v1", {"num_players": 2}),
-    ("team_edition_v1", {"num_players": 3, "variant": "standard", "lookahead": True}),
+    ("team_edition_v2", {"num_players": 2}),
+    ("team_edition_v2", {"num_players": 3, "variant": "standard", "lookahead": True}),
     *[("paths_of_destiny_2011_v4", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
     *[("paths_of_destiny_2011_v4", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
 ]
@@ -80,7 +80,7 @@ def check_vector_equals_aec(env_id: str, options: dict) -> None:
 
 
 def test_auto_reset_truncation_and_masks_at_episode_end():
-    vec = VectorEnv("team_edition_v1", 3, seed=3, num_players=1, max_turns=2)
+    vec = VectorEnv("team_edition_v2", 3, seed=3, num_players=1, max_turns=2)
     obs, info = vec.reset()
     assert info == {} and obs.shape == (3, vec.kernel.OBS_SIZE)
     end = vec.kernel.A_END
@@ -96,7 +96,7 @@ def test_auto_reset_truncation_and_masks_at_episode_end():
 
 
 def test_cooperative_loss_reward_reaches_the_learner():
-    vec = VectorEnv("team_edition_v1", 2, seed=5, num_players=2, daedalus_deck={"push": 1})
+    vec = VectorEnv("team_edition_v2", 2, seed=5, num_players=2, daedalus_deck={"push": 1})
     vec.reset()
     end = vec.kernel.A_END
     _, rewards, term, _, _ = vec.step(np.full(2, end))
@@ -136,7 +136,7 @@ def test_returned_observations_never_change_while_held_and_final_obs_is_gymnasiu
     # copy=True reuses the arrays of earlier steps once nobody holds them: an array still
     # held (even through a view) must never change; final_obs is Gymnasium's object array,
     # None where no game ended (issue 34, item 6: it was zeros)
-    vec = VectorEnv("team_edition_v1", 6, seed=3, num_players=1, max_turns=2)
+    vec = VectorEnv("team_edition_v2", 6, seed=3, num_players=1, max_turns=2)
     obs, _ = vec.reset()
     held = [(obs, obs.copy())]
     view = None
@@ -184,7 +184,7 @@ def test_copy_false_returns_the_buffer_and_the_same_observations():
     else:
         pytest.fail("20 steps never changed an observation")
     with pytest.raises(ValueError, match="copy must be True or False"):
-        VectorEnv("team_edition_v1", 2, copy="no")
+        VectorEnv("team_edition_v2", 2, copy="no")
 
 
 @pytest.mark.parametrize("opponents", ["random", "heuristic"])
@@ -205,8 +205,8 @@ def test_parallel_and_serial_loops_play_the_same_games(opponents):
             trace += [obs.copy(), rewards.copy(), term.copy(), trunc.copy()]
         runs.append(trace)
     assert all(np.array_equal(a, b) for a, b in zip(*runs, strict=True))
-    assert not VectorEnv("team_edition_v1", PARALLEL_MIN_ENVS - 1).parallel
-    assert VectorEnv("team_edition_v1", 2, parallel=True).parallel
+    assert not VectorEnv("team_edition_v2", PARALLEL_MIN_ENVS - 1).parallel
+    assert VectorEnv("team_edition_v2", 2, parallel=True).parallel
 
 
 def test_stalled_opponents_truncate_the_game_and_say_so():
@@ -245,7 +245,7 @@ def test_bad_actions_and_policies_never_move_a_game():
     """Floats, wrong shapes, out-of-range and illegal actions are refused before any env
     moves; an external policy that returns -1, floats or raises leaves the batch exactly as
     it was before the step."""
-    vec = VectorEnv("team_edition_v1", 3, seed=0)
+    vec = VectorEnv("team_edition_v2", 3, seed=0)
     vec.reset()
     before = vec.states.tobytes()
     legal = np.array([int(np.flatnonzero(m)[0]) for m in vec.action_masks()])
@@ -259,7 +259,7 @@ def test_bad_actions_and_policies_never_move_a_game():
             vec.step(bad)
         assert vec.states.tobytes() == before
     with pytest.raises(ValueError, match="finite number"):
-        VectorEnv("team_edition_v1", 2, shaping=float("nan"))
+        VectorEnv("team_edition_v2", 2, shaping=float("nan"))
 
     def good(obs, masks):
         return np.array([int(np.flatnonzero(m)[0]) for m in masks])
@@ -304,20 +304,20 @@ def test_the_batched_observation_space_is_batch_space_without_per_env_copies():
 
 def test_vector_env_bad_input():
     with pytest.raises(ValueError, match="parallel must be True, False or None"):
-        VectorEnv("team_edition_v1", 2, parallel="yes")
+        VectorEnv("team_edition_v2", 2, parallel="yes")
     with pytest.raises(ValueError, match="unknown env id"):
         VectorEnv("nope_v0", 2)
     with pytest.raises(ValueError, match="num_envs"):
-        VectorEnv("team_edition_v1", 0)
+        VectorEnv("team_edition_v2", 0)
     with pytest.raises(ValueError, match="unknown opponents 'strong'"):
-        VectorEnv("team_edition_v1", 2, opponents="strong")
+        VectorEnv("team_edition_v2", 2, opponents="strong")
     with pytest.raises(ValueError, match="cooperative ruleset"):
         VectorEnv("paths_of_destiny_3e_v2", 2, learner_seats="all")
     with pytest.raises(ValueError, match="not a seat"):
         VectorEnv("paths_of_destiny_3e_v2", 2, learner_seats=3, num_players=2)
     with pytest.raises(ValueError, match="unknown option"):
-        VectorEnv("team_edition_v1", 2, players=2)
-    vec = VectorEnv("team_edition_v1", 2, seed=0)
+        VectorEnv("team_edition_v2", 2, players=2)
+    vec = VectorEnv("team_edition_v2", 2, seed=0)
     with pytest.raises(RuntimeError, match="reset"):
         vec.step([0, 0])
     vec.reset()
@@ -332,7 +332,7 @@ def test_vector_env_bad_input():
 
 
 def test_single_agent_env_passes_gymnasium_checker_and_handles_illegal_actions():
-    env = SingleAgentEnv("team_edition_v1", num_players=2, illegal_action="penalty")
+    env = SingleAgentEnv("team_edition_v2", num_players=2, illegal_action="penalty")
     check_env(env, skip_render_check=True)
     env.reset(seed=4)
     illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
@@ -343,11 +343,11 @@ def test_single_agent_env_passes_gymnasium_checker_and_handles_illegal_actions()
     with pytest.raises(ValueError, match="illegal action"):
         strict.step(int(np.flatnonzero(strict.action_masks() == 0)[0]))
     with pytest.raises(ValueError, match="illegal_action"):
-        SingleAgentEnv("team_edition_v1", illegal_action="ignore")
+        SingleAgentEnv("team_edition_v2", illegal_action="ignore")
 
 
 def test_single_agent_env_episode_and_render():
-    env = SingleAgentEnv("team_edition_v1", num_players=1, max_turns=3, render_mode="ansi")
+    env = SingleAgentEnv("team_edition_v2", num_players=1, max_turns=3, render_mode="ansi")
     env.reset(seed=0)
     assert "to act: yellow" in env.render()
     done, steps = False, 0
@@ -361,8 +361,8 @@ def test_single_agent_env_episode_and_render():
 def _shaped_and_plain_totals(max_turns: int | None) -> tuple[VectorEnv, np.ndarray, np.ndarray, list[list[int]]]:
     """Two 1-player Team Edition games played with the same random actions through a
     plain and a shaped (scale 2) vector env; each game's reward totals and actions."""
-    plain = VectorEnv("team_edition_v1", 2, seed=7, num_players=1, max_turns=max_turns)
-    shaped = VectorEnv("team_edition_v1", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
+    plain = VectorEnv("team_edition_v2", 2, seed=7, num_players=1, max_turns=max_turns)
+    shaped = VectorEnv("team_edition_v2", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
     plain.reset()
     shaped.reset()
     shaped.start_phi = shaped._phi.copy()
@@ -390,7 +390,7 @@ def test_shaping_is_opt_in_and_a_decided_game_sums_to_minus_the_start_potential(
     assert set(total_plain) <= {-1.0, 1.0}  # decided games
     assert np.allclose(total_shaped, total_plain - 2.0 * shaped.start_phi, atol=1e-5)
     with pytest.raises(ValueError, match="shaping"):
-        VectorEnv("team_edition_v1", 2, shaping=-1)
+        VectorEnv("team_edition_v2", 2, shaping=-1)
 
 
 def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
@@ -402,7 +402,7 @@ def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
     shaped, total_plain, total_shaped, actions = _shaped_and_plain_totals(6)
     assert not total_plain.any()  # truncated: no result
     for i in range(2):
-        env = labyrinth_env.raw_env("team_edition_v1", num_players=1, max_turns=6)
+        env = labyrinth_env.raw_env("team_edition_v2", num_players=1, max_turns=6)
         env.reset(seed=int(shaped.game_seeds[i]))
         for a in actions[i]:
             env.step(a)

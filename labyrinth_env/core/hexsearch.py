@@ -9,6 +9,10 @@ corridor ``u`` along its sides, ``level_cost`` added to ``enter[v]`` for changin
 a bridge tile, ``wild_cost`` for stepping into an empty cell. ``first[v]`` records the
 first step of a cheapest path to ``v``: a direction 0-5, ``HOP_LEVEL`` or
 ``HOP_BUILD + d``.
+
+Ties are broken in an order drawn afresh each turn (``tie_salt``): a fixed order (the
+lowest direction, key or cell index first) is not the same for every starting space, and
+it made some seats win far more often than others (issue 33, item 6).
 """
 
 from __future__ import annotations
@@ -18,11 +22,13 @@ import numpy as np
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
 from labyrinth_env.core.jit import njit
+from labyrinth_env.core.rng import splitmix64
 
 NUM_GRAPH = NUM_NODES + NUM_CELLS  # corridor nodes, then empty cells as wildcards
 INF = 1 << 30
 HOP_LEVEL = 6  # the first step changes level on a bridge tile
 HOP_BUILD = 10  # + direction of the empty cell: the first step is a build
+TIE_SPAN = 1 << 20  # ``ranked``: a cost times this, plus a tie rank below it
 
 # 2d6: the distribution of the sum (index = total)
 PMF_2D6 = np.zeros(13, dtype=np.float64)
@@ -32,13 +38,58 @@ for _a in range(1, 7):
 
 
 @njit(cache=True)
+def tie_salt(turn: int) -> np.uint64:
+    """The tie-breaking order of ``turn``: a public number, so the order reads nothing
+    hidden, and mixed, so it favours no seat, direction or part of the board."""
+    return splitmix64(np.uint64(turn) + np.uint64(0x5EA75))
+
+
+@njit(cache=True)
+def tie_rank(salt: np.uint64, i: int) -> int:
+    """Candidate ``i``'s place (0 .. TIE_SPAN - 1) among equals under ``salt``."""
+    return int(splitmix64(salt ^ np.uint64(i)) >> np.uint64(44))
+
+
+@njit(cache=True)
+def tie_directions(salt: np.uint64) -> tuple[int, int]:
+    """(spin, sign): the six directions are tried as ``(spin + sign * k) % 6``, k = 0..5,
+    turned and, half the time, mirrored (sign 5 = -1 mod 6), so that of two directions
+    either comes first half the time, whichever side of the board they face."""
+    spin = int(salt % np.uint64(6))
+    sign = 1 if (salt >> np.uint64(8)) & np.uint64(1) else 5
+    return spin, sign
+
+
+@njit(cache=True)
+def tie_order(turn: int) -> np.ndarray:
+    """The six directions in ``turn``'s order (``tie_directions``), for a heuristic's loop
+    that keeps the first best direction."""
+    spin, sign = tie_directions(tie_salt(turn))
+    out = np.empty(6, dtype=np.int64)
+    for k in range(6):
+        out[k] = (spin + sign * k) % 6
+    return out
+
+
+@njit(cache=True)
+def ranked(cost: int, salt: np.uint64, i: int) -> int:
+    """``cost`` with candidate ``i``'s tie rank below it; ``INF * TIE_SPAN`` for INF."""
+    if cost >= INF:
+        return INF * TIE_SPAN
+    return cost * TIE_SPAN + tie_rank(salt, i)
+
+
+@njit(cache=True)
 def cheapest_paths(
     s, src: int, fill, enter, leave, level_cost: int, wild_cost: int, dist, first, pred, queue, inq
 ) -> None:
     """Cheapest costs from ``src`` into ``dist``; ``pred[v]`` is the previous vertex.
     Label-correcting search with a FIFO queue: ~170 vertices and small integer costs. The
     edges are worked out in the loop itself (edge 6 is the other level of a bridge tile):
-    a helper called per edge with the arrays costs more than the search."""
+    a helper called per edge with the arrays costs more than the search. The directions
+    are tried in the turn's order (``tie_salt``: turned and, half the time, mirrored), so a
+    first step among equally cheap ones favours no side of the board."""
+    spin, sign = tie_directions(tie_salt(s.turn))
     dist[:] = INF
     first[:] = -1
     pred[:] = -1
@@ -53,7 +104,8 @@ def cheapest_paths(
         head = (head + 1) % size
         count -= 1
         inq[u] = 0
-        for e in range(7):
+        for k in range(7):
+            e = (spin + sign * k) % 6 if k < 6 else 6
             v = -1
             w = 0
             hop = -1
@@ -116,13 +168,15 @@ def new_scratch(num_targets: int):
 
 
 @njit(cache=True)
-def best_target(dist, targets, num_targets: int) -> int:
-    """The nearest of ``targets[:num_targets]`` (-1 when none can be reached)."""
-    best, best_d = -1, INF
+def best_target(dist, targets, num_targets: int, salt: np.uint64) -> int:
+    """The nearest of ``targets[:num_targets]`` (-1 when none can be reached); among the
+    nearest, the first in ``salt``'s order (``tie_salt``)."""
+    best, best_d = -1, INF * TIE_SPAN
     for i in range(num_targets):
         t = targets[i]
-        if dist[t] < best_d:
-            best, best_d = t, dist[t]
+        d = ranked(dist[t], salt, t)
+        if d < best_d:
+            best, best_d = t, d
     return best
 
 

@@ -1,12 +1,12 @@
-"""Labyrinthos (``labyrinthos_v1``): the ruleset's spec.
+"""Labyrinthos (``labyrinthos_v2``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("labyrinthos_v1")`` or, PettingZoo style,
-``from labyrinth_env import labyrinthos_v1``."""
+The env is ``labyrinth_env.make("labyrinthos_v2")`` or, PettingZoo style,
+``from labyrinth_env import labyrinthos_v2``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="labyrinthos_v1",
+    env_id="labyrinthos_v2",
     title="Labyrinthos",
     players=(2, 4),
     utility=ZERO_SUM,

@@ -37,11 +37,6 @@ HAND_LIMIT = 4  # RULEBOOK: "4, minus 1 card for every Key token"
 RECOVER_COST = 5  # RULEBOOK: "Pay 5 Action tokens of any type"
 REARRANGE_COST = 3  # RULEBOOK: "Pay 3 Action tokens of any type"
 MINOTAUR_SYMBOL_POINTS = 2  # RULEBOOK: "You gain two Minotaur Movement Points"
-# RECONSTRUCTED (an end to every game): a hero displaced by an attack onto a Minotaur symbol
-# resolves it (FAQ, l.235), which can move the monster into another attack: with the monster
-# bound to leave its tile (l.227) such a chain can repeat for ever. A turn's Minotaur symbols
-# after the sixth give no points.
-MAX_MINOTAUR_SYMBOLS_PER_TURN = 6
 NUM_KEY_COLOURS = 4  # RULEBOOK: 4 key tiles, "4 different types of keys"
 KEY_TOKENS_PER_COLOUR = 4  # RULEBOOK: 16 key tokens in 4 colours
 NUM_KEY_TOKENS = NUM_KEY_COLOURS * KEY_TOKENS_PER_COLOUR

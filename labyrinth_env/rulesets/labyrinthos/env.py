@@ -1,4 +1,4 @@
-"""Labyrinthos (``labyrinthos_v1``), 2-4 players.
+"""Labyrinthos (``labyrinthos_v2``), 2-4 players.
 
 Explore a 7x7 maze of face-down tiles, spend Feet and Hand action tokens on your hero
 board, take wounds that block actions, find the four keys (each replaces an action) and
@@ -6,7 +6,7 @@ be the first to move onto the Door tile with all four, while the Minotaur (or Me
 Cerberus) is moved by a die at the end of every turn.
 Rules: ``docs/rules/labyrinthos.md``.
 
-| Import | ``labyrinth_env.make("labyrinthos_v1", num_players=4, monster="medusa")`` |
+| Import | ``labyrinth_env.make("labyrinthos_v2", num_players=4, monster="medusa")`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..4 |
@@ -38,7 +38,8 @@ Observation (egocentric: relative seat 0 is the observer): per cell whether it i
 and then its pathways, symbol, Door / key colour / hero colour, the walls on its sides,
 the monster, the heroes by relative seat (a face-down tile shows nothing but walls); per
 seat its hero, Feet and Hand tokens, the wound and the face-up key token (colour, action)
-on each action slot, keys held, hand size, whether it is the active player; the
+on each action slot, keys held, hand size, whether it is the active player, whether the monster attacked it in
+the current chain of attacks; the
 observer's own hand by card type; the decision and who makes it, the monster (kind, on the
 board, points left, the hunted hero, the last die faces), supplies, deck size, the face-up
 discard pile, the key tokens the observer has looked at, what the decision is about.
@@ -55,7 +56,11 @@ Tamer's Beast Caller allow moving onto the monster's tile; new cards Hiding Plac
 the Hide symbol) and Trickster's Swap (swaps key tokens); the base deck's counts changed to
 make room (still 60 cards); a turn's Minotaur symbols after the sixth give no points (so
 attacks cannot pass the monster between heroes for ever); observation and action space
-grew (16 key actions, 2 decisions, 2 cards, the symbol count).
+grew (16 key actions, 2 decisions, 2 cards, the symbol count). v2 (issue 33): a Minotaur
+symbol gives its two points every time (l.209; v1 gave none after a turn's sixth); instead
+the monster attacks a hero at most once in a chain of attacks and passes it after, as it
+passes a hero on a Hide tile, which ends every chain; the observation's per-seat block shows
+who was attacked in the current chain (the symbol count is gone).
 """
 
 from __future__ import annotations

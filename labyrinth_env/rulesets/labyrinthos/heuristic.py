@@ -399,12 +399,12 @@ def rival_score(s, me: int, cell: int) -> float:
         c = s.position[p]
         dd = abs(c // K.SIZE - cell // K.SIZE) + abs(c % K.SIZE - cell % K.SIZE)
         if p == me:
-            if dd == 0 and K.TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+            if dd == 0 and (K.attackable(s, cell) >> p) & 1:
                 v -= 100.0
             v += 0.5 * min(dd, 4)
         else:
             near = min(near, dd)
-            if dd == 0 and K.TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+            if dd == 0 and (K.attackable(s, cell) >> p) & 1:
                 v += 20.0 + 5.0 * K.keys_held(s, p)
     return v - near
 
@@ -418,7 +418,7 @@ def charge_end(s, d: int) -> int:
         if nb < 0 or not s.cell_up[nb] or not K.open_towards(s, c, d) or not K.open_towards(s, nb, (d + 2) % 4):
             return c
         c = nb
-        if K.occupied_mask(s, c) != 0 and K.TILE_SYMBOL[s.cell_tile[c]] != C.SYM_HIDE:
+        if K.attackable(s, c) != 0:
             return c
 
 

@@ -24,7 +24,10 @@ the main decision:
    corridor); if the next step is an empty cell, build;
 4. otherwise, a whole round unused and the crystal face down: regenerate it; else end.
 
-A drawn field goes where it makes the seat's cheapest path lowest. The Guard steps away
+A drawn field goes where it makes the seat's cheapest path lowest. Ties (between placements,
+nearest targets, first steps) are broken in an order drawn afresh each turn
+(``hexsearch.tie_salt``), never by the lowest index, which favoured some start fields
+(issue 33, item 6). The Guard steps away
 from the seat's path and never onto the seat, preferably onto a rival carrying a key.
 Enslavement: the Mistress of Golems takes the round's Guard card for a rival of her corridor
 carrying no key when a rival carrying a key stands next to it, and steps the transformed
@@ -246,7 +249,7 @@ def plan(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int:
     """Run the search from ``seat``; returns its best target (-1 if cut off)."""
     fill_wild(s, fill)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
-    return hexsearch.best_target(dist, targets, fill_targets(s, seat, targets))
+    return hexsearch.best_target(dist, targets, fill_targets(s, seat, targets), hexsearch.tie_salt(s.turn))
 
 
 @njit(cache=True)
@@ -370,7 +373,7 @@ def slave_dir_action(s, mask) -> int:
     p = s.slave
     cell = s.position[p] // MC
     best, best_v = -1, -1e9
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -432,7 +435,8 @@ def place_action(s, mask) -> int:
     w.drawn_tile = -1
     t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
     now = INF if t < 0 else dist[t]
-    best, best_cost = -1, INF
+    salt = hexsearch.tie_salt(s.turn)
+    best, best_cost, best_key = -1, INF, INF * hexsearch.TIE_SPAN
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
         if not mask[a]:
@@ -441,8 +445,9 @@ def place_action(s, mask) -> int:
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
         cost = INF if t < 0 else dist[t]
         K.clear_cell(w, i // 6)
-        if cost < best_cost:
-            best, best_cost = a, cost
+        key = hexsearch.ranked(cost, salt, a)  # ties: the turn's order, not the first cell
+        if key < best_key:
+            best, best_cost, best_key = a, cost, key
     if mask[A_FOUNDATION] and best_cost >= now:
         return A_FOUNDATION
     if best < 0 or work.shape[0] == 0:
@@ -463,7 +468,7 @@ def guard_dir_action(s, mask) -> int:
         v = pred[v]
     cell = s.guard_node // MC
     best, best_v = -1, -1e9
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -632,7 +637,7 @@ def prayer_action(s, mask, me: int) -> int:
         if K.keys_held(s, q) == 0 or hexsearch.first_legal(mask, base, base + 6) < 0:
             continue
         now = way_cost(s, q)
-        for d in range(6):
+        for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
             if not mask[base + d]:
                 continue
             v = way_if_moved(s, work, q, K.move_target(s, q, d)) - COST_MOVE * 2 - now
@@ -653,7 +658,7 @@ def trap_swap_action(s, mask, me: int, base: int) -> int:
     mine, theirs = way_cost(s, me), rivals_way(s, me)
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, SKILL_GAIN - 1
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         if not mask[base + d]:
             continue
         v = swap_gain(s, work, node, across(s, node, d), me, mine, theirs)
@@ -669,7 +674,7 @@ def rite_action(s, mask, me: int) -> int:
     only) is worth it."""
     base = A_RITE
     best, best_v = -1, RITE_HARM - 1
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         if not mask[base + d]:
             continue
         to = across(s, s.position[me], d)
@@ -691,7 +696,7 @@ def rite_send_action(s, mask) -> int:
     v = s.rite_victim
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, -1
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         if not mask[A_RITE + d]:
             continue
         value = way_if_moved(s, work, v, K.move_target(s, v, d))
@@ -841,14 +846,15 @@ def uncover_action(s, mask, me: int) -> int:
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
     w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
-    best, best_cost = -1, INF
+    salt = hexsearch.tie_salt(s.turn)
+    best, best_cost = -1, INF * hexsearch.TIE_SPAN
     for r in range(6):
         a = K.A_SKILL_DIR + r
         if not mask[a]:
             continue
         K.set_tile(w, cell, tile, r)
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
-        cost = INF if t < 0 else dist[t]
+        cost = hexsearch.ranked(INF if t < 0 else dist[t], salt, a)
         K.clear_cell(w, cell)
         w.cell_built[cell] = 1
         if cost < best_cost:

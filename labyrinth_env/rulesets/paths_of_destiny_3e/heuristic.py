@@ -38,8 +38,10 @@ rival key carrier's cheapest way to the central space. The combat bonuses (Sword
 Golem Mistress, Living Armor) count in the combat odds; the War Sister uses Fury when +2
 wins the combat, or ties it with Life to spare; tokens are resolved in any order.
 
-A drawn tile goes where it brings the seat's cheapest path to a target lowest (ties: the
-first such placement). The Golem steps away from the seat's path and never onto the seat,
+A drawn tile goes where it brings the seat's cheapest path to a target lowest. Ties (between
+placements, nearest targets, first steps) are broken in an order drawn afresh each turn
+(``hexsearch.tie_salt``), never by the lowest index, which favoured some starting spaces.
+The Golem steps away from the seat's path and never onto the seat,
 preferably onto an opponent (a key carrier first). Free attacks: attack key carriers and
 central-space occupants when the odds allow, decline hopeless ones. The Crystal of Fate
 rerolls a failed jump, a failed trap check whose harm is serious (or whose failure takes
@@ -325,7 +327,7 @@ def plan_cost(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int
     fill_wild(s, fill, False)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, seat, targets)
-    t = hexsearch.best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
     return INF if t < 0 else dist[t]
 
 
@@ -378,7 +380,7 @@ def choose_attack(s, mask, me: int, base: int, free: bool) -> int:
 def step_off_move(s, mask, me: int) -> int:
     """The legal move onto the cheapest neighbouring corridor (not the Golem's), or -1."""
     best, best_c = -1, INF
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         a = K.A_MOVE + d
         if not mask[a]:
             continue
@@ -515,7 +517,7 @@ def illusion_cut(s, mask, me: int) -> int:
                 continue
             src = s.position[p]
             shortest_paths(s, src, fill, dist, first, pred, queue, inq)
-            t = hexsearch.best_target(dist, targets, fill_targets(s, p, targets))
+            t = hexsearch.best_target(dist, targets, fill_targets(s, p, targets), hexsearch.tie_salt(s.turn))
             n = 0
             v = t
             path = np.empty(hexsearch.NUM_GRAPH, dtype=np.int64)
@@ -568,7 +570,7 @@ def orient_action(s, mask) -> int:
             src = corridor_across(w.node_mask, NEIGHBORS, src // MC, (s.rv_edge + 3) % 6, MC)
         fill_wild(w, fill, False)
         shortest_paths(w, src, fill, dist, first, pred, queue, inq)
-        tt = hexsearch.best_target(dist, targets, fill_targets(w, who, targets))
+        tt = hexsearch.best_target(dist, targets, fill_targets(w, who, targets), hexsearch.tie_salt(w.turn))
         cost = INF if tt < 0 else dist[tt]
         K.clear_cell(w, cell)
         w.cell_built[cell] = 1
@@ -624,7 +626,7 @@ def main_action(s, mask) -> int:
             fill[cell] = 1
     shortest_paths(work[0], src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = hexsearch.best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
     if work.shape[0] == 0:
         return K.A_END_TURN  # (``work`` mentioned last: alive until here)
     if t >= 0 and t != src:
@@ -661,7 +663,8 @@ def place_action(s, mask) -> int:
     # frees ``work`` after its last mention.
     w = work[0]
     w.drawn_tile = -1
-    best, best_cost = -1, INF
+    salt = hexsearch.tie_salt(s.turn)
+    best, best_cost = -1, INF * hexsearch.TIE_SPAN
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
         if not mask[a]:
@@ -676,6 +679,7 @@ def place_action(s, mask) -> int:
         for k in range(MC):
             w.node_trap[cell * MC + k] = -1
         K.clear_cell(w, cell)
+        cost = hexsearch.ranked(cost, salt, a)  # ties: the turn's order, not the first cell
         if cost < best_cost:
             best, best_cost = a, cost
     if best < 0 or work.shape[0] == 0:  # (``work`` mentioned last: alive until here)
@@ -692,7 +696,7 @@ def golem_dir_action(s, mask) -> int:
     fill_wild(s, fill, False)
     shortest_paths(s, src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = hexsearch.best_target(dist, targets, nt)
+    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
     on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
     v = t
     while v >= 0:
@@ -700,7 +704,7 @@ def golem_dir_action(s, mask) -> int:
         v = pred[v]
     cell = s.golem_node // MC
     best, best_v = -1, -1e9
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         a = K.A_GOLEM_DIR + d
         if not mask[a]:
             continue
@@ -850,10 +854,10 @@ def event_target_action(s, mask) -> int:
 @njit(cache=True)
 def push_action(s, mask) -> int:
     """Push the loser where it hurts: onto the Golem, else a trap, else where it is farthest
-    from the central space (the first such direction)."""
+    from the central space (ties: the turn's order)."""
     cell = s.push_from // MC
     best, best_v = -1, -1e9
-    for d in range(6):
+    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
         a = K.A_PUSH_DIR + d
         if not mask[a]:
             continue

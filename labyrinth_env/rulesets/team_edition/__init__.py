@@ -1,12 +1,12 @@
-"""Labyrinth: Team Edition (``team_edition_v1``): the ruleset's spec.
+"""Labyrinth: Team Edition (``team_edition_v2``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("team_edition_v1")`` or, PettingZoo style,
-``from labyrinth_env import team_edition_v1``."""
+The env is ``labyrinth_env.make("team_edition_v2")`` or, PettingZoo style,
+``from labyrinth_env import team_edition_v2``."""
 
 from labyrinth_env.spec import COOPERATIVE, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="team_edition_v1",
+    env_id="team_edition_v2",
     title="Labyrinth: Team Edition",
     players=(1, 4),
     utility=COOPERATIVE,

@@ -1,15 +1,15 @@
-"""Labyrinth: Team Edition (``team_edition_v1``), a cooperative moving maze for 1-4 players.
+"""Labyrinth: Team Edition (``team_edition_v2``), a cooperative moving maze for 1-4 players.
 
 The team pushes and turns path tiles of a 7x7 maze to reach the treasures on their
 boards, while the Book of Daedalus pushes face-down tiles in, flips tiles face down and
 teleports pieces home. Everyone wins when all 24 treasures are collected before the
 Book runs out; everyone loses otherwise. Rules: ``docs/rules/team_edition.md``.
 
-| Import | ``from labyrinth_env import team_edition_v1`` or ``labyrinth_env.make("team_edition_v1")`` |
+| Import | ``from labyrinth_env import team_edition_v2`` or ``labyrinth_env.make("team_edition_v2")`` |
 |---|---|
 | Actions | Discrete(349) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 1..4 |
-| Observation | dict: ``observation`` float32[2465] (``lookahead=True``: [4210]) in [0, 1], ``action_mask`` int8[347] |
+| Observation | dict: ``observation`` float32[2465] (``lookahead=True``: [4210]) in [0, 1], ``action_mask`` int8[349] |
 
 Actions (one flat space; the mask allows only the pending decision's actions):
 
@@ -21,7 +21,7 @@ Actions (one flat space; the mask allows only the pending decision's actions):
 | 244-341 | Switch spell: ``cell * 2 + k``, swap with the east (k=0) or south (k=1) neighbour |
 | 342-345 | orientation for a face-down tile just stepped on and flipped face up |
 | 346 | end the turn |
-| 347 | flip the face-down tile the piece stopped on face up (its orientation is chosen next) |
+| 347 | flip the face-down tile under the piece face up (orientation next): on stopping, or before a later move |
 | 348 | leave the face-down tile the piece stopped on face down |
 
 Traverse, Teleport and Escape are used while moving: a destination reachable only with
@@ -62,7 +62,9 @@ it is; a move to the piece's own cell is not a move (no collection, no bonus mov
 flipping a face-down tile you stop on is a choice (actions 347/348, decision 2; the
 observation's decision block has 3 entries); the Book of Daedalus is dealt each game
 from card pools (Flip cards each hide one of the 12 loose treasures; Teleport cards name
-pieces in play).
+pieces in play). v2 (issue 33): a piece left on a face-down tile may flip it face up before
+its next move (action 347 in the main decision, with a move left; l.164, l.166), then moves
+off as normal; in v1 it could not leave the tile but with Traverse.
 """
 
 from __future__ import annotations

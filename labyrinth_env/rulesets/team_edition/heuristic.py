@@ -22,7 +22,8 @@ changes ``s``). The plan, in order:
 6. otherwise end the turn.
 
 After stepping onto a face-down tile it always flips it (a face-down tile blocks every
-path, its own piece's too); the orientation is the one that makes a target reachable,
+path, its own piece's too), and so it does first thing with a piece another agent left on
+one; the orientation is the one that makes a target reachable,
 else brings the reachable area closest to one, else opens the most cells.
 
 Hidden information is never read: a face-down tile's treasure is used only when
@@ -286,7 +287,7 @@ def heuristic_action(s, mask) -> int:
     target_cells = np.empty(NUM_CELLS, dtype=np.int64)
     if s.decision == K.DECISION_ORIENT:
         return choose_orientation(s, work, reach_cells, target_cells)
-    if s.decision == K.DECISION_FLIP:
+    if s.decision == K.DECISION_FLIP or mask[K.A_FLIP]:
         return K.A_FLIP  # a face-down tile blocks every path, the piece's own included
 
     if s.moves_left <= 0:

@@ -635,6 +635,15 @@ def move_legal(s, cell: int) -> bool:
 
 
 @njit(cache=True)
+def flip_later_legal(s) -> bool:
+    """l.164 "you can flip the tile face up again" stays the piece's choice while it stands
+    on the face-down tile it stopped on, and l.166 "You will be able to move off the tile
+    as normal the next time you move" places it before that move: in the main decision,
+    with a move left, a piece on a face-down tile may flip it."""
+    return s.moves_left > 0 and s.tile_down[s.cell_tile[s.piece[s.seat]]] == 1
+
+
+@njit(cache=True)
 def is_legal(s, action: int) -> bool:
     """Whether ``action`` is legal for the pending decision (cheap, no full mask)."""
     if s.outcome != RUNNING or action < 0 or action >= NUM_ACTIONS:
@@ -658,6 +667,8 @@ def is_legal(s, action: int) -> bool:
     if action < A_ORIENT:
         k = action - A_SWITCH
         return not s.spell_used and s.spell[s.seat] == C.SPELL_SWITCH and SWITCH_NEIGHBOR[k // 2, k % 2] >= 0
+    if action == A_FLIP:
+        return flip_later_legal(s)
     return action == A_END
 
 
@@ -674,6 +685,8 @@ def legal_mask(s, out) -> None:
         out[A_LEAVE] = 1
         return
     out[A_END] = 1
+    if flip_later_legal(s):
+        out[A_FLIP] = 1
     if not s.push_used:
         for a in range(C.NUM_ARROWS):
             if push_legal(s, a):
@@ -749,6 +762,9 @@ def step(s, action: int) -> bool:
                 s.decision = DECISION_FLIP
         else:
             try_collect(s, seat, dest)
+    elif action == A_FLIP:  # the flip left for later (``flip_later_legal``)
+        s.flip_cell = s.piece[seat]
+        turn_face_up(s)
     elif action < A_SWITCH:
         k = action - A_ROTATE
         cell, steps = k // 3, k % 3 + 1
@@ -956,13 +972,44 @@ def position_features(s, seat: int, hidden: bool, kind, dist, out, at: int) -> N
 
 
 @njit(cache=True)
+def flip_features(s, cell: int, stand: int, work, kind, dist, out) -> None:
+    """The features of ``A_FLIP`` for the face-down tile at ``cell`` under the seat's piece:
+    those of action ``stand`` (the position as it stands, already filled), raised to the
+    best orientation's, which is replayed only when the tile is public memory."""
+    F = LOOKAHEAD_FEATURES
+    at = A_FLIP * F
+    copy_into(out[at:], out[stand * F :], F)
+    if not s.public_memory:
+        return
+    seat = s.seat
+    best = np.zeros(F, dtype=out.dtype)
+    for o in range(4):  # as the orientation branch of ``step`` would, minus an end of turn
+        work[0] = s
+        w = work[0]
+        w.tile_down[w.cell_tile[cell]] = 0
+        w.tile_rot[w.cell_tile[cell]] = o
+        w.decision = DECISION_MAIN
+        w.flip_cell = -1
+        refresh_board(w)
+        try_collect(w, seat, cell)
+        compute_reach(w)
+        position_features(w, seat, hidden_wanted(w, seat), kind, dist, best, 0)
+        for f in range(LF_SIMULATED):  # lexicographic: sure, maybe, closeness, reach
+            if best[f] != out[at + f]:
+                if best[f] > out[at + f]:
+                    copy_into(out[at:], best, F)
+                break
+
+
+@njit(cache=True)
 def lookahead(s, out) -> None:
     """Per action of the seat to act, ``LOOKAHEAD_FEATURES`` numbers at
     ``out[action * LOOKAHEAD_FEATURES:]`` (``out`` zeroed): how many of its treasures
     (sure, and face-down tiles that may hide one) would lie within reach, how close the
     reachable area would come to the nearest one, how large it would be, and whether the
     action was simulated. A move is scored by its destination; a Push, Rotate or Switch
-    spell, and the orientation of a flipped tile, by replaying it on a copy. Spells are
+    spell, the orientation of a flipped tile, and a flip (``flip_features``), by replaying
+    it on a copy. Spells are
     replayed only while a move is left, so no replay ends the turn and turns a hidden
     Daedalus page; a push neither reveals nor hides a tile (the spare lies face up, and a
     face-down tile cannot be pushed out), so everything used is public."""
@@ -989,37 +1036,16 @@ def lookahead(s, out) -> None:
             position_features(w, seat, hidden_wanted(w, seat), kind, dist, out, (A_ORIENT + o) * F)
         return
     if s.decision == DECISION_FLIP:
-        # leaving the tile: the position as it stands; flipping it: the best orientation,
-        # replayed only when the tile is public memory (else scored as leaving it)
-        hidden = hidden_wanted(s, seat)
-        position_features(s, seat, hidden, kind, dist, out, A_LEAVE * F)
-        copy_into(out[A_FLIP * F :], out[A_LEAVE * F :], F)
-        if not s.public_memory:
-            return
-        best = np.zeros(F, dtype=out.dtype)
-        cell = s.flip_cell
-        for o in range(4):  # as the orientation branch of ``step`` would, minus an end of turn
-            work[0] = s
-            w = work[0]
-            w.tile_down[w.cell_tile[cell]] = 0
-            w.tile_rot[w.cell_tile[cell]] = o
-            w.decision = DECISION_MAIN
-            w.flip_cell = -1
-            refresh_board(w)
-            try_collect(w, seat, cell)
-            compute_reach(w)
-            position_features(w, seat, hidden_wanted(w, seat), kind, dist, best, 0)
-            at = A_FLIP * F
-            for f in range(LF_SIMULATED):  # lexicographic: sure, maybe, closeness, reach
-                if best[f] != out[at + f]:
-                    if best[f] > out[at + f]:
-                        copy_into(out[at:], best, F)
-                    break
+        # leaving the tile: the position as it stands; flipping it: see ``flip_features``
+        position_features(s, seat, hidden_wanted(s, seat), kind, dist, out, A_LEAVE * F)
+        flip_features(s, s.flip_cell, A_LEAVE, work, kind, dist, out)
         return
     hidden = hidden_wanted(s, seat)
     position_features(s, seat, hidden, kind, dist, out, A_END * F)  # as things stand
     if s.moves_left <= 0:
         return
+    if flip_later_legal(s):
+        flip_features(s, s.piece[seat], A_END, work, kind, dist, out)
     for cell in range(NUM_CELLS):
         if move_legal(s, cell):
             at = (A_MOVE + cell) * F

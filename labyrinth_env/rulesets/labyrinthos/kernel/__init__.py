@@ -93,6 +93,7 @@ from .maze import (  # noqa: F401 (K.<name>: the heuristic's and the tests' quer
 )
 from .monster import (  # noqa: F401 (K.attack, K.roll_monster_die: the tests')
     attack,
+    attackable,
     charge_mask,
     choose_charge,
     monster_point,
@@ -202,7 +203,7 @@ def init(s, seed, options) -> None:
     s.pending_edge = -1
     s.pending_seat = -1
     s.count_left = 0
-    s.minotaur_symbols = 0
+    s.attacked = 0
     s.move_mode = MOVE_AS_MOVE
     s.move_how = HOW_THREAD
     s.first_player = randint(s.rng, n)

@@ -70,8 +70,7 @@ def arrive(s, p: int) -> None:
         if any_wall_place(s):
             s.pending_seat = p
             set_decision(s, D_WALL, p)
-    elif sym == C.SYM_MINOTAUR and s.monster_cell >= 0 and s.minotaur_symbols < C.MAX_MINOTAUR_SYMBOLS_PER_TURN:
-        s.minotaur_symbols += 1  # bounded: attacks can displace heroes onto these tiles in a loop
+    elif sym == C.SYM_MINOTAUR and s.monster_cell >= 0:
         if special_usable(s, p, C.H_WILD_INTUITION):
             set_decision(s, D_INTUITION, p)
         else:

@@ -135,11 +135,25 @@ def end_movement(s) -> None:
 
 
 @njit(cache=True)
+def attackable(s, cell: int) -> int:
+    """The heroes (bit set) the monster attacks on moving onto ``cell``: none on a Hide tile
+    (l.210), and none it already attacked in this chain of attacks (``s.attacked``), whom it
+    passes as it passes a hero on a Hide tile. RECONSTRUCTED (an end to every chain): a hero
+    displaced by an attack onto a Minotaur symbol resolves it (l.235) and gains two points
+    (l.209) that can move the monster into another attack; with the monster bound to leave
+    its tile (l.227) and a single way to displace, such a chain could repeat for ever. Each
+    hero attacked at most once a chain, a chain holds at most one attack per hero."""
+    if TILE_SYMBOL[s.cell_tile[cell]] == C.SYM_HIDE:
+        return 0
+    return occupied_mask(s, cell) & ~s.attacked
+
+
+@njit(cache=True)
 def monster_to(s, ctrl: int, cell: int, how: int) -> bool:
     """Move the monster (``how``: a ``MONSTER_HOW_*`` code); True if it attacked."""
     emit(s, EV_MONSTER_MOVE, ctrl, s.monster_cell, cell, how)
     s.monster_cell = cell
-    if occupied_mask(s, cell) != 0 and TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE:
+    if attackable(s, cell) != 0:
         attack(s, ctrl)
         return True
     return False
@@ -147,11 +161,12 @@ def monster_to(s, ctrl: int, cell: int, how: int) -> bool:
 
 @njit(cache=True)
 def attack(s, ctrl: int) -> None:
-    """The monster moved onto heroes not protected by a Hide tile: the Blood die, wounds
+    """The monster moved onto heroes it may attack (``attackable``): the Blood die, wounds
     (each attacked hero may answer with a reaction card), then the controller displaces
     each hero; the monster's remaining points are lost."""
     cell = s.monster_cell
-    heroes = occupied_mask(s, cell)
+    heroes = attackable(s, cell)
+    s.attacked |= heroes
     emit(s, EV_ATTACK, ctrl, cell, heroes)
     end_movement(s)
     blood = BLOOD_FACES[randint(s.rng, 6)]
@@ -327,7 +342,7 @@ def can_leave(s, masks, walls, cell: int, points: int) -> bool:
 @njit(cache=True)
 def attacks_on(s, cell: int) -> bool:
     """Moving onto ``cell`` would attack (and so end the movement there)."""
-    return occupied_mask(s, cell) != 0 and TILE_SYMBOL[s.cell_tile[cell]] != C.SYM_HIDE
+    return attackable(s, cell) != 0
 
 
 @njit(cache=True)
@@ -441,7 +456,8 @@ def charge_mask(s, who: int, out) -> None:
 @njit(cache=True)
 def charge(s, d: int) -> None:
     """RULEBOOK: a straight line until a dead end or a hero, smashing walls; heroes on Hide
-    tiles are charged through. A face-down tile counts as a dead end."""
+    tiles (and those ``attackable`` spares) are charged through. A face-down tile counts as
+    a dead end."""
     ctrl = s.m_ctrl
     c = s.monster_cell
     while True:
@@ -452,7 +468,7 @@ def charge(s, d: int) -> None:
         if s.wall[e]:
             remove_wall(s, -1, e)
         c = nb
-        if occupied_mask(s, c) != 0 and TILE_SYMBOL[s.cell_tile[c]] != C.SYM_HIDE:
+        if attackable(s, c) != 0:
             monster_to(s, ctrl, c, MONSTER_HOW_CHARGE)
             return
     if c != s.monster_cell:

@@ -117,6 +117,7 @@ def observe_seats(s, seat: int, out) -> None:
         out[b + SF_COUNTS] = keys_held(s, p) / NUM_COLOURS
         out[b + SF_COUNTS + 1] = hand_size(s, p) / C.HAND_LIMIT
         out[b + SF_COUNTS + 2] = 1.0 if p == s.seat else 0.0
+        out[b + SF_COUNTS + 3] = (s.attacked >> p) & 1
 
 
 @njit(cache=True)
@@ -162,7 +163,6 @@ def observe_global(s, seat: int, out) -> None:
     out[g + G_ROUND] = 1.0 if first_round(s) else 0.0
     out[g + G_ROUND + 1] = min(s.turn / 400.0, 1.0)
     out[g + G_ROUND + 2] = s.use_key_slot
-    out[g + G_ROUND + 3] = s.minotaur_symbols / C.MAX_MINOTAUR_SYMBOLS_PER_TURN
 
 
 @njit(cache=True)

@@ -286,7 +286,7 @@ STATE_DTYPE = state_dtype(
         ("pending_edge", np.int16),
         ("pending_seat", np.int8),
         ("count_left", np.int8),
-        ("minotaur_symbols", np.int8),  # Minotaur symbols resolved this turn
+        ("attacked", np.int8),  # the heroes the monster attacked in this chain of attacks (bit set)
         ("move_mode", np.int8),
         ("move_how", np.int8),
         # the monster's movement in progress
@@ -317,8 +317,8 @@ CELL_FEATURES = CF_HEROES + NUM_SEATS
 # per seat
 SF_PRESENT, SF_HERO, SF_TOKENS, SF_WOUND, SF_KEY = 0, 1, 5, 7, 16
 SF_KEY_ACTION = SF_KEY + NUM_SLOTS * NUM_COLOURS
-SF_COUNTS = SF_KEY_ACTION + NUM_SLOTS * NUM_KEY_ACTIONS  # keys, hand size, active
-SEAT_FEATURES = SF_COUNTS + 3
+SF_COUNTS = SF_KEY_ACTION + NUM_SLOTS * NUM_KEY_ACTIONS  # keys, hand size, active, attacked this chain
+SEAT_FEATURES = SF_COUNTS + 4
 OBS_SEATS = NUM_CELLS * CELL_FEATURES
 OBS_GLOBAL = OBS_SEATS + NUM_SEATS * SEAT_FEATURES
 # the monster's block: kind (3), on board, points, hunted seat (4), die face (6), blood
@@ -347,5 +347,5 @@ G_DISCARD = G_SUPPLY + 5
 G_KEYS = G_DISCARD + NUM_CARD_TYPES  # per key token: in the pile and seen by me
 G_PENDING = G_KEYS + 2 * NUM_KEY_TOKENS
 G_ROUND = G_PENDING + PENDING_FEATURES
-GLOBAL_FEATURES = G_ROUND + 4  # first round, turn, use of the empty key slot, Minotaur symbols this turn
+GLOBAL_FEATURES = G_ROUND + 3  # first round, turn, use of the empty key slot
 OBS_SIZE = OBS_GLOBAL + GLOBAL_FEATURES

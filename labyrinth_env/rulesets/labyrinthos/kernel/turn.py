@@ -74,6 +74,7 @@ def advance(s) -> None:
         elif s.num_tasks > 0:
             run_task(s)
         else:
+            s.attacked = 0  # everything resolved: the chain of attacks is over (``monster.attackable``)
             run_phase(s)
 
 
@@ -115,7 +116,6 @@ def run_task(s) -> None:
 @njit(cache=True)
 def start_turn(s) -> None:
     s.phase = PH_MAIN
-    s.minotaur_symbols = 0
     emit(s, EV_TURN, s.seat, s.turn)
 
 
