@@ -287,6 +287,7 @@ class raw_env(LabyrinthAECEnv):
                 "rotation": c,
                 "entered_by": "golem" if d < 0 else d,
             },
+            K.EV_TOOLS: lambda: {"type": "thiefs_tools", "seat": seat, "trap": C.TRAP_NAMES[a]},
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")
