@@ -21,7 +21,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
-ENV_ID = "paths_of_destiny_2011_v4"
+ENV_ID = "paths_of_destiny_2011_v5"
 N19, N20 = node(19), node(20)
 FAR = key_node_of(2)
 SEAT_OFFSETS = K.NUM_SEATS - 1

@@ -15,7 +15,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-ENV_ID = "paths_of_destiny_3e_v2"
+ENV_ID = "paths_of_destiny_3e_v3"
 CENTRE = node(CENTER)
 N19, N20, N21 = node(19), node(20), node(21)  # east of the centre; 21 is key space 0
 N17, N16 = node(17), node(16)  # west of the centre

@@ -1,4 +1,4 @@
-"""Scenario tests for the rules issue 18 set right in ``paths_of_destiny_3e_v2``, one (or a
+"""Scenario tests for the rules issue 18 set right in ``paths_of_destiny_3e_v3``, one (or a
 few) per rule, named after it, in the issue's order: pick up as an activity, "must" is
 must, the failed jump onto a bridge explores, the reconstructed items and traps that the
 text's rules apply to (the Healing Potion is never discarded, a trap that moves a
