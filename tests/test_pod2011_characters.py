@@ -19,6 +19,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
 ENV_ID = "paths_of_destiny_2011_v5"
@@ -461,6 +462,8 @@ def test_dark_enlivening_moves_a_trap_into_a_corridor_with_one_trap_never_two_l4
     assert int(sc.s["node_trap"][N20]) == there and int(sc.s["node_trap2"][N20]) == moved
     assert int(sc.s["trap2_up"][N20]) == 1 and int(sc.s["node_trap"][N19]) == -1
     assert "(2,0) Falling Rocks, (2,0) Poisoned Darts" in render_text(sc.s), "the text board shows both"
+    svg = picture.draw(sc.s, viewer=0).to_svg()
+    assert "Falling Rocks" in svg and "Poisoned Darts" in svg, "and so does the picture"
     sc.fresh_turn(0)
     sc.place_trap(N19, "Net")
     assert not sc.legal(skill_dir(1, 0)), "two traps there already (l.416)"
