@@ -3,7 +3,7 @@ different agents against each other (``--agents``, competitive rulesets).
 
     python -m labyrinth_env.agents.evaluate --env team_edition_v2 --agent heuristic --games 300 \\
         --players 2 --variant introductory --seed 0 [--json out.json]
-    python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v2 --agents heuristic,random \\
+    python -m labyrinth_env.agents.evaluate --env paths_of_destiny_3e_v3 --agents heuristic,random \\
         --games 300 --players 2
     python -m labyrinth_env.agents.evaluate --env team_edition_v2 --agent ppo:model.zip \\
         --option lookahead=true --games 500   # any env option: --option NAME=VALUE

@@ -2,7 +2,7 @@
 statistics report (win rates with Wilson intervals, per seat, lengths, OpenSkill and Elo
 ratings, head-to-head).
 
-    labyrinth tournament --env paths_of_destiny_3e_v2 --players 4 --agents random,heuristic \\
+    labyrinth tournament --env paths_of_destiny_3e_v3 --players 4 --agents random,heuristic \\
         --games 2000 --workers 2 --seed 0 --out results/tournament/pod3e_4p
     labyrinth tournament --config configs/tournament/pod3e_4p.yaml [--games 100 ...]
     labyrinth tournament --config ... --backend ray [--address auto]

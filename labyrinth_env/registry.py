@@ -155,7 +155,7 @@ def parallel_env(env_id: str, **options: Any) -> Any:
 
 def registered_id(env_id: str) -> str:
     """The id under which ``env_id`` is registered with Gymnasium and PettingZoo:
-    ``paths_of_destiny_3e_v2`` -> ``labyrinth_env/paths_of_destiny_3e-v2`` (their
+    ``paths_of_destiny_3e_v3`` -> ``labyrinth_env/paths_of_destiny_3e-v3`` (their
     ``namespace/name-vN`` form)."""
     spec = get_spec(env_id)
     return f"{NAMESPACE}/{spec.name}-v{spec.version}"

@@ -37,7 +37,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_3e.env import raw_env
 
-B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and batched loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)

@@ -450,10 +450,10 @@ def test_decisions_per_learner_step() -> None:
     from labyrinth_env.benchmarks import vector_throughput as vt
 
     assert vt.decisions_per_learner_step("team_edition_v2") == 1.0  # the learner plays every seat
-    two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v2", games=3, seed=1)
+    two_players = vt.decisions_per_learner_step("paths_of_destiny_3e_v3", games=3, seed=1)
     # two seats taking turns: about one opponent decision per learner decision
     assert 1.5 < two_players < 2.5
-    assert vt.decisions_per_learner_step("paths_of_destiny_3e_v2", games=3, seed=1) == two_players
+    assert vt.decisions_per_learner_step("paths_of_destiny_3e_v3", games=3, seed=1) == two_players
 
 
 def test_step_breakdown_parts_add_up(tmp_path) -> None:

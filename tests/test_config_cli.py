@@ -149,7 +149,7 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     """A person in seat 0 against the heuristic: a bad answer is refused with the reason,
     a number or an action name is played, and 'q' stops the game."""
     answers = iter(["nonsense", "999", "0", "end turn", "q"])
-    args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v2", "--players", "2", "--seed", "3"])
+    args = cli.build_parser().parse_args(["play", "--env", "paths_of_destiny_3e_v3", "--players", "2", "--seed", "3"])
     assert cli.cmd_play(args, read=lambda prompt: next(answers)) == 0
     out = capsys.readouterr().out
     assert "no action is named 'nonsense'" in out and "999 is not on the list: choose 0-" in out

@@ -23,8 +23,8 @@ from labyrinth_env.core.grid import square_neighbors
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K11
 
-B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
-B11 = get_spec("paths_of_destiny_2011_v4").loops
+B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and batched loops
+B11 = get_spec("paths_of_destiny_2011_v5").loops
 
 
 def _line_board(masks: list[int], built: list[bool]):
@@ -99,7 +99,7 @@ def _cut_labels_match_searches(s, tree, labels, reach, queue) -> int:
 
 
 def test_cut_labels_are_the_components_without_the_cell():
-    env = labyrinth_env.raw_env("paths_of_destiny_3e_v2", num_players=4)
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3", num_players=4)
     states = new_states(K, 1)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.array([777], dtype=np.uint64)
@@ -138,7 +138,7 @@ def _brute_force_placements(s, tile, out) -> None:
 def test_articulation_shortcut_equals_trying_every_placement():
     """On thousands of positions from random games, the placements allowed with the
     critical-cell shortcut are exactly those found by trying every cell and rotation."""
-    env = labyrinth_env.raw_env("paths_of_destiny_3e_v2", num_players=3)
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3", num_players=3)
     opts = env.options_vector()
     states = new_states(K, 1)
     s = states[0]
@@ -185,7 +185,7 @@ def _brute_force_placements_2011(s, tile, out) -> None:
 def test_2011_placements_equal_trying_every_placement():
     """The 2011 edition's rule (every start field and, for the seats that had one, a key
     keep a way to the centre) through the shortcut equals a search per cell and rotation."""
-    env = labyrinth_env.raw_env("paths_of_destiny_2011_v4", num_players=4)
+    env = labyrinth_env.raw_env("paths_of_destiny_2011_v5", num_players=4)
     opts = env.options_vector()
     states = new_states(K11, 1)
     s = states[0]

@@ -65,7 +65,7 @@ def test_an_unknown_render_mode_names_the_allowed_ones() -> None:
 
 
 def test_sb3_make_vec_env_steps_with_masks() -> None:
-    venv = make_vec_env(registered_id("paths_of_destiny_3e_v2"), n_envs=2, seed=0)
+    venv = make_vec_env(registered_id("paths_of_destiny_3e_v3"), n_envs=2, seed=0)
     venv.reset()
     for _ in range(20):
         masks = np.stack(venv.env_method("action_masks"))

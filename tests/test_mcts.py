@@ -12,9 +12,9 @@ from labyrinth_env.agents.base import Agent
 
 RULESETS = {
     "team_edition_v2": {"num_players": 2, "variant": "standard"},
-    "paths_of_destiny_3e_v2": {"num_players": 3},
+    "paths_of_destiny_3e_v3": {"num_players": 3},
     # with characters (issue 21): skills in the search, the Head Hunter's face-down second traps
-    "paths_of_destiny_2011_v4": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
+    "paths_of_destiny_2011_v5": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
 }
 SMALL = "mcts:simulations=24,rollout_turns=1"  # searches that take milliseconds
 
@@ -142,7 +142,7 @@ def test_search_plays_only_legal_actions_and_replays_for_a_seed(env_id):
 
 def test_agent_seed_changes_the_search():
     # Different agent seeds sample other determinizations and dice; the same seed repeats.
-    env_id = "paths_of_destiny_3e_v2"
+    env_id = "paths_of_destiny_3e_v3"
     env = labyrinth_env.raw_env(env_id, **RULESETS[env_id])
     env.reset(seed=0)
     differs = 0
@@ -177,7 +177,7 @@ def test_search_takes_a_treasure_in_reach_without_the_heuristic_prior():
 
 
 def test_act_batch_defaults_to_act_per_game():
-    envs = [labyrinth_env.raw_env("paths_of_destiny_3e_v2", num_players=2) for _ in range(3)]
+    envs = [labyrinth_env.raw_env("paths_of_destiny_3e_v3", num_players=2) for _ in range(3)]
     for i, env in enumerate(envs):
         env.reset(seed=i)
     observations = [env.observe(env.agent_selection) for env in envs]
@@ -202,8 +202,8 @@ def test_spec_parser_reads_names_keys_and_values():
     assert parse_agent_spec("ppo:path=m.zip,deterministic=false") == ("ppo", {"path": "m.zip", "deterministic": False})
     agent = make_agent("mcts:simulations=33,rollout_turns=0", seed=1)
     assert isinstance(agent, MCTSAgent) and isinstance(agent, Agent)
-    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v2"))["simulations"] == 33
-    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v2"))["rollout_turns"] == 0
+    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v3"))["simulations"] == 33
+    assert agent.settings(labyrinth_env.get_spec("paths_of_destiny_3e_v3"))["rollout_turns"] == 0
     assert AGENTS["mcts"](2, simulations=7).settings(labyrinth_env.get_spec("team_edition_v2"))["simulations"] == 7
     assert "simulations=" in describe_agents() and "ppo:<path>" in describe_agents()
 

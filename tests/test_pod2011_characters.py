@@ -19,9 +19,10 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.grid import ROTATE_HEX
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
-ENV_ID = "paths_of_destiny_2011_v4"
+ENV_ID = "paths_of_destiny_2011_v5"
 N19, N20 = node(19), node(20)
 FAR = key_node_of(2)
 SEAT_OFFSETS = K.NUM_SEATS - 1
@@ -278,6 +279,28 @@ def test_shot_fires_at_every_player_in_range_each_throws_for_himself_l391():
     assert not sc2.legal(K.A_SKILL + 1), "nobody in range"
 
 
+def test_shot_the_archer_may_shoot_one_of_the_players_in_range_l391():
+    # l.391 "If two or more players are in the corridors within the shooting range, you can
+    # shoot both of them": a permission, so she may also shoot just one of them
+    sc = east("Female Archer", "Witch", "Monk", "Thief")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.put(2, K.CENTER_NODE)
+    sc.put(3, N19)  # in her own corridor: not in range
+    assert sc.legal(K.A_SKILL + 1), "both of them"
+    assert sc.legal(skill_at(1, 1)) and sc.legal(skill_at(1, 2)), "or one of them"
+    assert not sc.legal(skill_at(1, 3)), "never one out of range"
+    sc.dice(1, 1, 6, 6)
+    evs = sc.step(skill_at(1, 2))
+    assert [e[1:4] for e in events_of(evs, K.EV_SHOT)] == [(2, 2, 1)], "the Monk alone throws"
+    assert [int(x) for x in sc.s["stun"][:4]] == [0, 0, 1, 0] and int(sc.s["actions_left"]) == 1
+    assert (K.EV_SKILL, 0, K.SK_SHOT, 2, -1, 0) in evs
+    sc = east("Female Archer", "Witch")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    assert sc.legal(K.A_SKILL + 1) and not sc.legal(skill_at(1, 1)), "one in range: no choice to make"
+
+
 def test_blessing_adds_one_to_the_next_throw_then_goes_back():
     sc = east("Monk", "Witch")
     sc.put(0, N19)
@@ -419,8 +442,9 @@ def test_prayer_moves_another_player_who_bears_the_standard_consequences_l396():
     assert not sc.legal(K.A_PRAY + 0), "only a player in the Monk's corridor"
 
 
-def test_dark_enlivening_moves_a_trap_never_into_a_corridor_with_traps_l416():
-    # l.416 "You cannot move the trap to the corridor, where there are already two traps."
+def test_dark_enlivening_moves_a_trap_into_a_corridor_with_one_trap_never_two_l416():
+    # l.416 "You cannot move the trap to the corridor, where there are already two traps.":
+    # one trap there does not stop her (l.134: her skill prevails over l.218's one a corridor)
     sc = east("Witch", "Monk")
     sc.put(0, N19)
     sc.put(1, key_node_of(3))
@@ -431,10 +455,26 @@ def test_dark_enlivening_moves_a_trap_never_into_a_corridor_with_traps_l416():
     sc = east("Witch", "Monk")
     sc.put(0, N19)
     sc.put(1, key_node_of(3))
-    sc.place_trap(N19, "Poisoned Darts")
-    sc.place_trap(N20, "Falling Rocks")
-    assert not sc.legal(skill_dir(1, 0)), "one trap a corridor (l.218): never onto another"
+    moved = sc.place_trap(N19, "Poisoned Darts", face_up=True)
+    there = sc.place_trap(N20, "Falling Rocks", face_up=True)
+    assert sc.legal(skill_dir(1, 0)), "one trap there: she may move hers in (l.416)"
+    sc.step(skill_dir(1, 0))
+    assert int(sc.s["node_trap"][N20]) == there and int(sc.s["node_trap2"][N20]) == moved
+    assert int(sc.s["trap2_up"][N20]) == 1 and int(sc.s["node_trap"][N19]) == -1
+    assert "(2,0) Falling Rocks, (2,0) Poisoned Darts" in render_text(sc.s), "the text board shows both"
+    svg = picture.draw(sc.s, viewer=0).to_svg()
+    assert "Falling Rocks" in svg and "Poisoned Darts" in svg, "and so does the picture"
+    sc.fresh_turn(0)
+    sc.place_trap(N19, "Net")
+    assert not sc.legal(skill_dir(1, 0)), "two traps there already (l.416)"
     assert not sc.legal(skill_dir(1, 3)), "nor into the central field"
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    sc.dice(6, 6, 6, 6)
+    evs = sc.move(0)
+    if sc.decision == K.D_TRAP_ORDER:
+        evs += sc.step(K.A_TRAP_ORDER)
+    assert len(events_of(evs, K.EV_TRAP_CHECK)) == 2, "whoever comes in crosses both (l.386)"
 
 
 def test_mystification_swaps_traps_even_with_the_guard_there_l382():

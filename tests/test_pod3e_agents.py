@@ -19,11 +19,11 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and batched loops
 
-ENV = "paths_of_destiny_3e_v2"
+ENV = "paths_of_destiny_3e_v3"
 
 
 @njit(cache=True)

@@ -15,7 +15,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-ENV_ID = "paths_of_destiny_3e_v2"
+ENV_ID = "paths_of_destiny_3e_v3"
 CENTRE = node(CENTER)
 N19, N20, N21 = node(19), node(20), node(21)  # east of the centre; 21 is key space 0
 N17, N16 = node(17), node(16)  # west of the centre
@@ -504,13 +504,28 @@ def test_sorcerer_chaos_portal_sends_another_character_to_another_portal():
     assert sc.pos(0) == N20, "its owner is not sent"
 
 
-def test_warden_seal_the_golem_never_enters_a_sealed_corridor():
+def test_warden_seal_no_other_character_picks_up_there_the_golem_ignores_it_l285_l287():
+    # l.287 "The Golem ignores all tokens placed on corridors, including trap tokens."; l.285
+    # "The active player must move the Golem as many times as shown on the card drawn."
     sc = arena(["Warden", "Paladin"])
     t = tokens_of(sc, 0, C.TOK_SEAL)[0]
     sc.golem(N19)
-    assert K.golem_options(sc.s) & (1 << EAST)
     lay(sc, t, N20)
-    assert not K.golem_options(sc.s) & (1 << EAST), "sealed: not that way"
+    assert K.golem_options(sc.s) & (1 << EAST), "the Golem goes into a sealed corridor as into any"
+    sc.place_key(0, N20)
+    sc.place_item(0, N20)
+    sc.golem(PARK)
+    sc.fresh_turn(1)
+    sc.put(1, N19)
+    sc.move(EAST)
+    assert sc.decision == K.D_MAIN and not sc.legal(K.A_PICK_UP), "sealed: the Paladin picks up nothing"
+    assert int(sc.s["key_node"][0]) == N20 and int(sc.s["item_node"][0]) == N20
+    sc.fresh_turn(0)
+    sc.put(0, N20)
+    assert sc.legal(K.A_PICK_UP), "the Warden himself may"
+    sc.s["tok_node"][t] = -1
+    sc.fresh_turn(1)
+    assert sc.legal(K.A_PICK_UP), "the Seal gone, the Paladin may"
 
 
 def test_armourer_living_armor_plus_2_on_its_corridor():

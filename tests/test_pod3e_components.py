@@ -80,17 +80,18 @@ def test_scepter_of_control_and_heart_of_the_abyss():
     assert C.ITEM_TEXT[h] == "After you lose all Life, this item is treated as 1 additional Life."
     assert sorted(C.ITEM_SPECIAL.tolist()).count(C.SPECIAL_NONE) == 10
     assert {int(x) for x in C.ITEM_SPECIAL} == {C.SPECIAL_NONE, C.SPECIAL_SCEPTER, C.SPECIAL_HEART,
-                                                C.SPECIAL_POTION, C.SPECIAL_SALTS, C.SPECIAL_DISARM}  # fmt: skip
+                                                C.SPECIAL_POTION, C.SPECIAL_SALTS, C.SPECIAL_TOOLS}  # fmt: skip
 
 
 def test_reconstructed_items_and_traps_fit_the_text():
     """l.373, l.471: no item is discarded voluntarily (the potion's text says it stays);
-    l.358: some trap moves a character (Spring Floor); l.487: some effect removes a trap
-    (Thief's Tools)."""
+    l.358: some trap moves a character (Spring Floor); l.428: some effect takes a Trap Check
+    again (Thief's Tools), and none takes a trap away (l.267)."""
     p = C.ITEM_NAMES.index("Healing Potion")
     assert "discard" not in C.ITEM_TEXT[p].lower() and C.ITEM_SPECIAL[p] == C.SPECIAL_POTION
     assert C.TRAP_THROWN_BACK in C.TRAP_EFFECT.tolist()
-    assert C.ITEM_SPECIAL[C.ITEM_NAMES.index("Thief's Tools")] == C.SPECIAL_DISARM
+    tools = C.ITEM_NAMES.index("Thief's Tools")
+    assert C.ITEM_SPECIAL[tools] == C.SPECIAL_TOOLS and "again" in C.ITEM_TEXT[tools]
 
 
 def test_plague_and_terror_effects():

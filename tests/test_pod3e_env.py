@@ -33,9 +33,9 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-B = get_spec("paths_of_destiny_3e_v2").loops  # the ruleset's entry points and batched loops
+B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and batched loops
 
-ENV_ID = "paths_of_destiny_3e_v2"
+ENV_ID = "paths_of_destiny_3e_v3"
 # (num_players, two_player_variant)
 CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 CASE_IDS = [f"{n}p{'-variant' if v else ''}" for n, v in CASES]

@@ -1,4 +1,4 @@
-"""Scenario tests for the rules issue 18 set right in ``paths_of_destiny_3e_v2``, one (or a
+"""Scenario tests for the rules issue 18 set right in ``paths_of_destiny_3e_v3``, one (or a
 few) per rule, named after it, in the issue's order: pick up as an activity, "must" is
 must, the failed jump onto a bridge explores, the reconstructed items and traps that the
 text's rules apply to (the Healing Potion is never discarded, a trap that moves a
@@ -255,23 +255,50 @@ def test_trap_thrown_back_explores_the_corridor():
 
 def test_removed_traps_shuffled_back_into_their_pool():
     """l.487: "Trap tokens ... removed from the game board are returned to their pools.
-    Trap tokens should be shuffled into their pool": Thief's Tools disarm a trap whose
-    every roll is passed; the token goes back into the pool at a random place."""
+    Trap tokens should be shuffled into their pool": a tile leaving the board (l.152) takes
+    its trap off; the token goes back into the pool at a random place."""
     places = set()
     for k in range(12):
         sc = arena()
-        sc.put(0, N19)
-        sc.give_items(0, TOOLS)
         token = sc.place_trap(N20, PIT)
         before = int(sc.s["trap_pool_len"])
-        sc.s["rng"][0] = rng_for_rolls((7, 12), first=1 + 7919 * k)  # the Spiked Pit (7+) passed
-        evs = sc.move(EAST)
-        assert ev(K.EV_TRAP_REMOVED, 0, N20, PIT) in evs
+        sc.s["rng"][0] = rng_for_rolls(None, first=1 + 7919 * k)
+        K.abilities.remove_tile(sc.s, 0, 20)
         assert int(sc.s["node_trap"][N20]) == -1 and sc.s["trap_up"][N20] == 0
         pool = sc.s["trap_pool"][: before + 1].tolist()
         assert int(sc.s["trap_pool_len"]) == before + 1 and pool.count(token) == 1
         places.add(pool.index(token))
     assert len(places) > 3, f"shuffled in, not laid on top: {places}"
+
+
+def test_thiefs_tools_take_a_trap_check_again_when_every_roll_fails_the_trap_stays_l267_l428():
+    """l.428 "if any effect or ability enables a player to take a Trap Check again ..., it
+    affects all rolls connected with a given trap"; l.267 "once placed, a trap token stays on
+    a given corridor until the end of the game": the Tools take the check again, never the
+    trap away."""
+    sc = arena()
+    sc.put(0, N19)
+    sc.give_items(0, TOOLS)
+    sc.place_trap(N20, PIT)
+    sc.rolls(2, 12)  # the Spiked Pit (7+): failed, then passed on the second try
+    evs = sc.move(EAST)
+    assert ev(K.EV_TOOLS, 0, PIT) in evs
+    assert [e[1:5] for e in events_of(evs, K.EV_TRAP_CHECK)] == [(0, PIT, 1, 1), (0, PIT, 0, 1)]
+    assert int(sc.s["life"][0]) == 4 and int(sc.s["node_trap"][N20]) >= 0, "passed, and the trap stays"
+    sc = arena()
+    sc.put(0, N19)
+    sc.give_items(0, TOOLS)
+    sc.place_trap(N20, PIT)
+    sc.rolls(12)
+    evs = sc.move(EAST)
+    assert not events_of(evs, K.EV_TOOLS) and not events_of(evs, K.EV_TRAP_REMOVED)
+    assert int(sc.s["node_trap"][N20]) >= 0, "a passed check leaves the trap where it is (l.267)"
+    sc = arena()
+    sc.put(0, N19)
+    sc.place_trap(N20, PIT)
+    sc.rolls(2, 12)
+    evs = sc.move(EAST)
+    assert not events_of(evs, K.EV_TOOLS) and int(sc.s["life"][0]) == 3, "without the Tools: one try"
 
 
 # =====================================================================================

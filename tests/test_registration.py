@@ -51,8 +51,8 @@ def test_registering_again_changes_nothing_and_does_not_warn():
 
 
 def test_gymnasium_make_is_the_single_agent_env():
-    made = gymnasium.make("labyrinth_env/paths_of_destiny_3e-v2", num_players=2, opponents="heuristic")
-    direct = SingleAgentEnv("paths_of_destiny_3e_v2", num_players=2, opponents="heuristic")
+    made = gymnasium.make("labyrinth_env/paths_of_destiny_3e-v3", num_players=2, opponents="heuristic")
+    direct = SingleAgentEnv("paths_of_destiny_3e_v3", num_players=2, opponents="heuristic")
     assert isinstance(made.unwrapped, SingleAgentEnv)
     assert made.observation_space == direct.observation_space and made.action_space == direct.action_space
     obs_m, _ = made.reset(seed=3)

@@ -134,7 +134,7 @@ def test_human_mode_without_a_gui_backend_prints_the_text_board(monkeypatch, cap
 
     monkeypatch.setenv("DISPLAY", ":99")  # a display is announced, but matplotlib has no GUI backend
     matplotlib.use("Agg")
-    env = labyrinth_env.make("paths_of_destiny_3e_v2", render_mode="human")
+    env = labyrinth_env.make("paths_of_destiny_3e_v3", render_mode="human")
     env.reset(seed=0)
     assert env.render() is None
     assert capsys.readouterr().out.strip() == env.unwrapped.render_text().strip()
@@ -196,7 +196,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
     assert "next page" not in env.to_svg() and "next page" in env.to_svg(omniscient=True)
 
 
-@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v2", "paths_of_destiny_2011_v4"])
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5"])
 def test_paths_of_destiny_face_down_trap_only_in_omniscient_view(env_id):
     env = labyrinth_env.raw_env(env_id, num_players=2)
     env.reset(seed=1)

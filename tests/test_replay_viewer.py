@@ -41,7 +41,7 @@ CHROMIUM_ARGS = (
 )
 
 
-def saved_game(tmp_path: Path, env_id: str = "paths_of_destiny_3e_v2", steps: int = 80) -> Path:
+def saved_game(tmp_path: Path, env_id: str = "paths_of_destiny_3e_v3", steps: int = 80) -> Path:
     env = labyrinth_env.make(env_id, num_players=3)
     env.reset(seed=4)
     rng = np.random.default_rng(4)
@@ -199,7 +199,7 @@ def test_tournament_report_links_each_game_to_its_replay_command(tmp_path, capsy
 
     out = tmp_path / "t"
     run_tournament(
-        "paths_of_destiny_3e_v2",
+        "paths_of_destiny_3e_v3",
         ["random", "heuristic"],
         3,
         seed=1,

@@ -23,8 +23,8 @@ from labyrinth_env.spec import RulesetSpec
 GAMES = {
     "labyrinthos_v2": {"num_players": 3},
     "labyrinx_v1": {"num_players": 3, "character_powers": True},
-    "paths_of_destiny_2011_v4": {"num_players": 3},
-    "paths_of_destiny_3e_v2": {"num_players": 3},
+    "paths_of_destiny_2011_v5": {"num_players": 3},
+    "paths_of_destiny_3e_v3": {"num_players": 3},
     "team_edition_v2": {"num_players": 2, "variant": "standard"},
 }
 SMALL_MCTS = "mcts:simulations=12,rollout_turns=1,rollout_steps=30"
@@ -212,7 +212,7 @@ class _Spy(Agent):
 
 
 def test_games_and_tournaments_hand_agents_a_view_not_the_env():
-    env = labyrinth_env.make("paths_of_destiny_3e_v2", num_players=2, max_turns=6)
+    env = labyrinth_env.make("paths_of_destiny_3e_v3", num_players=2, max_turns=6)
     spies = [_Spy(), _Spy()]
     play_game(env, spies, seed=4)
     handed = spies[0].handed + spies[1].handed
@@ -231,7 +231,7 @@ def test_games_and_tournaments_hand_agents_a_view_not_the_env():
 
 def test_agents_given_the_env_play_as_given_its_view():
     # Research code may still pass the env: agents then use its view, so they play the same.
-    env = labyrinth_env.raw_env("paths_of_destiny_3e_v2", num_players=2)
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3", num_players=2)
     env.reset(seed=2)
     obs = env.observe(env.agent_selection)
     for spec in ("heuristic", SMALL_MCTS):

@@ -19,7 +19,7 @@ from labyrinth_env.agents.evaluate import wilson_interval
 from labyrinth_env.agents.ratings import agent_ranks, elo_ratings, openskill_ratings, report_markdown, tournament_report
 from labyrinth_env.agents.tournament import Schedule, game_seeds, read_results, run_tournament
 
-ENV = "paths_of_destiny_3e_v2"
+ENV = "paths_of_destiny_3e_v3"
 FAST = {"num_players": 2, "max_turns": 30}
 CONFIGS = sorted(Path(__file__).resolve().parents[1].joinpath("configs", "tournament").glob("*.yaml"))
 

@@ -56,7 +56,7 @@ def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, in
         ("env_id: team_edition_v2\npretrain: {teacher: me}", "unknown key pretrain.teacher"),
         ("env_id: team_edition_v2\nppo: {policy: cnn}", "unknown ppo.policy 'cnn'"),
         ("env_id: team_edition_v2\nppo: {policy: lookahead}", "needs lookahead features"),
-        ("env_id: paths_of_destiny_3e_v2\nppo: {policy: lookahead}", "needs lookahead features"),
+        ("env_id: paths_of_destiny_3e_v3\nppo: {policy: lookahead}", "needs lookahead features"),
     ],
 )
 def test_bad_training_config_fails_before_training(tmp_path, text, message):
@@ -108,7 +108,7 @@ def test_smoke_training_run_outputs_and_trained_agent(tmp_path):
     assert all(0.0 <= r <= 1.0 for r in result["references"].values())
     # the trained policy as an agent in the AEC env: only legal actions
     agent = make_agent(f"ppo:{out / 'final_model.zip'}")
-    play_legally(agent, labyrinth_env.make("paths_of_destiny_3e_v2", num_players=2, max_turns=10), seed=1)
+    play_legally(agent, labyrinth_env.make("paths_of_destiny_3e_v3", num_players=2, max_turns=10), seed=1)
 
 
 def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
@@ -173,7 +173,7 @@ def test_lookahead_layout_must_match_the_spaces():
 
 
 def test_heuristic_actions_are_legal_and_leave_the_games_alone():
-    vec = VectorEnv("paths_of_destiny_3e_v2", 4, seed=2, num_players=2)
+    vec = VectorEnv("paths_of_destiny_3e_v3", 4, seed=2, num_players=2)
     vec.reset()
     before = vec.states.copy()
     actions = vec.heuristic_actions()

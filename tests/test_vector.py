@@ -21,8 +21,8 @@ POD2011_CAST = ["Witch", "Architect", "Monk", "Illusionist", "Thief", "Female Ar
 CASES = [
     ("team_edition_v2", {"num_players": 2}),
     ("team_edition_v2", {"num_players": 3, "variant": "standard", "lookahead": True}),
-    *[("paths_of_destiny_2011_v4", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
-    *[("paths_of_destiny_2011_v4", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
+    *[("paths_of_destiny_2011_v5", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
+    *[("paths_of_destiny_2011_v5", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
 ]
 
 
@@ -104,7 +104,7 @@ def test_cooperative_loss_reward_reaches_the_learner():
 
 
 def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
-    vec_k = VectorEnv("paths_of_destiny_3e_v2", 3, learner_seats=0, opponents="heuristic", seed=2, num_players=2)
+    vec_k = VectorEnv("paths_of_destiny_3e_v3", 3, learner_seats=0, opponents="heuristic", seed=2, num_players=2)
     calls = []
 
     def policy(observations, masks):
@@ -118,7 +118,7 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
             out.append(vec_p.loops.heuristic_one(vec_p.states[i : i + 1], m))
         return np.array(out)
 
-    vec_p = VectorEnv("paths_of_destiny_3e_v2", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)
+    vec_p = VectorEnv("paths_of_destiny_3e_v3", 3, learner_seats=0, opponents=policy, seed=2, num_players=2)
     ok, op = vec_k.reset(), vec_p.reset()
     assert np.array_equal(ok[0], op[0])
     rng = np.random.default_rng(1)
@@ -162,8 +162,8 @@ def test_returned_observations_never_change_while_held_and_final_obs_is_gymnasiu
 
 
 def test_copy_false_returns_the_buffer_and_the_same_observations():
-    copied = VectorEnv("paths_of_destiny_3e_v2", 3, seed=5, copy=True)
-    shared = VectorEnv("paths_of_destiny_3e_v2", 3, seed=5, copy=False)
+    copied = VectorEnv("paths_of_destiny_3e_v3", 3, seed=5, copy=True)
+    shared = VectorEnv("paths_of_destiny_3e_v3", 3, seed=5, copy=False)
     obs_c, _ = copied.reset()
     obs_s, _ = shared.reset()
     assert obs_s is shared.obs
@@ -196,7 +196,7 @@ def test_parallel_and_serial_loops_play_the_same_games(opponents):
 
     runs = []
     for parallel in (True, False):
-        vec = VectorEnv("paths_of_destiny_3e_v2", 6, opponents=opponents, seed=4, num_players=3, parallel=parallel)
+        vec = VectorEnv("paths_of_destiny_3e_v3", 6, opponents=opponents, seed=4, num_players=3, parallel=parallel)
         rng = np.random.default_rng(1)
         trace = [vec.reset()[0].copy()]
         for _ in range(120):
@@ -214,7 +214,7 @@ def test_stalled_opponents_truncate_the_game_and_say_so():
     truncated at the bound (here lowered to 3 decisions so that an ordinary 4-player game
     reaches it): the step returns, the game is marked stalled and truncated, a warning says
     so, and the slot goes on with a new game."""
-    vec = VectorEnv("paths_of_destiny_3e_v2", 4, learner_seats=0, seed=3, num_players=4)
+    vec = VectorEnv("paths_of_destiny_3e_v3", 4, learner_seats=0, seed=3, num_players=4)
     vec.reset()
     vec.max_opponent_decisions = 3
     rng = np.random.default_rng(0)
@@ -234,7 +234,7 @@ def test_no_learner_decision_at_all_raises_instead_of_hanging():
     """When no new game ever reaches a learner decision (here: no learner seat at all, and
     every game stalls after 50 opponent decisions), reset ends in a RuntimeError after
     the bounded number of games instead of hanging."""
-    vec = VectorEnv("paths_of_destiny_3e_v2", 2, learner_seats=0, seed=3, num_players=4)
+    vec = VectorEnv("paths_of_destiny_3e_v3", 2, learner_seats=0, seed=3, num_players=4)
     vec.learners[:] = 0
     vec.max_opponent_decisions = 50
     with pytest.raises(RuntimeError, match="games in a row ended or stalled before any learner seat decided"):
@@ -265,7 +265,7 @@ def test_bad_actions_and_policies_never_move_a_game():
         return np.array([int(np.flatnonzero(m)[0]) for m in masks])
 
     for reply, error in [(None, StopIteration), ("neg", ValueError), ("float", ValueError)]:
-        pvec = VectorEnv("paths_of_destiny_3e_v2", 3, learner_seats=0, opponents=good, seed=2, num_players=2)
+        pvec = VectorEnv("paths_of_destiny_3e_v3", 3, learner_seats=0, opponents=good, seed=2, num_players=2)
         pvec.reset()
         rng = np.random.default_rng(5)
 
@@ -312,9 +312,9 @@ def test_vector_env_bad_input():
     with pytest.raises(ValueError, match="unknown opponents 'strong'"):
         VectorEnv("team_edition_v2", 2, opponents="strong")
     with pytest.raises(ValueError, match="cooperative ruleset"):
-        VectorEnv("paths_of_destiny_3e_v2", 2, learner_seats="all")
+        VectorEnv("paths_of_destiny_3e_v3", 2, learner_seats="all")
     with pytest.raises(ValueError, match="not a seat"):
-        VectorEnv("paths_of_destiny_3e_v2", 2, learner_seats=3, num_players=2)
+        VectorEnv("paths_of_destiny_3e_v3", 2, learner_seats=3, num_players=2)
     with pytest.raises(ValueError, match="unknown option"):
         VectorEnv("team_edition_v2", 2, players=2)
     vec = VectorEnv("team_edition_v2", 2, seed=0)
@@ -338,7 +338,7 @@ def test_single_agent_env_passes_gymnasium_checker_and_handles_illegal_actions()
     illegal = int(np.flatnonzero(env.action_masks() == 0)[0])
     _, reward, term, _, info = env.step(illegal)
     assert term and reward == -1.0 and info["illegal_action"]
-    strict = SingleAgentEnv("paths_of_destiny_3e_v2", opponents="heuristic", num_players=2)
+    strict = SingleAgentEnv("paths_of_destiny_3e_v3", opponents="heuristic", num_players=2)
     strict.reset(seed=1)
     with pytest.raises(ValueError, match="illegal action"):
         strict.step(int(np.flatnonzero(strict.action_masks() == 0)[0]))
@@ -414,7 +414,7 @@ def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
 def test_paths_of_destiny_potential_rewards_a_key_and_the_way_to_the_centre():
     from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 
-    env = labyrinth_env.raw_env("paths_of_destiny_3e_v2", num_players=2)
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3", num_players=2)
     env.reset(seed=0)
     s = env._states[0]
     far = K.shaping_potential(s, 0)

@@ -112,10 +112,10 @@ def board_glyphs(s: np.void, center_cell: int, overlay: Callable[[range], str]) 
         else:
             field = "#"
         nodes = range(cell * MAX_CORRIDORS, cell * MAX_CORRIDORS + MAX_CORRIDORS)
-        traps = [x for x in nodes if s["node_trap"][x] >= 0]
+        ups = [bool(up[x]) for trap, up in trap_slots(s) for x in nodes if trap[x] >= 0]
         marks = overlay(nodes)
-        marks += "^" if any(not s["trap_up"][x] for x in traps) else ""
-        marks += "!" if any(s["trap_up"][x] for x in traps) else ""
+        marks += "^" if not all(ups) else ""
+        marks += "!" if any(ups) else ""
         marks += "".join(f"k{k}" for k in range(len(keys)) if keys[k] in nodes)
         players = "".join(str(p) for p in range(n) if s["position"][p] in nodes)
         if len(field + marks) + len(players) + 1 > GLYPH_WIDTH and len(players) > 1:
@@ -221,12 +221,23 @@ def key_line(s: np.void) -> list[str]:
     return ["keys: " + ", ".join(parts)]
 
 
+def trap_slots(s: np.void) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each corridor's trap tokens and whether they are face up: the first slot, and the
+    2011 edition's second (a corridor with two traps, l.386, l.416)."""
+    slots = [(s["node_trap"], s["trap_up"])]
+    if "node_trap2" in s.dtype.names:
+        slots.append((s["node_trap2"], s["trap2_up"]))
+    return slots
+
+
 def face_up_traps(s: np.void, C: ModuleType) -> list[str]:
-    """The face-up traps by name (face-down ones show only as ``^`` on the map)."""
+    """The face-up traps by name (face-down ones show only as ``^`` on the map); a corridor
+    with two is named twice."""
     parts = [
-        f"{node_name(x)} {C.TRAP_NAMES[int(C.TRAP_TOKENS[int(s['node_trap'][x])])]}".replace(" ", NBSP)
+        f"{node_name(x)} {C.TRAP_NAMES[int(C.TRAP_TOKENS[int(trap[x])])]}".replace(" ", NBSP)
         for x in range(NUM_BOARD_NODES)
-        if s["node_trap"][x] >= 0 and s["trap_up"][x]
+        for trap, up in trap_slots(s)
+        if trap[x] >= 0 and up[x]
     ]
     return ["face-up traps: " + ", ".join(parts)] if parts else []
 

@@ -347,9 +347,9 @@ SKILLS = {
             "Shot",
             RULEBOOK,
             "l.391-392",
-            "1 action: shoot at every other player in the corridors next to yours; "
-            "each throws 2 dice for himself (l.391) and below 7 receives 1 stun point (l.345); not while stunned "
-            "(l.392)",
+            "1 action: shoot at every other player in the corridors next to yours, or at one of them when "
+            "two or more are there (l.391); each throws 2 dice for himself (l.391) and below 7 receives 1 stun "
+            "point (l.345); not while stunned (l.392)",
         ),
         ("Keen Eye", RECONSTRUCTED, "-", "+1 to your throws against traps"),
     ),
@@ -450,7 +450,7 @@ SKILLS = {
             RULEBOOK,
             "l.416",
             "1 action: move a trap of your corridor into a corridor next to it "
-            "without a trap, never into one with two traps (l.416)",
+            "with no trap or one (it lies there as the second), never into one with two traps (l.416)",
         ),
         (
             "Misfortune Rite",
@@ -482,7 +482,8 @@ SKILL_REASONS = {
         "under which l.362 says something; range (your corridor or one next to it) is ours"
     ),
     "Shot": (
-        "l.391 gives a range and one throw per target; the range (the corridors next to yours), the number (7 on "
+        "l.391 gives a range, one throw per target and a permission ('you can shoot both of them'), so she "
+        "shoots every player in range or one of them; the range (the corridors next to yours), the number (7 on "
         "2 dice, about even odds) and the effect (1 stun point, one of the 'skills' that give stun points of "
         "l.345) are ours"
     ),
@@ -502,8 +503,9 @@ SKILL_REASONS = {
         "l.406 as written; 'you attack' read as attacking alone (a group's fight is the group's attack, l.281)"
     ),
     "Dark Enlivening": (
-        "l.416 bars a corridor with two traps; with one trap a corridor (l.218) the target must have none; the "
-        "range (the corridor next to hers) and that nobody stands there (as for setting one, l.220) are ours"
+        "l.416 bars a corridor with two traps, so one with a trap may take hers as its second (l.134: her skill "
+        "prevails over l.218's one trap a corridor); the range (the corridor next to hers) and that nobody "
+        "stands there (as for setting one, l.220) are ours"
     ),
     "Mystification": (
         "l.382 names swapping 'the traps in the given corridor' despite the Guard; swapping her corridor's trap "

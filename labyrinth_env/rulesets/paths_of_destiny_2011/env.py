@@ -1,4 +1,4 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v4``), 2-6 players.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v5``), 2-6 players.
 
 Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
 your own start field) and reach the central field with it. Traps (red ones on entry,
@@ -6,7 +6,7 @@ orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump 
 or climb up, and fights with the other players stand in the way.
 Rules: ``docs/rules/paths_of_destiny_2011.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_2011_v4", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v5", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -58,6 +58,13 @@ the total in the throw block), the tokens left in the three supplies, and per bo
 the Head Hunter's second trap (face down, or its type and whether its bracket applies), who is transformed
 into the Guard now (Enslavement). Without characters
 the observation is v1's, feature for feature.
+
+What is ours, not the publisher's (reconstructed; the rulebook does not print it): 13 of the
+30 skills (Foundation, Shortcut, Silent Step, Mirror Image, Bounty, Tracking, Keen Eye,
+Blessing, Meditation, Golem Ward, Parry, Disarm, Quick Fingers) and many numbers and ranges of
+the 17 the rulebook names (its section VI comments on them but does not print the cards); the
+rules doc says which, skill by skill. The board fields, the Table of Traps and the Guard cards
+are ours too (the rules doc, "Reconstructed components").
 
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
@@ -124,9 +131,19 @@ v4 (issue 21):
   one left, he turns face up the face-down traps of his corridor ("use skill 3") or of the
   corridor across a direction ("use skill 3 towards"). No action is added; the character
   block of the observation gains two flags (Foundation used in this build, Tracking used this round).
-Within v4 (issue 32; no game changes, so no new id): ``determinize`` deals the face-down first
+Within v4 (issue 32; no game changes, so no new id; kept in v5): ``determinize`` deals the face-down first
 and second trap tokens (Entrapment) and the trap pile again as one set; it dealt the second
 tokens and then the first ones separately, so its world told which face-down token was which.
+v5 (issue 33, two readings of the rulebook's lines; games with characters change, the default
+game is v4's, action for action):
+- Dark Enlivening (the Witch, l.416 "You cannot move the trap to the corridor, where there are
+  already two traps"): she may move her corridor's trap into a corridor next to it that has one
+  trap, where it lies as that corridor's second (crossed as the Head Hunter's two, l.386), never
+  into one with two; v4 allowed only a corridor without a trap.
+- Shot (the Female Archer, l.391 "you can shoot both of them", a permission): "use skill 2" still
+  shoots every player in range; "use skill 2 on player +j" shoots that player alone, offered when
+  two or more are in range. No action is added (the skill-on-a-player actions exist for every slot).
+- The text board and the picture show a corridor's second trap.
 """
 
 from __future__ import annotations

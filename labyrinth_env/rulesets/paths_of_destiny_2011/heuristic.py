@@ -170,10 +170,9 @@ def p_attack(s, me: int, target: int) -> float:
 # --- the path search --------------------------------------------------------------------------
 @njit(cache=True)
 def enter_cost(s, v: int) -> int:
-    c = COST_MOVE * 2
-    t = s.node_trap[v]
-    if t >= 0:
-        c += TRAP_COST[TRAP_TOKENS[t], C.MODE_ENTER] if s.trap_up[v] else TRAP_COST_HIDDEN_ENTER
+    """A move, the traps there (a corridor may hold two: l.386, l.416), the awake Guard."""
+    c = COST_MOVE * 2 + trap_cost(s.node_trap[v], s.trap_up[v], C.MODE_ENTER, TRAP_COST_HIDDEN_ENTER)
+    c += trap_cost(s.node_trap2[v], s.trap2_up[v], C.MODE_ENTER, TRAP_COST_HIDDEN_ENTER)
     if s.guard_node == v and not s.guard_asleep:
         c += COST_GUARD * 2
     return c
@@ -181,10 +180,16 @@ def enter_cost(s, v: int) -> int:
 
 @njit(cache=True)
 def leave_cost(s, u: int) -> int:
-    t = s.node_trap[u]
+    c = trap_cost(s.node_trap[u], s.trap_up[u], C.MODE_LEAVE, TRAP_COST_HIDDEN_LEAVE)
+    return c + trap_cost(s.node_trap2[u], s.trap2_up[u], C.MODE_LEAVE, TRAP_COST_HIDDEN_LEAVE)
+
+
+@njit(cache=True)
+def trap_cost(t: int, up: int, mode: int, hidden: int) -> int:
+    """One trap token's expected harm (none: 0), a face-down one by its presence only."""
     if t < 0:
         return 0
-    return TRAP_COST[TRAP_TOKENS[t], C.MODE_LEAVE] if s.trap_up[u] else TRAP_COST_HIDDEN_LEAVE
+    return TRAP_COST[TRAP_TOKENS[t], mode] if up else hidden
 
 
 @njit(cache=True)

@@ -67,11 +67,13 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
         node = int(s["key_node"][k])
         if node >= 0:
             tokens.setdefault(node, []).append(key_token(k, colours.get(k)))
-    for node in np.flatnonzero(s["node_trap"] >= 0):
-        kind = int(C.TRAP_TOKENS[int(s["node_trap"][node])])
+    # a corridor's first trap and its second (Entrapment, l.386; Dark Enlivening, l.416)
+    slots = (("node_trap", "trap_up", "trap_failed"), ("node_trap2", "trap2_up", "trap2_failed"))
+    for node, (trap, up, fail) in ((x, f) for f in slots for x in np.flatnonzero(s[f[0]] >= 0)):
+        kind = int(C.TRAP_TOKENS[int(s[trap][node])])
         face = TRAP_DOOR if C.TRAP_COLOUR[kind] == C.DOOR else TRAP_RED
-        failed = " (failed here once: bracketed difficulty)" if s["trap_failed"][node] else ""
-        if s["trap_up"][node]:
+        failed = " (failed here once: bracketed difficulty)" if s[fail][node] else ""
+        if s[up][node]:
             tok = Token(face, TRAP_ABBR[kind], C.describe_trap(kind) + failed, radius=0.24, shape="diamond")
         elif omniscient:
             tok = Token(

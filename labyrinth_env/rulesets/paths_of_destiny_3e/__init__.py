@@ -1,12 +1,12 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v2``): the ruleset's spec.
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v3``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("paths_of_destiny_3e_v2")`` or, PettingZoo style,
-``from labyrinth_env import paths_of_destiny_3e_v2``."""
+The env is ``labyrinth_env.make("paths_of_destiny_3e_v3")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_3e_v3``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="paths_of_destiny_3e_v2",
+    env_id="paths_of_destiny_3e_v3",
     title="Paths of Destiny, 3rd edition",
     players=(2, 6),
     utility=ZERO_SUM,

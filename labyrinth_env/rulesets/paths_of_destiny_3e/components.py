@@ -262,8 +262,8 @@ assert ((TRAP_EFFECT >= 0) & (TRAP_EFFECT <= TRAP_THROWN_BACK)).all()
 # attacker (also free attacks it makes), defend when it is attacked, jump to Jump Checks,
 # trap to every roll of a Trap Check, golem to Golem Checks. Bonuses of the two carried
 # items add up.
-SPECIAL_NONE, SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_DISARM = range(6)
-SPECIAL_NAMES = ("", "scepter", "heart", "potion", "salts", "disarm")
+SPECIAL_NONE, SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_TOOLS = range(6)
+SPECIAL_NAMES = ("", "scepter", "heart", "potion", "salts", "tools")
 POTION_LIFE = 1  # RECONSTRUCTED: a sip of the Healing Potion gives back 1 Life, for 1 action
 NUM_ITEMS = 15  # RULEBOOK: 15 item tokens
 
@@ -290,16 +290,19 @@ ITEMS = [
     ("Climbing Rope", 0, 0, 1, 1, 0, SPECIAL_NONE, RECONSTRUCTED,
      "+1 to your Jump Checks and to every roll of your Trap Checks."),
     ("Amulet of Warding", 0, 0, 0, 2, 0, SPECIAL_NONE, RECONSTRUCTED, "+2 to every roll of your Trap Checks."),
-    # reconstructed: the one effect that takes a trap off the board (l.487: back into the pool)
-    ("Thief's Tools", 0, 0, 0, 0, 0, SPECIAL_DISARM, RECONSTRUCTED,
-     "When no roll of your Trap Check fails, you disarm the trap: its token is shuffled back into the trap pool."),
+    # reconstructed: an effect that lets a player take a Trap Check again, which l.428
+    # presumes; the trap stays ("until the end of the game", l.267)
+    ("Thief's Tools", 0, 0, 0, 0, 0, SPECIAL_TOOLS, RECONSTRUCTED,
+     "When every roll of your Trap Check fails, you take the Trap Check again at once, all its rolls "
+     "(l.428); the new result stands."),
     ("Rune of Binding", 0, 0, 0, 0, 2, SPECIAL_NONE, RECONSTRUCTED, "+2 to your Golem Checks."),
     ("Clay Talisman", 0, 0, 0, 0, 1, SPECIAL_NONE, RECONSTRUCTED, "+1 to your Golem Checks."),
 ]  # fmt: skip
 ITEMS_REASON = (
     "the Labyrinth Chart is not reproduced; beside the two named items: a healing potion that is never "
-    "used up (no voluntary discards, l.373/l.471), smelling salts, thief's tools that disarm a trap "
-    "(l.487's removed trap) and 10 +1/+2 bonuses covering every check (attacking, defending, jump, trap, Golem)"
+    "used up (no voluntary discards, l.373/l.471), smelling salts, thief's tools that take a Trap Check "
+    "again when every roll fails (l.428 presumes such an effect; the trap stays, l.267) and 10 +1/+2 "
+    "bonuses covering every check (attacking, defending, jump, trap, Golem)"
 )
 ITEM_NAMES = tuple(i[0] for i in ITEMS)
 ITEM_ATTACK_BONUS = np.array([i[1] for i in ITEMS], dtype=np.int8)
@@ -313,7 +316,7 @@ ITEM_TEXT = tuple(i[8] for i in ITEMS)
 
 assert len(ITEMS) == NUM_ITEMS and len(set(ITEM_NAMES)) == NUM_ITEMS
 assert sorted(ITEM_SPECIAL.tolist())[-5:] == [
-    SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_DISARM,
+    SPECIAL_SCEPTER, SPECIAL_HEART, SPECIAL_POTION, SPECIAL_SALTS, SPECIAL_TOOLS,
 ]  # fmt: skip
 _ANY_BONUS = (ITEM_ATTACK_BONUS | ITEM_DEFEND_BONUS | ITEM_JUMP_BONUS | ITEM_TRAP_BONUS | ITEM_GOLEM_BONUS) != 0
 assert ((ITEM_SPECIAL == SPECIAL_NONE) == _ANY_BONUS).all(), "an item is either special or a bonus item, never both"
@@ -476,8 +479,8 @@ CHARACTERS = [
      "that moves into a corridor with it is thrown back to the corridor it came from (it picks "
      "nothing up there); the token stays."),
     ("Warden", TOK_SEAL, 0, 0, RECONSTRUCTED, True,
-     "Seal (3 tokens): for 1 action, lay a Seal on your corridor. The Golem never enters a sealed "
-     "corridor (it steps elsewhere, or not at all)."),
+     "Seal (3 tokens): for 1 action, lay a Seal on your corridor. While it lies there, no other "
+     "character picks up key or item tokens on that corridor (the Golem ignores it, l.287)."),
     ("Armourer", TOK_LIVING_ARMOR, 0, 0, RECONSTRUCTED, True,
      "Living Armor (1 token): for 1 action, lay it on your corridor. While you stand on its "
      "corridor you get +2 to your Combat Checks (a token already in the game: Terror does not stop it)."),

@@ -1,11 +1,11 @@
-"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v2``), 2-6 players.
+"""Labyrinth: Paths of Destiny, 3rd edition (``paths_of_destiny_3e_v3``), 2-6 players.
 
 Build the labyrinth tile by tile on a hexagonal board, take a key from another player's
 key space and be the only character on the central space, key in hand, during your own
 turn. Traps, the Golem, items, events, bridges, jumps and combat stand in the way.
 Rules: ``docs/rules/paths_of_destiny_3e.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_3e_v2", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_3e_v3", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -50,6 +50,13 @@ starting space, character, ability tokens in hand by type; the decision and who 
 left, the drawn tile while it is being placed (or the face-down tile being revealed), pool
 and deck sizes, the current event, the check being resolved.
 
+What is ours, not the publisher's (reconstructed; the rulebook does not print it): 7 of the 15
+characters (Witch, Sorcerer, Stormcaller, Warden, Armourer, Thief, Shapeshifter) and every
+ability token's owner and effect (l.66-74 list the tokens, not who holds them); the rulebook
+names the other 8 and gives some of their abilities (``components.CHARACTERS``, the rules
+doc). Most tiles, traps, items and events are ours too (the rules doc, "Reconstructed
+components").
+
 Rewards: winner +1, the others -1/(n-1); 0 for everyone on truncation (``max_turns``).
 
 Version history: v0 (first release; characters and their abilities not yet included).
@@ -75,6 +82,14 @@ tokens in step 1 of exploring, the draft, the Shapeshifter's change) and events;
 stops abilities. All 15 characters are written (``components.CHARACTERS``): the
 Illusionist's face-down tiles (Illusion, an activity; the orientation decided on the reveal,
 a decision; l.465) are hidden information, resampled by ``determinize``.
+v3 (issue 33: reconstructions that contradicted the rulebook's lines): the Warden's Seal no
+longer stops the Golem ("The Golem ignores all tokens placed on corridors", l.287; "The active
+player must move the Golem as many times as shown", l.285): while a Seal lies on a corridor, no
+character but the Warden picks up key or item tokens there. Thief's Tools no longer take a trap
+off the board (a trap "stays on a given corridor until the end of the game", l.267): when every
+roll of a Trap Check fails, they take the check again, all its rolls (l.428); a new event
+``thiefs_tools``. The Golem's moves, the pick-ups and the Trap Checks change, so games change
+with characters and without them (the Tools are an item).
 """
 
 from __future__ import annotations
@@ -290,6 +305,7 @@ class raw_env(LabyrinthAECEnv):
                 "rotation": c,
                 "entered_by": "golem" if d < 0 else d,
             },
+            K.EV_TOOLS: lambda: {"type": "thiefs_tools", "seat": seat, "trap": C.TRAP_NAMES[a]},
         }.get(kind)
         if t is None:
             raise ValueError(f"unknown event record {record.tolist()}")

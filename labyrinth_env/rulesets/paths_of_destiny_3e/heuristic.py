@@ -140,7 +140,7 @@ def _item_values() -> np.ndarray:
             v[i] = 4
         elif special == C.SPECIAL_POTION:
             v[i] = 3
-        elif special == C.SPECIAL_DISARM:
+        elif special == C.SPECIAL_TOOLS:
             v[i] = 2
         elif special == C.SPECIAL_SALTS:
             v[i] = 1

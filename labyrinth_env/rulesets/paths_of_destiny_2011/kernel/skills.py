@@ -14,7 +14,7 @@ from labyrinth_env.core import characters
 from labyrinth_env.core.contract import set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import at_start, settable_corridor
+from labyrinth_env.core.hexboard import at_start, occupants
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint, roll_2d6
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
@@ -265,14 +265,26 @@ def shot_targets(s, seat: int) -> int:
 
 @njit(cache=True)
 def shot_legal(s, seat: int) -> bool:
+    """The Shot, "use skill 2": at every player in range (with one there, at him)."""
     return s.actions_left >= 1 and skill_active(s, seat, SK_SHOT) and shot_targets(s, seat) != 0
 
 
 @njit(cache=True)
-def shoot(s, seat: int) -> None:
-    """Every player in range is shot at (l.391); each throws in turn (``next_shot``)."""
-    s.shot_queue = shot_targets(s, seat)
-    emit(s, EV_SKILL, seat, SK_SHOT, NO_TARGET, -1)
+def shot_at_legal(s, seat: int, target: int) -> bool:
+    """The Shot, "use skill 2 on player +j": at him alone, where two or more are in range: "you can
+    shoot both of them" (l.391) is a permission, so she may shoot one."""
+    if not shot_legal(s, seat):
+        return False
+    targets = shot_targets(s, seat)
+    return ((targets >> target) & 1) == 1 and (targets & (targets - 1)) != 0
+
+
+@njit(cache=True)
+def shoot(s, seat: int, target: int) -> None:
+    """At ``target`` alone, or (``NO_TARGET``) at every player in range (l.391); each throws
+    in turn (``next_shot``)."""
+    s.shot_queue = shot_targets(s, seat) if target == NO_TARGET else 1 << target
+    emit(s, EV_SKILL, seat, SK_SHOT, target, -1)
 
 
 @njit(cache=True)
@@ -631,15 +643,35 @@ def swap_traps(s, a: int, b: int) -> None:
 
 @njit(cache=True)
 def enliven_legal(s, seat: int, d: int) -> bool:
-    """The trap of the Witch's corridor into the corridor across ``d``, where a trap could be
-    set (one trap a corridor, l.218: never into one with two, l.416; nobody there, l.220)."""
+    """The trap of the Witch's corridor into the corridor across ``d``: a board corridor
+    with no trap or one, "You cannot move the trap to the corridor, where there are already
+    two traps" (l.416; her skill prevails over l.218's one trap a corridor, l.134); nobody
+    there (as for setting one, l.220)."""
     if s.actions_left < 1 or not skill_active(s, seat, SK_DARK_ENLIVENING):
         return False
     node = s.position[seat]
     if s.node_trap[node] < 0:
         return False
     to = across(s, node, d)
-    return to >= 0 and settable_corridor(s, to, CENTER_CELL)
+    if to < 0 or not board_corridor(to) or s.node_trap2[to] >= 0:
+        return False
+    return occupants(s, to, seat) == 0
+
+
+@njit(cache=True)
+def enliven(s, a: int, b: int) -> None:
+    """Dark Enlivening: the trap of corridor ``a`` (its first) goes to ``b``, as its only
+    trap or, where ``b`` has one, as its second; face up or down and failed or not as it
+    was; nobody counts as fallen into a trap that left."""
+    if s.node_trap[b] < 0:
+        swap_traps(s, a, b)
+        return
+    s.node_trap2[b], s.trap2_up[b], s.trap2_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
+    s.node_trap[a], s.trap_up[a], s.trap_failed[a] = -1, 0, 0
+    settle_slots(s, a)
+    for p in range(s.num_players):
+        if s.position[p] == a:
+            s.trap_fell &= ~(1 << p)
 
 
 @njit(cache=True)
@@ -752,6 +784,8 @@ def skill_allowed(s, seat: int, action: int) -> bool:
             return curse_legal(s, seat, target)
         if skill == SK_ENSLAVEMENT:
             return enslave_legal(s, seat, target)
+        if skill == SK_SHOT:
+            return shot_at_legal(s, seat, target)
         return False
     if action < A_PRAY:
         k = action - A_SKILL_DIR
@@ -800,6 +834,8 @@ def skill_mask(s, seat: int, out) -> None:
         lo, hi = A_SKILL_DIR, A_PRAY
     elif c == MISTRESS:  # Enslavement, on a player
         lo, hi = A_SKILL_AT, A_SKILL_AT + SEAT_OFFSETS
+    elif c == ARCHER:  # her skills, then the Shot at one player
+        lo, hi = A_SKILL, A_SKILL_AT + 2 * SEAT_OFFSETS
     for a in range(lo, hi):
         out[a] = 1 if skill_allowed(s, seat, a) else 0
 
@@ -835,11 +871,14 @@ def use_skill(s, seat: int, action: int) -> None:
         to = across(s, node, k % 6)
         s.actions_left -= 1
         emit(s, EV_SKILL, seat, skill, NO_TARGET, to)
-        swap_traps(s, node, to)  # Dark Enlivening moves it; Mystification swaps them
+        if skill == SK_DARK_ENLIVENING:
+            enliven(s, node, to)
+        else:
+            swap_traps(s, node, to)
         return
     if action < A_SKILL_AT:
         skill = c * SKILLS_PER_CHARACTER + action - A_SKILL
-        target = seat
+        target = NO_TARGET if skill == SK_SHOT else seat
     else:
         skill = c * SKILLS_PER_CHARACTER + (action - A_SKILL_AT) // SEAT_OFFSETS
         target = seat_at(s, (action - A_SKILL_AT) % SEAT_OFFSETS + 1)
@@ -851,7 +890,7 @@ def use_skill(s, seat: int, action: int) -> None:
         return
     s.actions_left -= 1
     if skill == SK_SHOT:
-        shoot(s, seat)
+        shoot(s, seat, target)
     elif skill == SK_DISARMING:
         disarm(s, seat)
     elif skill == SK_BLESSING:

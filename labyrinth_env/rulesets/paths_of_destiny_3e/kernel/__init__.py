@@ -65,7 +65,6 @@ from .abilities import (  # noqa: F401
     golem_bonus,
     rebuild_target,
     remove_tile,
-    sealed,
     token_order_mask,
 )
 from .building import buildable_cell, compute_placements, lay_frame, place_tile, set_tile, targets_connected  # noqa: F401

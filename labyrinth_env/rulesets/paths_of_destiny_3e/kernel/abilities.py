@@ -23,7 +23,7 @@ from .building import compute_placements
 from .items import return_item
 from .life import add_stun, gain_life, lose_life
 from .moving import push_exploration
-from .queries import center_node
+from .queries import benefits, center_node, token_on
 from .tables import (
     A_DRAFT,
     A_FURY,
@@ -213,23 +213,9 @@ def return_token(s, t: int) -> None:
 
 
 @njit(cache=True)
-def token_on(s, node: int, kind: int) -> bool:
-    for i in range(NUM_ABILITY_TOKENS):
-        if s.tok_node[i] == node and ABILITY_TOKENS[i] == kind:
-            return True
-    return False
-
-
-@njit(cache=True)
 def consecrated(s, node: int) -> bool:
     """The Arch-priestess's Consecration: no combat on this corridor."""
     return token_on(s, node, C.TOK_CONSECRATION)
-
-
-@njit(cache=True)
-def sealed(s, node: int) -> bool:
-    """The Warden's Seal: the Golem never enters this corridor."""
-    return token_on(s, node, C.TOK_SEAL)
 
 
 # --- step 1 of exploring: the tokens on the corridor (l.187) --------------------------------------
@@ -285,15 +271,6 @@ def token_order_mask(s, out) -> None:
 @njit(cache=True)
 def choose_token(s, action: int) -> None:
     resolve_token(s, s.depth - 1, action - A_RESOLVE_TOKEN)
-
-
-@njit(cache=True)
-def benefits(s, t: int) -> bool:
-    """Its owner still plays the character the token belongs to: after a change "the new
-    character cannot benefit from them" (l.462)."""
-    o = s.tok_owner[t]
-    c = s.character[o]
-    return c >= 0 and CHARACTER_TOKEN[c] == ABILITY_TOKENS[t]
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import roll_2d6, shuffle
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
-from .abilities import golem_bonus, sealed
+from .abilities import golem_bonus
 from .facedown import begin_reveal, face_down_ahead
 from .life import lose_life, to_start
 from .queries import at_start, center_node, event_mod, holds_special, item_sum, key_node
@@ -70,7 +70,7 @@ def golem_options(s) -> int:
             m |= 1 << d
             continue
         other = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        if other < 0 or sealed(s, other):
+        if other < 0:  # the tokens on the way do not matter: "The Golem ignores all tokens" (l.287)
             continue
         if golem_forbidden(s, other):
             back |= 1 << d

@@ -10,7 +10,7 @@ from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import randint
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
-from .queries import key_node
+from .queries import key_node, sealed_from
 from .tables import (
     A_EXCHANGE,
     A_PICK_ITEM,
@@ -71,7 +71,7 @@ def drop_item(s, seat: int, slot: int) -> None:
 # --- picking up ----------------------------------------------------------------------------
 @njit(cache=True)
 def pickable_key(s, seat: int, k: int, node: int) -> bool:
-    if s.key_holder[k] >= 0 or s.key_node[k] != node:
+    if s.key_holder[k] >= 0 or s.key_node[k] != node or sealed_from(s, seat, node):
         return False
     own = key_node(s.seat_start[seat]) == node
     # your own key stays put unless another character dropped it there
@@ -92,7 +92,7 @@ def pickable_bits(s, seat: int, node: int) -> int:
     for k in range(NUM_KEYS):
         if pickable_key(s, seat, k, node):
             m |= 1 << k
-    if items_allowed(s):
+    if items_allowed(s) and not sealed_from(s, seat, node):
         for i in range(NUM_ITEMS):
             if s.item_node[i] == node and not (s.exchanged >> i) & 1:
                 m |= 1 << (NUM_KEYS + i)
@@ -130,7 +130,7 @@ def pickup_mask(s, who: int, out) -> None:
     for k in range(NUM_KEYS):
         if pickable_key(s, who, k, node):
             out[A_PICK_KEY + k] = 1
-    if items_allowed(s):
+    if items_allowed(s) and not sealed_from(s, who, node):
         for i in range(NUM_ITEMS):
             if s.item_node[i] != node or (s.exchanged >> i) & 1:
                 continue

@@ -1,6 +1,6 @@
 """Small questions many decision families ask of the record: where the central space and
-the key spaces lie, the Life a character may have, and what the lasting event and the
-carried items add to a check."""
+the key spaces lie, the Life a character may have, what the lasting event and the
+carried items add to a check, and the ability tokens lying on a corridor."""
 
 from __future__ import annotations
 
@@ -9,7 +9,19 @@ from labyrinth_env.core.hexboard import start_node
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
-from .tables import EVENT_LONG, EVENT_LONG_PARAM, ITEM_SPECIAL, KEY_CELLS, LIFE, MC, NEIGHBORS, START_CELL
+from .tables import (
+    ABILITY_TOKENS,
+    CHARACTER_TOKEN,
+    EVENT_LONG,
+    EVENT_LONG_PARAM,
+    ITEM_SPECIAL,
+    KEY_CELLS,
+    LIFE,
+    MC,
+    NEIGHBORS,
+    NUM_ABILITY_TOKENS,
+    START_CELL,
+)
 
 
 @njit(cache=True)
@@ -91,3 +103,32 @@ def holds_special(s, seat: int, special: int) -> int:
         if it >= 0 and ITEM_SPECIAL[it] == special:
             return j
     return -1
+
+
+# --- the ability tokens on the board (``abilities`` lays and resolves them) -----------------------
+@njit(cache=True)
+def token_on(s, node: int, kind: int) -> bool:
+    for i in range(NUM_ABILITY_TOKENS):
+        if s.tok_node[i] == node and ABILITY_TOKENS[i] == kind:
+            return True
+    return False
+
+
+@njit(cache=True)
+def benefits(s, t: int) -> bool:
+    """Its owner still plays the character the token belongs to: after a change "the new
+    character cannot benefit from them" (l.462)."""
+    o = s.tok_owner[t]
+    c = s.character[o]
+    return c >= 0 and CHARACTER_TOKEN[c] == ABILITY_TOKENS[t]
+
+
+@njit(cache=True)
+def sealed_from(s, seat: int, node: int) -> bool:
+    """The Warden's Seal on ``node`` keeps ``seat`` from picking up tokens there: every
+    character but the Warden who laid it (while he plays the Warden, l.462)."""
+    for i in range(NUM_ABILITY_TOKENS):
+        seal = s.tok_node[i] == node and ABILITY_TOKENS[i] == C.TOK_SEAL
+        if seal and (s.tok_owner[i] != seat or not benefits(s, i)):
+            return True
+    return False

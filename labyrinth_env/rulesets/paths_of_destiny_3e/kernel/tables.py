@@ -200,7 +200,7 @@ EV_TRUNCATED = 28
 EV_SCEPTER = 29  # seat
 EV_HEART = 30  # seat
 EV_POTION = 31  # seat
-EV_TRAP_REMOVED = 32  # seat, node, trap type (disarmed: back into the trap pool)
+EV_TRAP_REMOVED = 32  # seat, node, trap type (its tile left the board: back into the trap pool)
 EV_THROWN_BACK = 33  # seat, from node, to node (moved by a trap)
 EV_CHARACTER = 34  # seat, character, CHAR_*
 EV_TOKEN_LAID = 35  # seat, token type, node
@@ -213,6 +213,7 @@ EV_STEAL = 41  # seat (the Thief), loser, key
 EV_PORTAL = 42  # seat, from node, to node
 EV_FACE_DOWN = 43  # seat (the Illusionist), cell (the tile is not named: no one has seen it)
 EV_REVEALED = 44  # seat deciding, tile, cell, rotation, seat entering (NO_SEAT: the Golem)
+EV_TOOLS = 45  # seat, trap type: Thief's Tools take the failed Trap Check again
 MAX_EVENTS = 64
 # how a seat got its character (EV_CHARACTER's last argument)
 CHAR_DEALT, CHAR_LISTED, CHAR_DRAFTED, CHAR_CHANGED = 0, 1, 2, 3

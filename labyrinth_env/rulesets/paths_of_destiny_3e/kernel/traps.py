@@ -18,6 +18,7 @@ from .tables import (
     CK_TRAP,
     EV_CRYSTAL,
     EV_THROWN_BACK,
+    EV_TOOLS,
     EV_TRAP_CHECK,
     EV_TRAP_PLACED,
     EV_TRAP_REMOVED,
@@ -51,7 +52,9 @@ def lay_trap(s, seat: int, node: int) -> None:
 
 @njit(cache=True)
 def return_trap(s, seat: int, node: int) -> None:
-    """A trap token leaves the board: shuffled back into the trap pool (l.487)."""
+    """A trap token leaves the board with its tile (l.152): shuffled back into the trap pool
+    (l.487). Nothing else takes a trap away: it "stays on a given corridor until the end of
+    the game" (l.267)."""
     t = s.node_trap[node]
     s.node_trap[node] = -1
     s.trap_up[node] = 0
@@ -93,12 +96,16 @@ def trap_failures(s, seat: int, trap_type: int) -> int:
 @njit(cache=True)
 def begin_trap_check(s, seat: int, trap_type: int) -> None:
     """Roll every roll of the trap (``checks.settle_check`` offers the reroll and applies the
-    outcome)."""
+    outcome); Thief's Tools take it again when every roll failed (``C.ITEMS``)."""
     s.ck_kind = CK_TRAP
     s.ck_seat = seat
     s.ck_b = trap_type
     s.ck_a = trap_failures(s, seat, trap_type)
     emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
+    if s.ck_a == TRAP_ROLLS[trap_type] and holds_special(s, seat, C.SPECIAL_TOOLS) >= 0:
+        emit(s, EV_TOOLS, seat, trap_type)
+        s.ck_a = trap_failures(s, seat, trap_type)  # every roll again (l.428)
+        emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
 
 
 @njit(cache=True)
@@ -108,9 +115,6 @@ def trap_outcome(s, seat: int) -> None:
     t = s.ck_b
     effect = TRAP_EFFECT[t]
     if fails == 0:
-        node = s.position[seat]
-        if holds_special(s, seat, C.SPECIAL_DISARM) >= 0 and s.node_trap[node] >= 0:
-            return_trap(s, seat, node)
         return
     if effect == C.TRAP_LOSE_LIFE:
         lose_life(s, seat, fails * TRAP_PARAM[t])
