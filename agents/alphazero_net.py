@@ -4,7 +4,8 @@
     x = the deciding seat's own observation (flat float32, ``K.OBS_SIZE``)
     h1 = relu(x W1 + b1), h2 = relu(h1 W2 + b2)
     logits = h2 Wp + bp                    (``K.NUM_ACTIONS``; the prior is their softmax
-                                            over the legal actions only)
+                                            over the legal actions only, and numba
+                                            computes the legal ones only)
     value = tanh(h2 Wv + bv)               (``K.NUM_SEATS``: ``value[k]`` is the return of
                                             the seat ``k`` places after the observer, the
                                             observation's own egocentric order)
@@ -34,9 +35,11 @@ FORMAT = "labyrinth-alphazero-net/1"
 
 
 @njit(cache=True)
-def forward(net, x, logits, value, h1, h2) -> None:
-    """``logits`` and ``value`` of observation ``x`` (``h1``, ``h2``: scratch of the hidden
-    widths)."""
+def forward(net, x, mask, logits, value, h1, h2) -> None:
+    """``logits`` (of the actions ``mask`` allows only; the others are left 0) and ``value``
+    of observation ``x`` (``h1``, ``h2``: scratch of the hidden widths). Skipping the
+    illegal actions' logits matters: the policy head is most of the work that is left once
+    the first layer reads only the nonzero inputs."""
     w1, b1, w2, b2, wp, bp, wv, bv = net
     h1[:] = b1
     for i in range(x.shape[0]):
@@ -56,13 +59,21 @@ def forward(net, x, logits, value, h1, h2) -> None:
     for j in range(h2.shape[0]):
         if h2[j] < 0.0:
             h2[j] = 0.0
-    logits[:] = bp
+    legal = np.empty(mask.shape[0], dtype=np.int64)
+    count = 0
+    for a in range(mask.shape[0]):
+        logits[a] = 0.0
+        if mask[a]:
+            legal[count] = a
+            logits[a] = bp[a]
+            count += 1
     value[:] = bv
     for i in range(h2.shape[0]):
         hi = h2[i]
         if hi != 0.0:
-            for j in range(logits.shape[0]):
-                logits[j] += hi * wp[i, j]
+            for k in range(count):
+                a = legal[k]
+                logits[a] += hi * wp[i, a]
             for j in range(value.shape[0]):
                 value[j] += hi * wv[i, j]
     for j in range(value.shape[0]):
