@@ -162,3 +162,113 @@ def test_selfplay_records_search_targets_and_each_seats_returns() -> None:
     assert m.selfplay(seeds, options, net, search_params(16), *again.values()) == rows
     for key in b:
         np.testing.assert_array_equal(b[key], again[key])
+
+
+def toy_config(tmp_path, **over):
+    from labyrinth_env.agents import train_alphazero as A
+
+    data = {
+        "algo": "alphazero",
+        "env_id": "toy_race_v0",
+        "options": {"num_players": 2, "max_turns": 60},
+        "seed": 3,
+        "out_dir": str(tmp_path / "run"),
+        "iterations": 4,
+        "checkpoint_every": 1,
+        "net": {"hidden": [32, 32]},
+        "selfplay": {"games": 4, "simulations": 8, "temperature_moves": 1000},
+        "train": {"updates": 5, "batch_size": 64, "buffer": 1000},
+        "eval": {"every": 2, "games": 6, "against": ["random", "heuristic"]},
+    }
+    for key, value in over.items():
+        data[key] = {**data[key], **value} if isinstance(value, dict) else value
+    return A.check_config(data)
+
+
+def test_loss_falls_on_a_fixed_batch(tmp_path) -> None:
+    from labyrinth_env.agents import train_alphazero as A
+
+    trainer = A.Trainer(toy_config(tmp_path, train={"learning_rate": 3e-3}))
+    trainer.selfplay(N.to_arrays(trainer.model))
+    batch = trainer.buffer.sample(np.random.default_rng(0), 128)
+    pi = batch["policy"]
+    entropy = float(-(pi * np.log(np.where(pi > 0, pi, 1.0))).sum(axis=1).mean())  # the policy loss's floor
+
+    def excess() -> float:
+        with torch.no_grad():
+            return A.losses(trainer.model, batch, trainer.players, 1.0)[0].item() - entropy
+
+    first = excess()
+    for _ in range(150):
+        loss = A.losses(trainer.model, batch, trainer.players, 1.0)[0]
+        trainer.optimizer.zero_grad()
+        loss.backward()
+        trainer.optimizer.step()
+    assert excess() < 0.3 * first, (first, excess())
+
+
+def test_sparse_rows_give_back_the_dense_rows() -> None:
+    from labyrinth_env.agents.train_alphazero import SparseRows
+
+    dense = sparse_observations(np.random.default_rng(2), 30, 50)
+    dense[4] = 0.0  # an empty row
+    rows = SparseRows.from_dense(dense)
+    pick = np.array([4, 0, 29, 4, 7, 0])
+    np.testing.assert_array_equal(rows.gather(pick), dense[pick])
+
+
+def test_a_resumed_run_continues_bit_for_bit(tmp_path) -> None:
+    from labyrinth_env.agents import train_alphazero as A
+
+    straight = A.train(toy_config(tmp_path / "a"), progress=False)["trainer"]
+    A.train(toy_config(tmp_path / "b", iterations=2), progress=False)
+    resumed = A.train(toy_config(tmp_path / "b"), resume=True, progress=False)["trainer"]
+    assert resumed.iteration == straight.iteration == 4
+    for a, b in zip(straight.model.state_dict().values(), resumed.model.state_dict().values(), strict=True):
+        assert torch.equal(a, b)
+    keys = ("loss", "decisions", "buffer")
+    assert [[h[k] for k in keys] for h in straight.history] == [[h[k] for k in keys] for h in resumed.history]
+    assert [h["eval"] for h in straight.history if "eval" in h] == [h["eval"] for h in resumed.history if "eval" in h]
+    run = tmp_path / "b" / "run"
+    for name in ("checkpoint.pt", "buffer.npz", "net.npz", "eval.jsonl", "scalars.jsonl", "learning_curve.png"):
+        assert (run / name).is_file(), name
+    assert (run / "net.npz").stat().st_size < 200_000
+
+
+def test_config_errors_name_the_key_and_what_is_allowed(tmp_path) -> None:
+    from labyrinth_env.agents import train_alphazero as A
+
+    base = {"algo": "alphazero", "env_id": "toy_race_v0"}
+    with pytest.raises(ValueError, match=r"unknown key selfplay.gamez; allowed"):
+        A.check_config({**base, "selfplay": {"gamez": 3}})
+    with pytest.raises(ValueError, match=r"selfplay.simulations must be >= 1"):
+        A.check_config({**base, "selfplay": {"simulations": 0}})
+    with pytest.raises(ValueError, match=r"net hidden must be two layer widths"):
+        A.check_config({**base, "net": {"hidden": [8]}})
+    with pytest.raises(ValueError, match=r"unknown eval.against entry 'mcts'"):
+        A.check_config({**base, "eval": {"against": ["mcts"]}})
+    with pytest.raises(ValueError, match=r"--resume: no checkpoint"):
+        A.train(toy_config(tmp_path), resume=True, progress=False)
+
+
+def test_labyrinth_train_runs_an_alphazero_config_and_names_config_errors(tmp_path, capsys) -> None:
+    from labyrinth_env.cli import main
+
+    good = tmp_path / "toy.yaml"
+    good.write_text(
+        "algo: alphazero\nenv_id: toy_race_v0\noptions: {num_players: 2, max_turns: 30}\n"
+        f"out_dir: {tmp_path / 'cli'}\niterations: 1\nnet: {{hidden: [8, 8]}}\n"
+        "selfplay: {games: 2, simulations: 4}\ntrain: {updates: 1, batch_size: 8}\n"
+        "eval: {every: 1, games: 2, against: [random]}\n"
+    )
+    assert main(["train", "--config", str(good), "--no-progress"]) == 0
+    assert "vs random: win rate" in capsys.readouterr().out
+    assert (tmp_path / "cli" / "net.npz").is_file()
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("algo: alphazero\nenv_id: toy_race_v0\nselfplay: {games: 0}\n")
+    assert main(["train", "--config", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "selfplay.games must be >= 1" in err
+    bad.write_text("algo: muzero\nenv_id: toy_race_v0\n")
+    assert main(["train", "--config", str(bad)]) == 2
+    assert "unknown algo 'muzero'" in capsys.readouterr().err
