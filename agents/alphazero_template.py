@@ -45,8 +45,13 @@ K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bin
 H: ModuleType | None = None  # the ruleset's heuristic: an evaluation opponent only
 
 # the params vector (float64) of ``search`` and ``selfplay``
-P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS = 0, 1, 2, 3, 4
-NUM_PARAMS = 5
+P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET = 0, 1, 2, 3, 4, 5
+NUM_PARAMS = 6
+TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
+
+# the completed-Q policy of Danihelka et al. 2022 (Policy improvement by planning with
+# Gumbel, appendix D): sigma(q) = (MAXVISIT_INIT + max visits) * VALUE_SCALE * q, q in [0, 1]
+MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC = 0, 1
 
@@ -115,11 +120,44 @@ def puct_select(
 
 
 @njit(cache=True)
-def search(states, seat: int, seed, net, params, root_visits) -> None:
+def completed_q_policy(logits, mask, root_prior, root_value: float, visits, q, out) -> None:
+    """``out``: softmax over the legal actions of ``logits + sigma(completed q)``, where an
+    unvisited action's q is the mixed value (the network's root value and the visited
+    actions' q weighted by their prior), rescaled to [0, 1] over the legal actions. With
+    no value evidence it stays the network's own policy (visit counts instead would
+    sharpen towards whatever the prior already favours)."""
+    total_n = 0
+    max_n = 0
+    weighted = 0.0
+    prior_visited = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a] and visits[a] > 0:
+            total_n += visits[a]
+            max_n = max(max_n, visits[a])
+            weighted += root_prior[a] * q[a]
+            prior_visited += root_prior[a]
+    mixed = root_value
+    if prior_visited > 0.0:
+        mixed = (root_value + total_n * weighted / prior_visited) / (1.0 + total_n)
+    low, high = np.inf, -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            out[a] = q[a] if visits[a] > 0 else mixed
+            low = min(low, out[a])
+            high = max(high, out[a])
+    scale = (MAXVISIT_INIT + max_n) * VALUE_SCALE / max(high - low, 1e-8)
+    for a in range(mask.shape[0]):
+        out[a] = logits[a] + scale * (out[a] - low) if mask[a] else 0.0
+    masked_softmax(out, mask, out)
+
+
+@njit(cache=True)
+def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
     """``params[P_SIMULATIONS]`` iterations for ``seat``, to act in ``states[0]``;
-    ``root_visits[a]``: the visits of each root action. ``states[0]`` is read only through
-    copies determinized for ``seat``, so two records that differ only in what ``seat``
-    cannot know give the same visits for the same seed."""
+    ``root_visits[a]``: the visits of each root action; ``improved``: the completed-Q
+    policy (``completed_q_policy``). ``states[0]`` is read only through copies
+    determinized for ``seat``, so two records that differ only in what ``seat`` cannot
+    know give the same results for the same seed."""
     sims = int(params[P_SIMULATIONS])
     c_puct = params[P_C]
     noise = params[P_NOISE]
@@ -141,6 +179,10 @@ def search(states, seat: int, seed, net, params, root_visits) -> None:
     h2 = np.zeros(net[3].shape[0], dtype=np.float32)
     leaf_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    root_logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    root_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    root_mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    root_value = 0.0
     rng = np.empty(1, dtype=np.uint64)
     rng[0] = seed_state(np.uint64(seed))
     work = np.empty(1, dtype=K.STATE_DTYPE)
@@ -151,6 +193,10 @@ def search(states, seat: int, seed, net, params, root_visits) -> None:
         K.determinize(s, seat, derive_seed(rng))
         if it == 0:  # the root's prior: the seat's own observation, the same in every world
             evaluate(s, net, x, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            root_logits[:] = logits
+            root_prior[:] = leaf_prior
+            root_mask[:] = mask
+            root_value = ret[seat]
             if noise > 0.0:
                 total = 0.0
                 for a in range(K.NUM_ACTIONS):
@@ -222,10 +268,14 @@ def search(states, seat: int, seed, net, params, root_visits) -> None:
             for p in range(K.NUM_SEATS):
                 value[n, p] += ret[p]
     root_visits[:] = 0
+    q = np.zeros(K.NUM_ACTIONS, dtype=np.float64)
     c = first_child[0]
     while c >= 0:
         root_visits[node_action[c]] = visits[c]
+        if visits[c] > 0:
+            q[node_action[c]] = value[c, seat] / visits[c]
         c = next_sibling[c]
+    completed_q_policy(root_logits, root_mask, root_prior, root_value, root_visits, q, improved)
 
 
 @njit(cache=True)
@@ -240,6 +290,20 @@ def sample_visits(visits, rng) -> int:
         if pick < 0:
             return a
     return -1
+
+
+@njit(cache=True)
+def sample_policy(policy, rng) -> int:
+    """An action drawn from the distribution ``policy``."""
+    u = uniform01(rng)
+    last = -1
+    for a in range(policy.shape[0]):
+        if policy[a] > 0.0:
+            last = a
+            u -= policy[a]
+            if u < 0.0:
+                return a
+    return last
 
 
 @njit(cache=True)
@@ -271,6 +335,8 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
     states = np.empty(1, dtype=K.STATE_DTYPE)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    completed = params[P_TARGET] == TARGET_COMPLETED_Q
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     row = 0
@@ -289,8 +355,10 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
             if legal == 1:
                 K.step(s, pick_random(mask, rng))
                 continue
-            search(states, seat, derive_seed(rng), net, params, visits)
-            if decisions < temperature_moves:
+            search(states, seat, derive_seed(rng), net, params, visits, improved)
+            if completed:
+                a = sample_policy(improved, rng) if decisions < temperature_moves else masked_argmax(improved, mask)
+            elif decisions < temperature_moves:
                 a = sample_visits(visits, rng)
             else:
                 a = most_visited(visits, mask, rng)
@@ -301,7 +369,7 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
                 for b in range(K.NUM_ACTIONS):
                     total += visits[b]
                 for b in range(K.NUM_ACTIONS):
-                    policy[row, b] = visits[b] / total
+                    policy[row, b] = improved[b] if completed else visits[b] / total
                 seats[row] = seat
                 games[row] = g
                 row += 1
@@ -335,6 +403,7 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
     states = np.empty(1, dtype=K.STATE_DTYPE)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     x = np.zeros(K.OBS_SIZE, dtype=np.float32)
     logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
@@ -353,8 +422,11 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
             if seat == learner_seats[g]:
                 if sims > 0:
                     K.legal_mask(s, mask)
-                    search(states, seat, derive_seed(rng), net, params, visits)
-                    a = most_visited(visits, mask, rng)
+                    search(states, seat, derive_seed(rng), net, params, visits, improved)
+                    if params[P_TARGET] == TARGET_COMPLETED_Q:
+                        a = masked_argmax(improved, mask)
+                    else:
+                        a = most_visited(visits, mask, rng)
                 else:
                     a = net_action(s, seat, net, x, mask, logits, rel_value, h1, h2)
             elif opponent == OPPONENT_HEURISTIC:

@@ -41,6 +41,8 @@ from labyrinth_env.agents.evaluate import wilson_interval
 
 ALGO = "alphazero"
 EVAL_OPPONENTS = ("random", "heuristic")
+# the policy target: the completed-Q policy of the search's root, or its visit distribution
+TARGETS = ("visits", "completed_q")  # in the order of the template's TARGET_* codes
 EVAL_SEED = 1_000_003  # eval game g plays from seed EVAL_SEED + g, every evaluation
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -52,6 +54,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "noise": float,
         "temperature_moves": int,
         "max_decisions": int,
+        "target": str,
     },
     "train": {
         "learning_rate": float,
@@ -97,6 +100,7 @@ class AlphaZeroConfig:
             "noise": 0.25,
             "temperature_moves": 20,
             "max_decisions": 20_000,
+            "target": "completed_q",
         }
     )
     train: dict = field(
@@ -178,6 +182,8 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
         raise ValueError(f"{where}: selfplay.noise must be in [0, 1], selfplay.c and temperature_moves >= 0")
     if not tr["learning_rate"] > 0 or tr["weight_decay"] < 0 or tr["value_weight"] < 0:
         raise ValueError(f"{where}: train.learning_rate must be > 0, weight_decay and value_weight >= 0")
+    if sp["target"] not in TARGETS:
+        raise ValueError(f"{where}: unknown selfplay.target {sp['target']!r}; use one of {list(TARGETS)}")
     if ev["simulations"] < 0:
         raise ValueError(f"{where}: eval.simulations must be >= 0 (0: the network alone)")
     for opp in ev["against"]:
@@ -305,6 +311,7 @@ def search_params(module: Any, cfg: AlphaZeroConfig, simulations: int, noise: fl
     p[module.P_NOISE] = noise
     p[module.P_TEMPERATURE_MOVES] = cfg.selfplay["temperature_moves"]
     p[module.P_MAX_DECISIONS] = cfg.selfplay["max_decisions"]
+    p[module.P_TARGET] = TARGETS.index(cfg.selfplay["target"])
     return p
 
 

@@ -78,12 +78,13 @@ def bound(env_id: str):
     return bind(alphazero_template, labyrinth_env.get_spec(env_id))
 
 
-def search_params(simulations: int, noise: float = 0.25):
+def search_params(simulations: int, noise: float = 0.25, target: int = 1):
     from labyrinth_env.agents import alphazero_template as T
 
     p = np.zeros(T.NUM_PARAMS)
     p[T.P_SIMULATIONS], p[T.P_C], p[T.P_NOISE] = simulations, 1.5, noise
     p[T.P_TEMPERATURE_MOVES], p[T.P_MAX_DECISIONS] = 8, 100_000
+    p[T.P_TARGET] = target
     return p
 
 
@@ -118,8 +119,9 @@ def test_states_differing_only_in_hidden_information_give_identical_training_inp
             mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
             spec.loops.refresh_one(states, mask, np.zeros(K.NUM_SEATS))
             visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
-            m.search(states, seat, np.uint64(77), net, search_params(48), visits)
-            inputs.append((obs, mask, visits))
+            improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+            m.search(states, seat, np.uint64(77), net, search_params(48), visits, improved)
+            inputs.append((obs, mask, visits, improved))
         assert inputs[0][2].sum() == 48
         for a, b in zip(inputs[0], inputs[1], strict=True):
             np.testing.assert_array_equal(a, b)
@@ -272,3 +274,35 @@ def test_labyrinth_train_runs_an_alphazero_config_and_names_config_errors(tmp_pa
     bad.write_text("algo: muzero\nenv_id: toy_race_v0\n")
     assert main(["train", "--config", str(bad)]) == 2
     assert "unknown algo 'muzero'" in capsys.readouterr().err
+
+
+def test_learned_agent_plays_the_network_in_evaluate_and_names_what_is_missing(tmp_path) -> None:
+    from labyrinth_env.agents import make_agent
+    from labyrinth_env.agents.evaluate import evaluate_match
+    from labyrinth_env.agents.train_alphazero import Trainer
+
+    trainer = Trainer(toy_config(tmp_path))
+    trainer.save_net(tmp_path / "net.npz")
+    spec = f"learned:{tmp_path / 'net.npz'}"
+    for agent in (spec, f"learned:path={tmp_path / 'net.npz'},simulations=8"):
+        result = evaluate_match("toy_race_v0", [agent, "random"], 4, seed=1, num_players=2, max_turns=20)
+        assert sum(result["outcomes"].values()) == 4
+    # the network alone plays what the trainer's own evaluation plays: the masked argmax
+    env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=20)
+    env.reset(seed=2)
+    agent = make_agent(spec)
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    for _ in range(10):
+        raw = env.unwrapped
+        expected = trainer.module.net_action_one(raw._states[:1], int(K.to_act(raw.record)), N.to_arrays(trainer.model))
+        action = agent.act(env.last()[0], env)
+        assert action == expected
+        env.step(action)
+    with pytest.raises(ValueError, match="no shipped network for toy_race_v0"):
+        make_agent("learned").act(env.last()[0], env)
+    with pytest.raises(ValueError, match="trained for 'toy_race_v0', not 'labyrinx_v1'"):
+        other = labyrinth_env.make("labyrinx_v1", num_players=2)
+        other.reset(seed=0)
+        agent.act(other.last()[0], other)
+    with pytest.raises(ValueError, match="no network file"):
+        make_agent("learned:" + str(tmp_path / "missing.npz"))
