@@ -547,7 +547,8 @@ def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> Path | 
     ax1.set_ylim(0, 1)
     ax1.set_xlabel("self-play games")
     ax1.set_ylabel("win rate (Wilson 95%)")
-    ax1.legend()
+    if evals:
+        ax1.legend()
     fig.suptitle(title)
     fig.tight_layout()
     fig.savefig(path, dpi=80)
