@@ -504,7 +504,18 @@ class Trainer:
 def write_scalars(writer: Any, log: Any, stats: dict[str, Any]) -> None:
     scalars = {
         k: stats[k]
-        for k in ("loss", "policy_loss", "value_loss", "games_per_hour", "updates_per_s", "decided", "buffer")
+        for k in (
+            "loss",
+            "policy_loss",
+            "value_loss",
+            "games_per_hour",
+            "updates_per_s",
+            "decided",
+            "buffer",
+            "selfplay_seconds",
+            "update_seconds",
+            "eval_seconds",
+        )
         if k in stats
     }
     for row in stats.get("eval", []):
