@@ -217,6 +217,18 @@ class SparseRows:
         np.cumsum(np.bincount(rows, minlength=dense.shape[0]), out=indptr[1:])
         return cls(indptr, cols.astype(np.int32), dense[rows, cols].astype(np.float32), dense.shape[1])
 
+    @classmethod
+    def concat(cls, parts: list[SparseRows]) -> SparseRows:
+        """The rows of ``parts``, one after the other."""
+        offsets = np.cumsum([0] + [p.indices.shape[0] for p in parts[:-1]])
+        indptr = np.concatenate([[0]] + [p.indptr[1:] + off for p, off in zip(parts, offsets, strict=True)])
+        return cls(
+            indptr.astype(np.int64),
+            np.concatenate([p.indices for p in parts]),
+            np.concatenate([p.values for p in parts]),
+            parts[0].width,
+        )
+
     def __len__(self) -> int:
         return self.indptr.shape[0] - 1
 
@@ -258,13 +270,9 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return sum(len(c["targets"]) for c in self.chunks)
 
-    def add(self, obs: np.ndarray, policy: np.ndarray, mask: np.ndarray, targets: np.ndarray) -> None:
-        chunk: dict[str, Any] = {
-            "obs": SparseRows.from_dense(obs),
-            "policy": SparseRows.from_dense(policy),
-            "mask": SparseRows.from_dense(mask),
-            "targets": targets.astype(np.float32),
-        }
+    def add(self, obs: SparseRows, policy: SparseRows, mask: SparseRows, targets: np.ndarray) -> None:
+        """One iteration's decisions."""
+        chunk: dict[str, Any] = {"obs": obs, "policy": policy, "mask": mask, "targets": targets.astype(np.float32)}
         self.chunks.append(chunk)
         while len(self.chunks) > 1 and len(self) - len(self.chunks[0]["targets"]) >= self.capacity:
             self.chunks.pop(0)
@@ -361,31 +369,56 @@ class Trainer:
         self.seconds = 0.0  # training time over every session
         self.games = 0
         self.history: list[dict[str, Any]] = []
-        self.rows_per_game = 64  # the record arrays' size per game, grown when a batch overflows
+        self.rows_per_game = 256  # the record arrays' size for one game, doubled when a game overflows
 
     # --- one iteration ------------------------------------------------------------------
     def selfplay(self, net: tuple) -> dict[str, Any]:
+        """Play ``selfplay.games`` games, one numba call each, into the buffer. One game at a
+        time keeps the dense record arrays to one game's decisions (a long Paths of Destiny
+        game records thousands, of 10,411 floats each); its rows are stored sparse."""
         K, sp = self.kernel, self.cfg.selfplay
         games = sp["games"]
         seeds = self.rng.integers(0, 2**63, size=games, dtype=np.int64).astype(np.uint64)
-        while True:
-            capacity = games * self.rows_per_game
-            obs = np.zeros((capacity, K.OBS_SIZE), dtype=np.float32)
-            masks = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.uint8)
-            policy = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.float32)
-            seats = np.zeros(capacity, dtype=np.int64)
-            which = np.zeros(capacity, dtype=np.int64)
-            targets = np.zeros((capacity, K.NUM_SEATS), dtype=np.float32)
-            returns = np.zeros((games, K.NUM_SEATS), dtype=np.float64)
-            params = search_params(self.module, self.cfg, sp["simulations"], sp["noise"])
-            rows = self.module.selfplay(
-                seeds, self.options_vector, net, params, obs, masks, policy, seats, which, targets, returns
-            )
-            if rows < capacity:
-                break
-            self.rows_per_game *= 4  # too small for these games: play them again (the same games), larger
-        self.buffer.add(obs[:rows], policy[:rows], masks[:rows], targets[:rows])
+        params = search_params(self.module, self.cfg, sp["simulations"], sp["noise"])
+        returns = np.zeros((games, K.NUM_SEATS), dtype=np.float64)
+        parts: dict[str, list[Any]] = {"obs": [], "policy": [], "mask": [], "targets": []}
+        for g in range(games):
+            while True:
+                capacity = self.rows_per_game
+                obs = np.zeros((capacity, K.OBS_SIZE), dtype=np.float32)
+                masks = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.uint8)
+                policy = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.float32)
+                seats = np.zeros(capacity, dtype=np.int64)
+                which = np.zeros(capacity, dtype=np.int64)
+                targets = np.zeros((capacity, K.NUM_SEATS), dtype=np.float32)
+                rows = self.module.selfplay(
+                    seeds[g : g + 1],
+                    self.options_vector,
+                    net,
+                    params,
+                    obs,
+                    masks,
+                    policy,
+                    seats,
+                    which,
+                    targets,
+                    returns[g : g + 1],
+                )
+                if rows < capacity:
+                    break
+                self.rows_per_game *= 2  # too small for this game: play it again (the same game), larger
+            parts["obs"].append(SparseRows.from_dense(obs[:rows]))
+            parts["policy"].append(SparseRows.from_dense(policy[:rows]))
+            parts["mask"].append(SparseRows.from_dense(masks[:rows]))
+            parts["targets"].append(targets[:rows])
+        self.buffer.add(
+            SparseRows.concat(parts["obs"]),
+            SparseRows.concat(parts["policy"]),
+            SparseRows.concat(parts["mask"]),
+            np.concatenate(parts["targets"]),
+        )
         decided = np.abs(returns[:, : self.players]).sum(axis=1) > 0
+        rows = sum(len(p) for p in parts["targets"])
         return {"decisions": int(rows), "games": games, "decided": float(decided.mean())}
 
     def update(self) -> dict[str, float]:

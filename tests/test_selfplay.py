@@ -217,6 +217,8 @@ def test_sparse_rows_give_back_the_dense_rows() -> None:
     rows = SparseRows.from_dense(dense)
     pick = np.array([4, 0, 29, 4, 7, 0])
     np.testing.assert_array_equal(rows.gather(pick), dense[pick])
+    joined = SparseRows.concat([SparseRows.from_dense(dense[:10]), SparseRows.from_dense(dense[10:])])
+    np.testing.assert_array_equal(joined.gather(np.arange(30)), dense)
 
 
 def test_a_resumed_run_continues_bit_for_bit(tmp_path) -> None:
