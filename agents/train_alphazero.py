@@ -158,7 +158,10 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
         labyrinth_env.raw_env(cfg.env_id, **cfg.options)
     except (ValueError, TypeError) as exc:
         raise ValueError(f"{where}: {exc}") from None
-    cfg.net["hidden"] = list(N.check_hidden(cfg.net["hidden"]))
+    try:
+        cfg.net["hidden"] = list(N.check_hidden(cfg.net["hidden"]))
+    except ValueError as exc:
+        raise ValueError(f"{where}: {exc}") from None
     sp, tr, ev = cfg.selfplay, cfg.train, cfg.eval
     positive = {
         "iterations": cfg.iterations,
