@@ -194,4 +194,25 @@ def load_net(path: str | Path) -> tuple[tuple, dict[str, Any]]:
         raise ValueError(f"learned agent: {str(p)!r} is not a network file written by the trainer ({exc})") from None
     if meta.get("format") != FORMAT:
         raise ValueError(f"learned agent: {str(p)!r} has format {meta.get('format')!r}, expected {FORMAT!r}")
+    if not shapes_fit(arrays):
+        shapes = [a.shape for a in arrays]
+        raise ValueError(f"learned agent: {str(p)!r} holds arrays of shapes {shapes}, which do not chain into the net")
     return arrays, meta
+
+
+def shapes_fit(arrays: tuple) -> bool:
+    """Whether the eight arrays chain (W1 [obs, h1], b1 [h1], W2 [h1, h2], ...): the numba
+    forward pass does not check its indices."""
+    w1, b1, w2, b2, wp, bp, wv, bv = arrays
+    if any(a.ndim != 2 for a in (w1, w2, wp, wv)) or any(a.ndim != 1 for a in (b1, b2, bp, bv)):
+        return False
+    h1, h2 = w1.shape[1], w2.shape[1]
+    return (
+        b1.shape[0] == h1
+        and w2.shape[0] == h1
+        and b2.shape[0] == h2
+        and wp.shape[0] == h2
+        and wv.shape[0] == h2
+        and bp.shape[0] == wp.shape[1]
+        and bv.shape[0] == wv.shape[1]
+    )

@@ -69,7 +69,12 @@ class LearnedAgent(Agent):
             self._net, self.meta = N.load_net(shipped_path(ruleset.env_id))
         assert self._net is not None
         kernel = ruleset.kernel
-        if self.meta.get("env_id") != ruleset.env_id or self._net[0].shape[0] != kernel.OBS_SIZE:
+        sizes = (self._net[0].shape[0], self._net[5].shape[0], self._net[7].shape[0])
+        if self.meta.get("env_id") != ruleset.env_id or sizes != (
+            kernel.OBS_SIZE,
+            kernel.NUM_ACTIONS,
+            kernel.NUM_SEATS,
+        ):
             raise ValueError(
                 f"agent 'learned': the network {self.path or 'shipped'} was trained for "
                 f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"

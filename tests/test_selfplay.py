@@ -66,6 +66,9 @@ def test_saved_net_loads_back_and_bad_files_are_named(tmp_path) -> None:
         np.testing.assert_array_equal(a, b)
     with pytest.raises(ValueError, match="no network file"):
         N.load_net(tmp_path / "missing.npz")
+    N.save_net(tmp_path / "bent.npz", (*net[:2], net[2][:5], *net[3:]), {"env_id": "toy_race_v0"})
+    with pytest.raises(ValueError, match="do not chain"):
+        N.load_net(tmp_path / "bent.npz")
     (tmp_path / "junk.npz").write_bytes(b"not a zip")
     with pytest.raises(ValueError, match="not a network file"):
         N.load_net(tmp_path / "junk.npz")
