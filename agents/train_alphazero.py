@@ -606,6 +606,10 @@ def plot_curve(history: list[dict[str, Any]], path: Path, title: str) -> Path | 
 def train(cfg: AlphaZeroConfig, resume: bool = False, progress: bool = True) -> dict[str, Any]:
     """Run (or continue) the training of ``cfg``; returns the last evaluation and figures."""
     out = Path(cfg.out_dir)
+    if not resume and (out / "checkpoint.pt").exists():
+        raise ValueError(
+            f"{str(out)!r} already holds a run (checkpoint.pt): pass --resume to continue it, or choose another --out"
+        )
     trainer = Trainer(cfg)
     if resume:
         trainer.load(out)

@@ -236,6 +236,8 @@ def test_a_resumed_run_continues_bit_for_bit(tmp_path) -> None:
     keys = ("loss", "decisions", "buffer")
     assert [[h[k] for k in keys] for h in straight.history] == [[h[k] for k in keys] for h in resumed.history]
     assert [h["eval"] for h in straight.history if "eval" in h] == [h["eval"] for h in resumed.history if "eval" in h]
+    with pytest.raises(ValueError, match="already holds a run"):
+        A.train(toy_config(tmp_path / "b"), progress=False)
     run = tmp_path / "b" / "run"
     for name in ("checkpoint.pt", "buffer.npz", "net.npz", "eval.jsonl", "scalars.jsonl", "learning_curve.png"):
         assert (run / name).is_file(), name
