@@ -1,5 +1,6 @@
 """Agents that play labyrinth_env games, made from a spec string:
-``make_agent("random" | "heuristic" | "mcts:simulations=400,c=2" | "ppo:path/model.zip", seed)``.
+``make_agent("random" | "heuristic" | "mcts:simulations=400,c=2" | "ppo:path/model.zip" |
+"learned" | "learned:path/net.npz", seed)``.
 
 A spec is ``name`` or ``name:key=value,key=value``; an agent with a main argument (the
 model path of ``ppo``) also takes ``name:value``. Unknown agents, unknown keys and bad
@@ -18,11 +19,23 @@ from labyrinth_env.agents.mcts import MCTS_PARAMS, MCTSAgent
 from labyrinth_env.agents.random_agent import RandomAgent
 
 
+def _learned(seed: int | None, **params: Any) -> Agent:
+    from labyrinth_env.agents.learned import LearnedAgent
+
+    return LearnedAgent(seed, **params)
+
+
 def _ppo(seed: int | None, path: str, deterministic: bool) -> Agent:
     del seed  # the policy is deterministic unless asked otherwise; kept for a uniform signature
     from labyrinth_env.agents.ppo_agent import PPOAgent
 
     return PPOAgent(path, deterministic=deterministic)
+
+
+def _learned_params() -> dict[str, Param]:
+    from labyrinth_env.agents.learned import LEARNED_PARAMS
+
+    return LEARNED_PARAMS
 
 
 @dataclass(frozen=True)
@@ -36,16 +49,17 @@ class AgentSpec:
     help: str
     params: dict[str, Param] = field(default_factory=dict)
     main: str | None = None
+    main_optional: bool = False  # ``name`` alone is allowed too (``learned``: the shipped network)
 
     def __call__(self, seed: int | None = None, **params: Any) -> Agent:
         checked = check_params(self.name, self.params, params)
-        if self.main is not None and not checked[self.main]:
+        if self.main is not None and not self.main_optional and not checked[self.main]:
             raise ValueError(f"agent {self.name!r} needs {self.main}: write {self.name}:<{self.main}>")
         return self.factory(seed, **checked)
 
     def usage(self) -> str:
         if self.main is not None:
-            return f"{self.name}:<{self.main}>"
+            return f"{self.name}[:<{self.main}>]" if self.main_optional else f"{self.name}:<{self.main}>"
         return f"{self.name}[:key=value,...]" if self.params else self.name
 
 
@@ -57,6 +71,14 @@ AGENTS: dict[str, AgentSpec] = {
         lambda seed, **p: MCTSAgent(seed, **p),
         "information-set MCTS over the kernel (determinized search, heuristic rollouts)",
         MCTS_PARAMS,
+    ),
+    "learned": AgentSpec(
+        "learned",
+        _learned,
+        "the self-play learner's network (learned: the env's shipped one; learned:PATH a net.npz from labyrinth train)",
+        _learned_params(),
+        main="path",
+        main_optional=True,
     ),
     "ppo": AgentSpec(
         "ppo",

@@ -171,7 +171,10 @@ PASS_THROUGH: dict[str, tuple[str, str]] = {
         "labyrinth_env.benchmarks.compile_time",
     ),
     "evaluate": ("win rate of an agent (labyrinth evaluate --help)", "labyrinth_env.agents.evaluate"),
-    "train": ("MaskablePPO from a YAML config (labyrinth train --help)", "labyrinth_env.agents.train_ppo"),
+    "train": (
+        "MaskablePPO or AlphaZero-style self-play from a YAML config (labyrinth train --help)",
+        "labyrinth_env.agents.train",
+    ),
     "tournament": ("balanced tournament with ratings (labyrinth tournament --help)", "labyrinth_env.agents.tournament"),
 }
 

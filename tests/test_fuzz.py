@@ -30,7 +30,7 @@ from hypothesis import strategies as st
 
 import labyrinth_env
 from labyrinth_env import cli
-from labyrinth_env.agents.train_ppo import load_train_config
+from labyrinth_env.agents.train import load_any_config
 from labyrinth_env.config import make_from_config
 from labyrinth_env.options import _check_value, check_bool
 from labyrinth_env.registry import replay_data
@@ -539,7 +539,7 @@ def test_fuzz_mutated_training_configs_load_or_say_why(data):
     with tempfile.TemporaryDirectory() as tmp:
         path = _write(tmp, text)
         try:
-            cfg = load_train_config(path)
+            cfg = load_any_config(path)  # PPO's or the self-play learner's, as the file's algo says
         except ValueError as exc:
             assert "training config" in str(exc) or "config " in str(exc), str(exc)
             return

@@ -217,7 +217,10 @@ def test_split_agent_specs_keeps_each_specs_keys_together():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("alphazero", r"unknown agent spec 'alphazero'; available agents: heuristic, random, mcts\[:key=value,...\]"),
+        (
+            "alphazero",
+            r"unknown agent spec 'alphazero'; available agents: heuristic, random, learned\[:<path>\], mcts\[:",
+        ),
         ("", "non-empty string"),
         (None, "non-empty string"),
         ("mcts:sims=10", r"unknown parameter 'sims' for agent 'mcts'; allowed: c, epsilon, prior"),

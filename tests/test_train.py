@@ -69,10 +69,12 @@ def test_bad_training_config_fails_before_training(tmp_path, text, message):
 def test_shipped_training_configs_are_valid():
     from pathlib import Path
 
+    from labyrinth_env.agents.train import load_any_config
+
     paths = sorted(Path("configs/train").glob("*.yaml"))
     assert len(paths) >= 4
     for path in paths:
-        load_train_config(path)
+        load_any_config(path)  # PPO's, or the self-play learner's (algo: alphazero)
 
 
 def test_sb3_adapter_masks_and_terminal_observation():

@@ -52,6 +52,7 @@ TEMPLATES = {
     "loops": "labyrinth_env.core.batch_template",
     "random_loops": "labyrinth_env.core.batch_template",
     "search": "labyrinth_env.agents.mcts_template",
+    "alphazero": "labyrinth_env.agents.alphazero_template",
     "analyze": "labyrinth_env.core.analyze_template",
     "no_heuristic": "labyrinth_env.core.no_heuristic",
 }

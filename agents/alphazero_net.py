@@ -1,0 +1,218 @@
+"""The self-play learner's policy/value network, twice: numba (inside the search) and torch
+(for training), the same architecture and the same weights.
+
+    x = the deciding seat's own observation (flat float32, ``K.OBS_SIZE``)
+    h1 = relu(x W1 + b1), h2 = relu(h1 W2 + b2)
+    logits = h2 Wp + bp                    (``K.NUM_ACTIONS``; the prior is their softmax
+                                            over the legal actions only, and numba
+                                            computes the legal ones only)
+    value = tanh(h2 Wv + bv)               (``K.NUM_SEATS``: ``value[k]`` is the return of
+                                            the seat ``k`` places after the observer, the
+                                            observation's own egocentric order)
+
+The weights travel as a tuple of eight float32 arrays ``(W1, b1, W2, b2, Wp, bp, Wv, bv)``,
+each weight matrix stored ``[inputs, outputs]``. The observations are mostly zeros (about
+3% of Labyrinx's 7,507 entries are set), so the numba forward adds the rows of ``W1`` of
+the nonzero inputs only: the first layer, which holds almost all the weights, costs a few
+percent of a dense product.
+
+A cooperative game's returns are the same for every seat, so the value head learns the
+team's value without anything special.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.core.jit import njit
+
+NUM_ARRAYS = 8
+FORMAT = "labyrinth-alphazero-net/1"
+
+
+@njit(cache=True)
+def forward(net, x, mask, logits, value, h1, h2) -> None:
+    """``logits`` (of the actions ``mask`` allows only; the others are left 0) and ``value``
+    of observation ``x`` (``h1``, ``h2``: scratch of the hidden widths). Skipping the
+    illegal actions' logits matters: the policy head is most of the work that is left once
+    the first layer reads only the nonzero inputs."""
+    w1, b1, w2, b2, wp, bp, wv, bv = net
+    h1[:] = b1
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(h1.shape[0]):
+                h1[j] += xi * w1[i, j]
+    for j in range(h1.shape[0]):
+        if h1[j] < 0.0:
+            h1[j] = 0.0
+    h2[:] = b2
+    for i in range(h1.shape[0]):
+        hi = h1[i]
+        if hi != 0.0:
+            for j in range(h2.shape[0]):
+                h2[j] += hi * w2[i, j]
+    for j in range(h2.shape[0]):
+        if h2[j] < 0.0:
+            h2[j] = 0.0
+    legal = np.empty(mask.shape[0], dtype=np.int64)
+    count = 0
+    for a in range(mask.shape[0]):
+        logits[a] = 0.0
+        if mask[a]:
+            legal[count] = a
+            logits[a] = bp[a]
+            count += 1
+    value[:] = bv
+    for i in range(h2.shape[0]):
+        hi = h2[i]
+        if hi != 0.0:
+            for k in range(count):
+                a = legal[k]
+                logits[a] += hi * wp[i, a]
+            for j in range(value.shape[0]):
+                value[j] += hi * wv[i, j]
+    for j in range(value.shape[0]):
+        value[j] = np.tanh(value[j])
+
+
+@njit(cache=True)
+def masked_softmax(logits, mask, out) -> None:
+    """``out``: the softmax of ``logits`` over the actions ``mask`` allows, 0 elsewhere."""
+    top = -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > top:
+            top = logits[a]
+    total = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            out[a] = np.exp(logits[a] - top)
+            total += out[a]
+        else:
+            out[a] = 0.0
+    for a in range(mask.shape[0]):
+        out[a] /= total
+
+
+@njit(cache=True)
+def masked_argmax(logits, mask) -> int:
+    """The legal action of the highest logit (the first of equal ones); -1 if none is legal."""
+    best, best_a = -np.inf, -1
+    for a in range(mask.shape[0]):
+        if mask[a] and logits[a] > best:
+            best, best_a = logits[a], a
+    if best_a < 0:  # every legal logit -inf or nan: the first legal action
+        for a in range(mask.shape[0]):
+            if mask[a]:
+                return a
+    return best_a
+
+
+def init_weights(obs_size: int, num_actions: int, num_seats: int, hidden: tuple[int, int], seed: int) -> tuple:
+    """Fresh weights (torch's default Linear initialisation, from ``seed``), as numba arrays."""
+    return to_arrays(TorchNet(obs_size, num_actions, num_seats, hidden, seed=seed))
+
+
+def check_hidden(hidden: Any) -> tuple[int, int]:
+    """``hidden`` as two positive widths, or ``ValueError`` saying what is allowed."""
+    if (
+        not isinstance(hidden, (list, tuple))
+        or len(hidden) != 2
+        or not all(isinstance(h, int) and not isinstance(h, bool) and 1 <= h <= 4096 for h in hidden)
+    ):
+        raise ValueError(f"net hidden must be two layer widths in [1, 4096], like [128, 128]; got {hidden!r}")
+    return int(hidden[0]), int(hidden[1])
+
+
+def _torch_net_class() -> type:
+    import torch
+    from torch import nn
+
+    class _TorchNet(nn.Module):
+        def __init__(self, obs_size: int, num_actions: int, num_seats: int, hidden: tuple[int, int], seed: int = 0):
+            super().__init__()
+            generator_state = torch.random.get_rng_state()
+            torch.manual_seed(seed)
+            self.l1 = nn.Linear(obs_size, hidden[0])
+            self.l2 = nn.Linear(hidden[0], hidden[1])
+            self.policy = nn.Linear(hidden[1], num_actions)
+            self.value = nn.Linear(hidden[1], num_seats)
+            torch.random.set_rng_state(generator_state)  # building a net leaves the caller's stream alone
+            self.sizes = (obs_size, num_actions, num_seats, hidden)
+
+        def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+            h = torch.relu(self.l2(torch.relu(self.l1(x))))
+            return self.policy(h), torch.tanh(self.value(h))
+
+    return _TorchNet
+
+
+def TorchNet(obs_size: int, num_actions: int, num_seats: int, hidden: tuple[int, int], seed: int = 0) -> Any:
+    """The torch twin of ``forward`` (``(logits, value)`` for a batch of observations)."""
+    return _torch_net_class()(obs_size, num_actions, num_seats, tuple(hidden), seed)
+
+
+def to_arrays(model: Any) -> tuple:
+    """The torch net's weights as the numba tuple (each matrix ``[inputs, outputs]``)."""
+    out = []
+    for layer in (model.l1, model.l2, model.policy, model.value):
+        out.append(np.ascontiguousarray(layer.weight.detach().cpu().numpy().T, dtype=np.float32))
+        out.append(np.ascontiguousarray(layer.bias.detach().cpu().numpy(), dtype=np.float32))
+    return tuple(out)
+
+
+def load_arrays(model: Any, arrays: tuple) -> None:
+    """Set the torch net's weights from the numba tuple."""
+    import torch
+
+    with torch.no_grad():
+        for i, layer in enumerate((model.l1, model.l2, model.policy, model.value)):
+            layer.weight.copy_(torch.from_numpy(np.ascontiguousarray(arrays[2 * i].T)))
+            layer.bias.copy_(torch.from_numpy(arrays[2 * i + 1]))
+
+
+def save_net(path: str | Path, arrays: tuple, meta: dict[str, Any]) -> None:
+    """Write the weights and what they were trained for (``meta``: env id, options, ...)."""
+    names = {f"a{i}": a for i, a in enumerate(arrays)}
+    np.savez_compressed(Path(path), meta=np.array(json.dumps({"format": FORMAT, **meta})), **names)
+
+
+def load_net(path: str | Path) -> tuple[tuple, dict[str, Any]]:
+    """``(arrays, meta)`` from ``save_net``'s file; ``ValueError`` for anything else."""
+    p = Path(path)
+    if not p.is_file():
+        raise ValueError(f"learned agent: no network file at {str(p)!r}")
+    try:
+        with np.load(p, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            arrays = tuple(np.ascontiguousarray(data[f"a{i}"], dtype=np.float32) for i in range(NUM_ARRAYS))
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"learned agent: {str(p)!r} is not a network file written by the trainer ({exc})") from None
+    if meta.get("format") != FORMAT:
+        raise ValueError(f"learned agent: {str(p)!r} has format {meta.get('format')!r}, expected {FORMAT!r}")
+    if not shapes_fit(arrays):
+        shapes = [a.shape for a in arrays]
+        raise ValueError(f"learned agent: {str(p)!r} holds arrays of shapes {shapes}, which do not chain into the net")
+    return arrays, meta
+
+
+def shapes_fit(arrays: tuple) -> bool:
+    """Whether the eight arrays chain (W1 [obs, h1], b1 [h1], W2 [h1, h2], ...): the numba
+    forward pass does not check its indices."""
+    w1, b1, w2, b2, wp, bp, wv, bv = arrays
+    if any(a.ndim != 2 for a in (w1, w2, wp, wv)) or any(a.ndim != 1 for a in (b1, b2, bp, bv)):
+        return False
+    h1, h2 = w1.shape[1], w2.shape[1]
+    return (
+        b1.shape[0] == h1
+        and w2.shape[0] == h1
+        and b2.shape[0] == h2
+        and wp.shape[0] == h2
+        and wv.shape[0] == h2
+        and bp.shape[0] == wp.shape[1]
+        and bv.shape[0] == wv.shape[1]
+    )

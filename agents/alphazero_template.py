@@ -1,0 +1,452 @@
+"""Self-play and search with a network, in numba, for every ruleset (expert iteration /
+AlphaZero): the source every ruleset shares, bound per ruleset like
+``core/batch_template.py`` (the module ``<ruleset package>.alphazero``).
+
+The search (``search``) is single-observer information-set MCTS with PUCT, as in
+``agents/mcts_template.py``, but guided by the network of ``agents/alphazero_net.py``
+instead of the heuristic and rollouts:
+
+- every iteration copies the root and resamples what the deciding seat cannot know with
+  ``K.determinize(copy, seat, seed)`` (a fresh seed each time), then walks the open-loop
+  tree (keyed on actions) on that copy; the real record is read only through those copies;
+- a new node is expanded with the network on the observation of the seat to act there
+  (in the determinized world, so only what that world lets it see): its prior is the
+  softmax of the logits over that world's legal actions, and its value, one entry per
+  seat in the observer's egocentric order, is turned back into absolute seats and backed
+  up; a finished game backs up the kernel's returns;
+- selection is PUCT over the actions legal in this determinization, with the node's prior
+  renormalised over them and the child's availability count in the exploration term
+  (ISMCTS); an unvisited child counts at its parent's mean value for the mover;
+- at the root of a self-play search a share ``noise`` of the prior is Dirichlet(1) noise
+  (normalised exponentials), so self-play tries what the network does not yet favour.
+
+The heuristic appears nowhere in ``search`` or ``selfplay``; ``play_match`` uses it only as
+an opponent to measure the network against.
+
+Self-play (``selfplay``) plays whole games, every seat by the search, and records at every
+decision with more than one legal action: the decider's observation and legal mask, the
+search's visit distribution, and, once the game ends, every seat's return in the
+decider's egocentric order. Moves are drawn in proportion to the visits for the first
+``temperature_moves`` decisions of a game, then the most visited action.
+"""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+import numpy as np
+
+from labyrinth_env.agents.alphazero_net import forward, masked_argmax, masked_softmax
+from labyrinth_env.core.jit import njit
+from labyrinth_env.core.rng import derive_seed, next_u64, pick_random, randint, seed_state
+
+BOUND_NAME = "alphazero"
+K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
+H: ModuleType | None = None  # the ruleset's heuristic: an evaluation opponent only
+
+# the params vector (float64) of ``search`` and ``selfplay``
+P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET = 0, 1, 2, 3, 4, 5
+NUM_PARAMS = 6
+TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
+
+# the completed-Q policy of Danihelka et al. 2022 (Policy improvement by planning with
+# Gumbel, appendix D): sigma(q) = (MAXVISIT_INIT + max visits) * VALUE_SCALE * q, q in [0, 1]
+MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
+
+OPPONENT_RANDOM, OPPONENT_HEURISTIC = 0, 1
+
+
+@njit(cache=True)
+def uniform01(rng) -> float:
+    """A uniform float in (0, 1)."""
+    return ((next_u64(rng) >> np.uint64(11)) + 0.5) / 9007199254740992.0
+
+
+@njit(cache=True)
+def evaluate(s, net, x, mask, logits, rel_value, h1, h2, prior, value) -> None:
+    """Network prior over the legal actions (``prior``) and per-seat value in absolute
+    seats (``value``) of the running game ``s``, from the observation of its seat to act."""
+    mover = K.to_act(s)
+    K.observe(s, mover, x)
+    K.legal_mask(s, mask)
+    forward(net, x, mask, logits, rel_value, h1, h2)
+    masked_softmax(logits, mask, prior)
+    value[:] = 0.0
+    n = s.num_players
+    for k in range(n):
+        value[(mover + k) % n] = rel_value[k]
+
+
+@njit(cache=True)
+def puct_select(
+    node, mover, mask, child_of, first_child, next_sibling, node_action, visits, avail, value, prior, c_puct, rng
+):
+    """The action to take at ``node`` for ``mover`` among the legal actions of ``mask``;
+    fills ``child_of[a]`` for the legal children (the caller clears it)."""
+    c = first_child[node]
+    while c >= 0:
+        a = node_action[c]
+        if mask[a]:
+            child_of[a] = c
+            avail[c] += 1
+        c = next_sibling[c]
+    total = 0.0
+    legal = 0
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            total += prior[node, a]
+            legal += 1
+    fpu = value[node, mover] / visits[node] if visits[node] > 0 else 0.0
+    sqrt_n = np.sqrt(max(1.0, visits[node]))
+    best = -np.inf
+    best_a = -1
+    ties = 0
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        p = prior[node, a] / total if total > 0.0 else 1.0 / legal
+        c = child_of[a]
+        if c >= 0 and visits[c] > 0:
+            u = value[c, mover] / visits[c] + c_puct * p * np.sqrt(avail[c]) / (1.0 + visits[c])
+        else:
+            u = fpu + c_puct * p * sqrt_n
+        if u > best + 1e-12:
+            best, best_a, ties = u, a, 1
+        elif u >= best - 1e-12:
+            ties += 1  # equal scores: a uniform pick among them (reservoir sampling)
+            if randint(rng, ties) == 0:
+                best_a = a
+    return best_a
+
+
+@njit(cache=True)
+def completed_q_policy(logits, mask, root_prior, root_value: float, visits, q, out) -> None:
+    """``out``: softmax over the legal actions of ``logits + sigma(completed q)``, where an
+    unvisited action's q is the mixed value (the network's root value and the visited
+    actions' q weighted by their prior), rescaled to [0, 1] over the legal actions. With
+    no value evidence it stays the network's own policy (visit counts instead would
+    sharpen towards whatever the prior already favours)."""
+    total_n = 0
+    max_n = 0
+    weighted = 0.0
+    prior_visited = 0.0
+    for a in range(mask.shape[0]):
+        if mask[a] and visits[a] > 0:
+            total_n += visits[a]
+            max_n = max(max_n, visits[a])
+            weighted += root_prior[a] * q[a]
+            prior_visited += root_prior[a]
+    mixed = root_value
+    if prior_visited > 0.0:
+        mixed = (root_value + total_n * weighted / prior_visited) / (1.0 + total_n)
+    low, high = np.inf, -np.inf
+    for a in range(mask.shape[0]):
+        if mask[a]:
+            out[a] = q[a] if visits[a] > 0 else mixed
+            low = min(low, out[a])
+            high = max(high, out[a])
+    scale = (MAXVISIT_INIT + max_n) * VALUE_SCALE / max(high - low, 1e-8)
+    for a in range(mask.shape[0]):
+        out[a] = logits[a] + scale * (out[a] - low) if mask[a] else 0.0
+    masked_softmax(out, mask, out)
+
+
+@njit(cache=True)
+def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
+    """``params[P_SIMULATIONS]`` iterations for ``seat``, to act in ``states[0]``;
+    ``root_visits[a]``: the visits of each root action; ``improved``: the completed-Q
+    policy (``completed_q_policy``). ``states[0]`` is read only through copies
+    determinized for ``seat``, so two records that differ only in what ``seat`` cannot
+    know give the same results for the same seed."""
+    sims = int(params[P_SIMULATIONS])
+    c_puct = params[P_C]
+    noise = params[P_NOISE]
+    max_nodes = sims + 1
+    first_child = np.full(max_nodes, -1, dtype=np.int64)
+    next_sibling = np.full(max_nodes, -1, dtype=np.int64)
+    node_action = np.full(max_nodes, -1, dtype=np.int64)
+    visits = np.zeros(max_nodes, dtype=np.int64)
+    avail = np.zeros(max_nodes, dtype=np.int64)
+    value = np.zeros((max_nodes, K.NUM_SEATS), dtype=np.float64)
+    prior = np.zeros((max_nodes, K.NUM_ACTIONS), dtype=np.float32)
+    path = np.empty(max_nodes + 1, dtype=np.int64)
+    child_of = np.full(K.NUM_ACTIONS, -1, dtype=np.int64)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    x = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
+    h1 = np.zeros(net[1].shape[0], dtype=np.float32)
+    h2 = np.zeros(net[3].shape[0], dtype=np.float32)
+    leaf_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    root_logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    root_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    root_mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    root_value = 0.0
+    rng = np.empty(1, dtype=np.uint64)
+    rng[0] = seed_state(np.uint64(seed))
+    work = np.empty(1, dtype=K.STATE_DTYPE)
+    nodes = 1
+    for it in range(sims + 1):
+        work[0] = states[0]
+        s = work[0]
+        K.determinize(s, seat, derive_seed(rng))
+        if it == 0:  # the root's prior: the seat's own observation, the same in every world
+            evaluate(s, net, x, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            root_logits[:] = logits
+            root_prior[:] = leaf_prior
+            root_mask[:] = mask
+            root_value = ret[seat]
+            if noise > 0.0:
+                total = 0.0
+                for a in range(K.NUM_ACTIONS):
+                    if mask[a]:
+                        logits[a] = -np.log(uniform01(rng))
+                        total += logits[a]
+                for a in range(K.NUM_ACTIONS):
+                    if mask[a]:
+                        leaf_prior[a] = (1.0 - noise) * leaf_prior[a] + noise * logits[a] / total
+            prior[0, :] = leaf_prior
+            visits[0] = 1
+            for p in range(K.NUM_SEATS):
+                value[0, p] = ret[p]
+            continue
+        node = 0
+        depth = 0
+        path[0] = 0
+        while True:
+            if K.to_act(s) < 0:
+                K.returns(s, ret)
+                break
+            mover = K.to_act(s)
+            K.legal_mask(s, mask)
+            a = puct_select(
+                node,
+                mover,
+                mask,
+                child_of,
+                first_child,
+                next_sibling,
+                node_action,
+                visits,
+                avail,
+                value,
+                prior,
+                c_puct,
+                rng,
+            )
+            child = child_of[a]
+            c = first_child[node]  # clear child_of for the next level
+            while c >= 0:
+                child_of[node_action[c]] = -1
+                c = next_sibling[c]
+            K.step(s, a)
+            if child >= 0:
+                node = child
+                depth += 1
+                path[depth] = node
+                continue
+            # a new node: the network's prior and value at the position it leads to
+            if K.to_act(s) < 0:
+                K.returns(s, ret)
+            else:
+                evaluate(s, net, x, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            if nodes < max_nodes:
+                child = nodes
+                nodes += 1
+                node_action[child] = a
+                next_sibling[child] = first_child[node]
+                first_child[node] = child
+                avail[child] = 1
+                prior[child, :] = leaf_prior
+                depth += 1
+                path[depth] = child
+            break
+        for i in range(depth + 1):
+            n = path[i]
+            visits[n] += 1
+            for p in range(K.NUM_SEATS):
+                value[n, p] += ret[p]
+    root_visits[:] = 0
+    q = np.zeros(K.NUM_ACTIONS, dtype=np.float64)
+    c = first_child[0]
+    while c >= 0:
+        root_visits[node_action[c]] = visits[c]
+        if visits[c] > 0:
+            q[node_action[c]] = value[c, seat] / visits[c]
+        c = next_sibling[c]
+    completed_q_policy(root_logits, root_mask, root_prior, root_value, root_visits, q, improved)
+
+
+@njit(cache=True)
+def sample_visits(visits, rng) -> int:
+    """An action drawn in proportion to ``visits``."""
+    total = 0
+    for a in range(visits.shape[0]):
+        total += visits[a]
+    pick = randint(rng, total)
+    for a in range(visits.shape[0]):
+        pick -= visits[a]
+        if pick < 0:
+            return a
+    return -1
+
+
+@njit(cache=True)
+def sample_policy(policy, rng) -> int:
+    """An action drawn from the distribution ``policy``."""
+    u = uniform01(rng)
+    last = -1
+    for a in range(policy.shape[0]):
+        if policy[a] > 0.0:
+            last = a
+            u -= policy[a]
+            if u < 0.0:
+                return a
+    return last
+
+
+@njit(cache=True)
+def most_visited(visits, mask, rng) -> int:
+    """The legal action with the most visits (equal ones: a uniform pick)."""
+    best, best_a, ties = -1, -1, 0
+    for a in range(visits.shape[0]):
+        if not mask[a]:
+            continue
+        if visits[a] > best:
+            best, best_a, ties = visits[a], a, 1
+        elif visits[a] == best:
+            ties += 1
+            if randint(rng, ties) == 0:
+                best_a = a
+    return best_a
+
+
+@njit(cache=True)
+def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targets, game_returns) -> int:
+    """Play one game per seed, every seat by the search; record each decision with a choice
+    (see the module docstring) into ``obs``, ``masks``, ``policy``, ``seats``, ``games`` (the
+    game's index) and ``targets`` (returns in the decider's egocentric order), from row 0
+    on; ``game_returns[g]``: game g's returns by absolute seat. Returns the number of rows
+    written; a game that would write past the arrays' end still plays out, unrecorded."""
+    capacity = obs.shape[0]
+    max_decisions = int(params[P_MAX_DECISIONS])
+    temperature_moves = int(params[P_TEMPERATURE_MOVES])
+    states = np.empty(1, dtype=K.STATE_DTYPE)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    completed = params[P_TARGET] == TARGET_COMPLETED_Q
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    rng = np.empty(1, dtype=np.uint64)
+    row = 0
+    for g in range(seeds.shape[0]):
+        rng[0] = seed_state(np.uint64(seeds[g]) ^ np.uint64(0x9E3779B97F4A7C15))
+        K.init(states[0], np.uint64(seeds[g]), options)
+        first = row
+        decisions = 0
+        while K.to_act(states[0]) >= 0 and decisions < max_decisions:
+            s = states[0]
+            seat = K.to_act(s)
+            K.legal_mask(s, mask)
+            legal = 0
+            for a in range(K.NUM_ACTIONS):
+                legal += mask[a] != 0
+            if legal == 1:
+                K.step(s, pick_random(mask, rng))
+                continue
+            search(states, seat, derive_seed(rng), net, params, visits, improved)
+            if completed:
+                a = sample_policy(improved, rng) if decisions < temperature_moves else masked_argmax(improved, mask)
+            elif decisions < temperature_moves:
+                a = sample_visits(visits, rng)
+            else:
+                a = most_visited(visits, mask, rng)
+            if row < capacity:
+                K.observe(s, seat, obs[row])
+                masks[row, :] = mask
+                total = 0
+                for b in range(K.NUM_ACTIONS):
+                    total += visits[b]
+                for b in range(K.NUM_ACTIONS):
+                    policy[row, b] = improved[b] if completed else visits[b] / total
+                seats[row] = seat
+                games[row] = g
+                row += 1
+            decisions += 1
+            K.step(s, a)
+        K.returns(states[0], ret)  # zeros if the decision cap stopped a running game
+        n = states[0].num_players
+        game_returns[g, :] = ret
+        for r in range(first, row):
+            targets[r, :] = 0.0
+            for k in range(n):
+                targets[r, k] = ret[(seats[r] + k) % n]
+    return row
+
+
+@njit(cache=True)
+def net_action(s, seat: int, net, x, mask, logits, rel_value, h1, h2) -> int:
+    """The network alone: the legal action of the highest logit for ``seat``."""
+    K.observe(s, seat, x)
+    K.legal_mask(s, mask)
+    forward(net, x, mask, logits, rel_value, h1, h2)
+    return masked_argmax(logits, mask)
+
+
+@njit(cache=True)
+def play_match(seeds, options, net, params, learner_seats, opponent: int, out_returns) -> None:
+    """Game g from ``seeds[g]``: the learner in seat ``learner_seats[g]``, the ``opponent``
+    (random or the heuristic) in the others; ``out_returns[g]``: the returns by seat. The
+    learner plays the network's masked argmax if ``params[P_SIMULATIONS]`` is 0, else the
+    most visited action of ``search`` (no noise: the caller sets ``params[P_NOISE]``)."""
+    states = np.empty(1, dtype=K.STATE_DTYPE)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    x = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
+    h1 = np.zeros(net[1].shape[0], dtype=np.float32)
+    h2 = np.zeros(net[3].shape[0], dtype=np.float32)
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    rng = np.empty(1, dtype=np.uint64)
+    sims = int(params[P_SIMULATIONS])
+    for g in range(seeds.shape[0]):
+        rng[0] = seed_state(np.uint64(seeds[g]) ^ np.uint64(0x5851F42D4C957F2D))
+        K.init(states[0], np.uint64(seeds[g]), options)
+        decisions = 0
+        while K.to_act(states[0]) >= 0 and decisions < int(params[P_MAX_DECISIONS]):
+            s = states[0]
+            seat = K.to_act(s)
+            if seat == learner_seats[g]:
+                if sims > 0:
+                    K.legal_mask(s, mask)
+                    search(states, seat, derive_seed(rng), net, params, visits, improved)
+                    if params[P_TARGET] == TARGET_COMPLETED_Q:
+                        a = masked_argmax(improved, mask)
+                    else:
+                        a = most_visited(visits, mask, rng)
+                else:
+                    a = net_action(s, seat, net, x, mask, logits, rel_value, h1, h2)
+            elif opponent == OPPONENT_HEURISTIC:
+                a = H.heuristic_action(s, mask)
+            else:
+                K.legal_mask(s, mask)
+                a = pick_random(mask, rng)
+            K.step(s, a)
+            decisions += 1
+        K.returns(states[0], ret)
+        out_returns[g, :] = ret
+
+
+@njit(cache=True)
+def net_action_one(states, seat: int, net) -> int:
+    """``net_action`` for ``states[0]`` from Python (the learned agent)."""
+    x = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
+    h1 = np.zeros(net[1].shape[0], dtype=np.float32)
+    h2 = np.zeros(net[3].shape[0], dtype=np.float32)
+    return net_action(states[0], seat, net, x, mask, logits, rel_value, h1, h2)

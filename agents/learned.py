@@ -1,0 +1,123 @@
+"""The self-play learner's network as an agent: ``learned`` (the shipped network of the
+env's ruleset) or ``learned:PATH`` (a ``net.npz`` written by ``labyrinth train`` with an
+``algo: alphazero`` config).
+
+With ``simulations=0`` (the default) it plays the network alone: the legal action of the
+highest logit for its own observation. With ``simulations=N`` the network guides the
+search it was trained with (``agents/alphazero_template.py``, no noise) over records
+determinized for its seat, and the agent plays the argmax of the search's completed-Q
+policy.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from labyrinth_env.agents import alphazero_net as N
+from labyrinth_env.agents.base import Agent, Param, legal_actions, model_of
+from labyrinth_env.progress import first_use
+from labyrinth_env.spec import RulesetSpec
+
+# the shipped networks: <env id>.npz, with the figures they were measured at in docs/training.md
+CHECKPOINTS = Path(__file__).resolve().parent / "checkpoints"
+
+LEARNED_PARAMS: dict[str, Param] = {
+    "path": Param(str, "", "a net.npz from labyrinth train (empty: the shipped network of the env's ruleset)"),
+    "simulations": Param(int, 0, "search iterations per move guided by the network (0: the network alone)", 0, 100_000),
+    "c": Param(float, 1.5, "PUCT exploration constant of the search", low=0.0),
+}
+
+
+def shipped_path(env_id: str) -> Path:
+    """The shipped network of ``env_id``; ``ValueError`` if there is none yet."""
+    path = CHECKPOINTS / f"{env_id}.npz"
+    if not path.is_file():
+        have = sorted(p.stem for p in CHECKPOINTS.glob("*.npz"))
+        raise ValueError(
+            f"agent 'learned': no shipped network for {env_id} (shipped: {', '.join(have) or 'none'}); "
+            "train one with labyrinth train --config configs/train/<ruleset>_alphazero.yaml and play it as "
+            "learned:<out_dir>/net.npz"
+        )
+    return path
+
+
+class LearnedAgent(Agent):
+    """The trained network (masked argmax) or its search; needs its seat's view."""
+
+    name = "learned"
+
+    def __init__(self, seed: int | None = None, path: str = "", simulations: int = 0, c: float = 1.5) -> None:
+        self.path = path
+        self.simulations = simulations
+        self.c = c
+        self._net: tuple | None = None
+        self._ruleset: RulesetSpec | None = None
+        if path:  # a bad file fails when the agent is made, not in the middle of a game
+            self._net, self.meta = N.load_net(path)
+        self.reset(seed)
+
+    def reset(self, seed: int | None = None) -> None:
+        self.rng = np.random.default_rng(seed)
+
+    def _bind(self, ruleset: RulesetSpec) -> tuple:
+        if ruleset is self._ruleset and self._net is not None:
+            return self._net
+        if not self.path:
+            self._net, self.meta = N.load_net(shipped_path(ruleset.env_id))
+        assert self._net is not None
+        kernel = ruleset.kernel
+        sizes = (self._net[0].shape[0], self._net[5].shape[0], self._net[7].shape[0])
+        if self.meta.get("env_id") != ruleset.env_id or sizes != (
+            kernel.OBS_SIZE,
+            kernel.NUM_ACTIONS,
+            kernel.NUM_SEATS,
+        ):
+            raise ValueError(
+                f"agent 'learned': the network {self.path or 'shipped'} was trained for "
+                f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"
+            )
+        self._ruleset = ruleset
+        from labyrinth_env.agents import alphazero_template
+        from labyrinth_env.core.templates import bind
+
+        self._module = bind(alphazero_template, ruleset)
+        m = self._module
+        p = np.zeros(m.NUM_PARAMS, dtype=np.float64)
+        p[m.P_SIMULATIONS], p[m.P_C], p[m.P_NOISE] = self.simulations, self.c, 0.0
+        p[m.P_TARGET] = m.TARGET_COMPLETED_Q
+        self._params = p
+        hidden = (self._net[1].shape[0], self._net[3].shape[0])
+        self._scratch = (
+            np.zeros(kernel.NUM_ACTIONS, dtype=np.float32),
+            np.zeros(kernel.NUM_SEATS, dtype=np.float32),
+            np.zeros(hidden[0], dtype=np.float32),
+            np.zeros(hidden[1], dtype=np.float32),
+        )
+        return self._net
+
+    def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
+        model = model_of(view, "LearnedAgent")
+        legal = legal_actions(observation)
+        net = self._bind(model.ruleset)
+        seed = int(self.rng.integers(0, 1 << 63))  # drawn every move, so games replay exactly
+        if legal.size == 1:
+            return int(legal[0])
+        mask = np.asarray(observation["action_mask"]).astype(np.uint8)
+        if self.simulations == 0:
+            logits, value, h1, h2 = self._scratch
+            x = np.ascontiguousarray(observation["observation"], dtype=np.float32)
+            N.forward(net, x, mask, logits, value, h1, h2)
+            action = int(N.masked_argmax(logits, mask))
+        else:
+            kernel = model.ruleset.kernel
+            visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
+            improved = np.zeros(kernel.NUM_ACTIONS, dtype=np.float32)
+            with first_use(("alphazero", model.ruleset.env_id), f"the {model.ruleset.title} learned search"):
+                self._module.search(model.position(), model.seat, np.uint64(seed), net, self._params, visits, improved)
+            action = int(N.masked_argmax(improved, mask))
+        if not mask[action]:
+            raise RuntimeError(f"the learned agent chose action {action}, which the mask does not allow")
+        return action
