@@ -4,8 +4,8 @@
 >>> env = labyrinth_env.make("team_edition_v2", num_players=2)
 
 Importing the package also registers every env with Gymnasium (``gymnasium.make`` /
-``make_vec("labyrinth_env/team_edition-v1")``) and PettingZoo (``pettingzoo.make("aec",
-"labyrinth_env/team_edition-v1")``); see ``registry.register_envs``. A ruleset of one's own
+``make_vec("labyrinth_env/team_edition-v2")``) and PettingZoo (``pettingzoo.make("aec",
+"labyrinth_env/team_edition-v2")``); see ``registry.register_envs``. A ruleset of one's own
 joins with ``register_ruleset(spec)`` (``labyrinth_env.spec.RulesetSpec``).
 """
 

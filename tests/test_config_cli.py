@@ -183,7 +183,7 @@ def test_outputs_that_cannot_be_written_and_inputs_that_are_not_files_are_one_li
     out), a FIFO (it would block for ever) and a file over the size cap."""
     import os
 
-    env = make("team_edition_v1", num_players=2)
+    env = make("team_edition_v2", num_players=2)
     env.reset(seed=1)
     env.save_replay(tmp_path / "good.json")
     a_file = tmp_path / "a_file"
@@ -192,7 +192,7 @@ def test_outputs_that_cannot_be_written_and_inputs_that_are_not_files_are_one_li
     _one_line_error(capsys, [*html, str(a_file / "x.html")], "--html", "is a file, not a folder")
     _one_line_error(capsys, [*html, str(a_file / "deeper" / "x.html")], "--html", "is a file, not a folder")
     _one_line_error(capsys, ["replay", str(tmp_path / "good.json"), "--html", str(tmp_path)], "is a folder")
-    evaluate = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "1", "--no-progress"]
+    evaluate = ["evaluate", "--env", "team_edition_v2", "--agent", "random", "--games", "1", "--no-progress"]
     _one_line_error(capsys, [*evaluate, "--json", str(tmp_path / "missing" / "r.json")], "--json", "does not exist")
     _one_line_error(capsys, [*evaluate, "--json", str(a_file / "r.json")], "--json", "is a file")
     analyze = ["analyze", "--env", "toy_race_v0", "--players", "2", "--games", "2", "--no-progress"]

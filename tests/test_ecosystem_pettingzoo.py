@@ -44,9 +44,9 @@ def test_parallel_env_is_pettingzoos_turn_based_conversion_with_masks() -> None:
     import numpy as np
     from pettingzoo.test import max_cycles_test, parallel_api_test
 
-    module = labyrinth_env.team_edition_v1
+    module = labyrinth_env.team_edition_v2
     parallel_api_test(module.parallel_env(max_turns=6), num_cycles=50)
-    env = labyrinth_env.parallel_env("team_edition_v1", num_players=2, max_turns=6)
+    env = labyrinth_env.parallel_env("team_edition_v2", num_players=2, max_turns=6)
     observations, _ = env.reset(seed=0)
     rng = np.random.default_rng(0)
     steps = 0

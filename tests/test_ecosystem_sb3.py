@@ -106,7 +106,7 @@ def test_vec_monitor_over_the_adapter_warns_of_no_monitor_and_counts_episodes() 
 
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        env = VecMonitor(SB3VecEnv(VectorEnv("team_edition_v1", 2, max_turns=30), seed=0))
+        env = VecMonitor(SB3VecEnv(VectorEnv("team_edition_v2", 2, max_turns=30), seed=0))
         rewards, lengths = evaluate_policy(FirstLegal(env), env, n_eval_episodes=4, return_episode_rewards=True)
     assert len(rewards) == 4 and all(length > 1 for length in lengths)
 
@@ -114,7 +114,7 @@ def test_vec_monitor_over_the_adapter_warns_of_no_monitor_and_counts_episodes() 
 def test_sb3_render_tiles_every_env_and_vec_video_recorder_records_them(tmp_path) -> None:
     """SB3's render() and VecVideoRecorder on the batched env (issue 34, item 5): every
     env's picture, tiled by SB3 into one frame per step."""
-    vec = VectorEnv("team_edition_v1", 2, max_turns=4, render_mode="rgb_array")
+    vec = VectorEnv("team_edition_v2", 2, max_turns=4, render_mode="rgb_array")
     env = SB3VecEnv(vec, seed=0)
     assert env.render_mode == "rgb_array"
     env.reset()
@@ -123,7 +123,7 @@ def test_sb3_render_tiles_every_env_and_vec_video_recorder_records_them(tmp_path
     tiled = env.render("rgb_array")
     assert tiled.ndim == 3 and tiled.shape[0] * tiled.shape[1] >= 2 * frames[0].shape[0] * frames[0].shape[1]
     with pytest.raises(ValueError, match="render_mode='rgb_array'"):
-        SB3VecEnv(VectorEnv("team_edition_v1", 2, max_turns=4)).get_images()
+        SB3VecEnv(VectorEnv("team_edition_v2", 2, max_turns=4)).get_images()
     pytest.importorskip("moviepy")
     from stable_baselines3.common.vec_env import VecVideoRecorder
 
@@ -143,7 +143,7 @@ def main():
     from stable_baselines3.common.env_util import make_vec_env
     from stable_baselines3.common.vec_env import SubprocVecEnv
 
-    env_id = "labyrinth_env:labyrinth_env/team_edition-v1"
+    env_id = "labyrinth_env:labyrinth_env/team_edition-v2"
     for method in ("spawn", "forkserver"):
         venv = make_vec_env(env_id, n_envs=2, vec_env_cls=SubprocVecEnv, vec_env_kwargs={"start_method": method},
                             env_kwargs={"max_turns": 4}, seed=0)

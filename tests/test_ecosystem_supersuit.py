@@ -80,7 +80,7 @@ def test_pettingzoo_env_to_vec_env_keeps_the_masks() -> None:
     """SuperSuit's ``pettingzoo_env_to_vec_env_v1`` over ``parallel_env`` in the flat format
     (issue 34, item 6): one row per seat, each with its mask in infos, across the games
     it starts again by itself; no action it sends is illegal."""
-    env = labyrinth_env.parallel_env("team_edition_v1", observation_format="flat", num_players=2, max_turns=4)
+    env = labyrinth_env.parallel_env("team_edition_v2", observation_format="flat", num_players=2, max_turns=4)
     venv = supersuit.pettingzoo_env_to_vec_env_v1(env)
     observations, infos = venv.reset(seed=0)
     assert observations.shape == (2, env.observation_space("player_0").shape[0])

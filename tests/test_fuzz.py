@@ -555,7 +555,7 @@ def _tournament_lines() -> tuple[str, ...]:
     with tempfile.TemporaryDirectory() as tmp:
         options = {"num_players": 2, "max_turns": 20}
         run_tournament(
-            "paths_of_destiny_3e_v2", ["random", "heuristic"], 6, seed=2, options=options, out=tmp, plot=False
+            "paths_of_destiny_3e_v3", ["random", "heuristic"], 6, seed=2, options=options, out=tmp, plot=False
         )
         return tuple((Path(tmp) / RESULTS).read_text().splitlines())
 
@@ -564,7 +564,7 @@ def _tournament_lines() -> tuple[str, ...]:
 def _fuzz_tournament() -> Any:
     from labyrinth_env.agents.tournament import make_tournament
 
-    return make_tournament("paths_of_destiny_3e_v2", ["random", "heuristic"], 2, {"num_players": 2, "max_turns": 20})
+    return make_tournament("paths_of_destiny_3e_v3", ["random", "heuristic"], 2, {"num_players": 2, "max_turns": 20})
 
 
 RECORD_KEYS = ["index", "winner", "winner_agent", "returns", "length", "turns", "outcome", "seed", "actions"]
@@ -688,7 +688,7 @@ def test_fuzz_output_and_input_paths_give_one_line_and_exit_2(data):
         (root / "a_file").write_text("x")
         (root / "folder").mkdir()
         os.mkfifo(root / "fifo")
-        env = labyrinth_env.make("team_edition_v1", num_players=2)
+        env = labyrinth_env.make("team_edition_v2", num_players=2)
         env.reset(seed=1)
         env.save_replay(root / "good.json")
         bad = data.draw(
@@ -699,7 +699,7 @@ def test_fuzz_output_and_input_paths_give_one_line_and_exit_2(data):
         if command == "html":
             argv = ["replay", str(root / "good.json"), "--html", target]
         elif command == "json":
-            argv = ["evaluate", "--env", "team_edition_v1", "--agent", "random", "--games", "1", "--no-progress"]
+            argv = ["evaluate", "--env", "team_edition_v2", "--agent", "random", "--games", "1", "--no-progress"]
             argv += ["--json", target]
         elif command == "out":
             argv = ["analyze", "--env", "toy_race_v0", "--players", "2", "--games", "2", "--no-progress"]

@@ -73,9 +73,9 @@ def test_gymnasium_make_is_the_single_agent_env():
 
 def test_gymnasium_make_passes_options_and_names_bad_ones():
     with pytest.raises(ValueError, match="unknown option"):
-        gymnasium.make("labyrinth_env/team_edition-v1", players=2)
+        gymnasium.make("labyrinth_env/team_edition-v2", players=2)
     with pytest.raises(ValueError, match="illegal_action must be 'raise' or 'penalty'"):
-        gymnasium.make("labyrinth_env/team_edition-v1", illegal_action="ignore")
+        gymnasium.make("labyrinth_env/team_edition-v2", illegal_action="ignore")
 
 
 def test_numpy_scalar_options_are_accepted_and_stored_as_python_values():
@@ -94,7 +94,7 @@ def test_numpy_scalar_options_are_accepted_and_stored_as_python_values():
 
 
 def test_gymnasium_make_vec_is_the_vector_env():
-    vec = gymnasium.make_vec("labyrinth_env/team_edition-v1", num_envs=3, num_players=2, seed=5)
+    vec = gymnasium.make_vec("labyrinth_env/team_edition-v2", num_envs=3, num_players=2, seed=5)
     direct = VectorEnv("team_edition_v2", 3, num_players=2, seed=5)
     assert isinstance(vec, VectorEnv) and vec.num_envs == 3
     obs_v, _ = vec.reset(seed=5)
@@ -105,7 +105,7 @@ def test_gymnasium_make_vec_is_the_vector_env():
 
 
 def test_pettingzoo_make_is_labyrinth_env_make():
-    made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v1", num_players=3)
+    made = pettingzoo.make("aec", "labyrinth_env/labyrinthos-v2", num_players=3)
     direct = labyrinth_env.make("labyrinthos_v2", num_players=3)
     assert type(made) is type(direct)
     actions = play_random(made, seed=11, max_steps=300)

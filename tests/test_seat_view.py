@@ -280,7 +280,7 @@ class _Vandal(Agent):
 def test_an_agent_that_changes_what_it_was_handed_changes_nothing_in_the_game(tmp_path):
     # issue 32, item 2: the view's log was the env's live list of event dicts, so an agent
     # appending to it made play_game count other turns and broke the env's saved replay.
-    env_id, options = "paths_of_destiny_3e_v2", {"num_players": 2, "max_turns": 6}
+    env_id, options = "paths_of_destiny_3e_v3", {"num_players": 2, "max_turns": 6}
     honest = labyrinth_env.make(env_id, **options)
     expected = play_game(honest, [_Spy(), _Spy()], seed=4)
     vandals = [_Vandal(), _Vandal()]

@@ -15,7 +15,7 @@ import labyrinth_env
 from labyrinth_env.registry import registered_id
 from labyrinth_env.vector import VectorEnv
 
-ENV = "team_edition_v1"
+ENV = "team_edition_v2"
 OPTIONS = {"num_players": 2, "max_turns": 3}  # games of a few decisions: several episodes per run
 
 
