@@ -239,3 +239,24 @@ def test_a_read_only_cache_with_valid_kernels_is_read_not_recompiled(tiny_cache,
         item.unlink()
     got, err = _tiny(tiny_cache / "packages", tmp_path / "cache", read_only=True)
     assert got == {"value": 16, "hits": 0, "misses": 1} and err.count("cannot be written") == 1, err
+
+
+def test_an_index_that_names_other_files_is_damage_and_a_save_writes_past_it(tmp_path):
+    # a changed byte in a file name inside a readable index: numba would try to write the
+    # compiled file there (a missing folder: every process compiles again, never saved)
+    import pickle
+
+    import numba
+
+    from labyrinth_env.core.cache import CheckedCacheFile, CorruptCacheError
+
+    cache = CheckedCacheFile(str(tmp_path), "kernel-12.py311", "stamp")
+    cache.save("key", {"n": 1})
+    index = tmp_path / "kernel-12.py311.nbi"
+    with index.open("wb") as f:
+        pickle.dump(numba.__version__, f)
+        f.write(pickle.dumps(("stamp", {"key": "kernel-12.py311.1.nb/"})))
+    with pytest.raises(CorruptCacheError, match="names files that are not this function's"):
+        cache.load("key")
+    cache.save("key", {"n": 2})
+    assert cache.load("key") == {"n": 2}

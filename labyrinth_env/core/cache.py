@@ -42,6 +42,7 @@ import contextlib
 import hashlib
 import os
 import pickle
+import re
 import shutil
 import sys
 import tempfile
@@ -288,9 +289,16 @@ class CheckedCacheFile(caching.IndexDataCacheFile):
 
     def _load_index(self) -> dict:
         try:
-            return super()._load_index()
+            overloads = super()._load_index()
         except Exception as exc:  # any garbage: unpickling, EOF, wrong shape
             raise CorruptCacheError(f"index {self._index_path}: {type(exc).__name__}: {exc}") from exc
+        # a changed byte can leave a readable index naming files numba never writes
+        pattern = re.escape(self._data_name_pattern).replace(re.escape("{number:d}"), r"[1-9][0-9]*")
+        if not isinstance(overloads, dict) or not all(
+            isinstance(name, str) and re.fullmatch(pattern, name) for name in overloads.values()
+        ):
+            raise CorruptCacheError(f"index {self._index_path}: it names files that are not this function's")
+        return overloads
 
     def save(self, key: Any, data: Any) -> None:
         try:

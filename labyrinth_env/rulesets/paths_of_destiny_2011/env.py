@@ -32,8 +32,9 @@ are named ``(q,r)`` as the text map writes them):
 | choose a character (``character_draft=True``) | choose the <character> (the cards not yet taken) |
 | action, with characters | use skill 1-3 (Adrenaline, Shot, Disarming Traps, Blessing on oneself, Time Loop, |
 | | Spreading Illusion: build the top field face down), |
-| | use skill 1-3 on player +1..+5 (Blessing, Curse, Enslavement), use skill 1-3 towards a direction (Dark |
-| | Enlivening, Mystification), pray: move player +1..+5 in a direction (Prayer) |
+| | use skill 1-3 on player +1..+5 (Blessing, Curse, Enslavement, the Shot at one player), |
+| | use skill 1-3 towards a direction (Dark Enlivening, Mystification), |
+| | pray: move player +1..+5 in a direction (Prayer) |
 | which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
 | where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
