@@ -189,7 +189,7 @@ def test_outputs_that_cannot_be_written_and_inputs_that_are_not_files_are_one_li
     a_file = tmp_path / "a_file"
     a_file.write_text("x")
     html = ["replay", str(tmp_path / "good.json"), "--html"]
-    _one_line_error(capsys, [*html, str(a_file / "x.html")], "--html", "is a file, not a folder")
+    _one_line_error(capsys, [*html, str(a_file / "x.html")], "--html", "is a file; it must be a folder")
     _one_line_error(capsys, [*html, str(a_file / "deeper" / "x.html")], "--html", "is a file, not a folder")
     _one_line_error(capsys, ["replay", str(tmp_path / "good.json"), "--html", str(tmp_path)], "is a folder")
     evaluate = ["evaluate", "--env", "team_edition_v2", "--agent", "random", "--games", "1", "--no-progress"]

@@ -697,7 +697,9 @@ def test_fuzz_output_and_input_paths_give_one_line_and_exit_2(data):
         target = str(root / bad)
         command = data.draw(st.sampled_from(["html", "json", "out", "replay"]), label="command")
         if command == "html":
-            argv = ["replay", str(root / "good.json"), "--html", target]
+            # a new file must be named .html; the other paths are refused before that check
+            name = target + ".html" if bad.startswith("missing") else target
+            argv = ["replay", str(root / "good.json"), "--html", name]
         elif command == "json":
             argv = ["evaluate", "--env", "team_edition_v2", "--agent", "random", "--games", "1", "--no-progress"]
             argv += ["--json", target]

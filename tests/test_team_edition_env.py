@@ -243,7 +243,7 @@ def test_replay_of_unfinished_game_can_continue(tmp_path):
         (
             '{"format": "labyrinth-env-replay", "version": 1, "env_id": "team_edition_v2", "options": {},'
             ' "seed": 1, "actions": [], "log_sha256": "00"}',
-            "log differs",
+            "differ from the recorded",
         ),
     ],
 )
