@@ -210,10 +210,15 @@ def evaluate_match(
     }
 
 
-def format_match(result: dict[str, Any]) -> str:
+def env_heading(result: dict[str, Any]) -> str:
+    """``env_id (k=v, ...)``, or ``env_id (default options)``: never an empty ``()``."""
     opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
+    return f"{result['env_id']} ({opts or 'default options'})"
+
+
+def format_match(result: dict[str, Any]) -> str:
     lines = [
-        f"{result['env_id']} ({opts}), seats {','.join(result['agents'])} (rotating), {result['games']} games, "
+        f"{env_heading(result)}, seats {','.join(result['agents'])} (rotating), {result['games']} games, "
         f"seed {result['seed']}"
     ]
     for name, rate in result["win_rate"].items():
@@ -230,10 +235,9 @@ def format_match(result: dict[str, Any]) -> str:
 
 def format_result(result: dict[str, Any]) -> str:
     lo, hi = result["win_rate_ci95"]
-    opts = ", ".join(f"{k}={v}" for k, v in result["options"].items())
     return "\n".join(
         [
-            f"{result['env_id']} ({opts}), agent {result['agent']}, {result['games']} games, seed {result['seed']}",
+            f"{env_heading(result)}, agent {result['agent']}, {result['games']} games, seed {result['seed']}",
             f"  win rate        {result['win_rate']:.3f}  (Wilson 95% CI {lo:.3f} - {hi:.3f}; {result['wins']} wins)",
             f"  outcomes        {result['outcomes']}",
             f"  mean treasures  {result['mean_treasures']:.2f}  (sd {result['std_treasures']:.2f})",

@@ -296,7 +296,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         data = replay_record(args.path, args.game)
         title = f"{data['env_id']} · game {args.game}" if args.game is not None else None
         out = write_replay_html(data, args.html, title=title, omniscient=args.omniscient)
-        print(f"wrote {out} ({len(data['actions'])} steps, {out.stat().st_size / 1e6:.1f} MB): open it in a browser")
+        print(f"wrote {out} ({len(data['actions'])} steps, {file_size_text(out.stat().st_size)}): open it in a browser")
         return 0
     if args.omniscient:
         raise ValueError("--omniscient applies to the --html page only")
@@ -344,6 +344,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--omniscient", action="store_true", help="with --html: show hidden information too")
     p.set_defaults(func=cmd_replay)
     return parser
+
+
+def file_size_text(size: int) -> str:
+    """A file's size for a person: bytes, KB or MB (21 KB was printed as '0.0 MB')."""
+    if size < 1000:
+        return f"{size} bytes"
+    if size < 1_000_000:
+        return f"{size / 1e3:.0f} KB"
+    return f"{size / 1e6:.1f} MB"
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -207,3 +207,16 @@ def test_outputs_that_cannot_be_written_and_inputs_that_are_not_files_are_one_li
     with big.open("wb") as f:
         f.truncate(65 * 2**20)  # sparse: no disk used
     _one_line_error(capsys, ["replay", str(big)], "big.json", "at most 67,108,864")
+
+
+def test_sizes_and_headings_read_as_a_person_would_write_them():
+    """Issue 37's small texts: ``replay --html`` said "0.0 MB" for 21 KB, and ``evaluate``
+    printed ``team_edition_v2 ()`` for a game with default options."""
+    from labyrinth_env.agents.evaluate import env_heading
+    from labyrinth_env.cli import file_size_text
+
+    assert file_size_text(21_400) == "21 KB"
+    assert file_size_text(512) == "512 bytes"
+    assert file_size_text(3_400_000) == "3.4 MB"
+    assert env_heading({"env_id": "team_edition_v2", "options": {}}) == "team_edition_v2 (default options)"
+    assert env_heading({"env_id": "labyrinx_v1", "options": {"num_players": 3}}) == "labyrinx_v1 (num_players=3)"
