@@ -37,6 +37,7 @@ import numpy as np
 
 import labyrinth_env
 from labyrinth_env.agents import alphazero_net as N
+from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
 
 ALGO = "alphazero"
@@ -118,38 +119,11 @@ class AlphaZeroConfig:
     )
 
 
-def _check_type(where: str, value: Any, typ: type | tuple[type, ...]) -> None:
-    types = typ if isinstance(typ, tuple) else (typ,)
-    ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-    if float in types and isinstance(value, int) and not isinstance(value, bool):
-        ok = True
-    if not ok:
-        names = " or ".join(t.__name__ for t in types)
-        raise ValueError(f"training config {where}: expected {names}, got {type(value).__name__} {value!r}")
-
-
 def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
     """A mapping (the YAML) checked completely into a config; ``ValueError`` says what is
     wrong and what is allowed."""
-    if not isinstance(data, dict):
-        raise ValueError(f"{where}: expected a mapping of {sorted(_TOP)}")
-    unknown = sorted(set(data) - set(_TOP), key=repr)
-    if unknown:
-        raise ValueError(f"{where}: unknown key(s) {unknown}; allowed: {sorted(_TOP)}")
-    if "env_id" not in data:
-        raise ValueError(f"{where}: 'env_id' is required")
-    for key, value in data.items():
-        _check_type(key, value, _TOP[key])
-    for section, keys in _SECTIONS.items():
-        for key, value in data.get(section, {}).items():
-            if key not in keys:
-                raise ValueError(f"{where}: unknown key {section}.{key}; allowed: {sorted(keys)}")
-            _check_type(f"{section}.{key}", value, keys[key])
-    cfg = AlphaZeroConfig(**{k: v for k, v in data.items() if k not in _SECTIONS})
-    for section in _SECTIONS:
-        merged = dict(getattr(cfg, section))
-        merged.update(data.get(section, {}))
-        setattr(cfg, section, merged)
+    cfg = AlphaZeroConfig(**check_schema(data, _TOP, _SECTIONS, where))
+    merge_sections(cfg, data, _SECTIONS)
     if cfg.algo != ALGO:
         raise ValueError(f"{where}: algo {cfg.algo!r} is not {ALGO!r}")
     if cfg.env_id not in labyrinth_env.list_envs():

@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 import labyrinth_env
+from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
 from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
@@ -94,41 +95,14 @@ class TrainConfig:
     )
 
 
-def _check_type(where: str, value: Any, typ: type | tuple[type, ...]) -> None:
-    types = typ if isinstance(typ, tuple) else (typ,)
-    ok = isinstance(value, types) and not (isinstance(value, bool) and bool not in types)
-    if float in types and isinstance(value, int) and not isinstance(value, bool):
-        ok = True
-    if not ok:
-        names = " or ".join(t.__name__ for t in types)
-        raise ValueError(f"config {where}: expected {names}, got {type(value).__name__} {value!r}")
-
-
 def load_train_config(path: str | Path) -> TrainConfig:
     """Read and fully check a training config; ``ValueError`` says what is wrong."""
     from labyrinth_env.registry import parse_yaml_file
 
     p = Path(path)
     data = parse_yaml_file(p, "training config")  # missing, a folder, binary, not YAML: one clear error
-    if not isinstance(data, dict):
-        raise ValueError(f"training config {str(p)!r}: expected a mapping of {sorted(_TOP)}")
-    unknown = sorted(set(data) - set(_TOP), key=repr)  # keys of any type (YAML allows 1: or null:)
-    if unknown:
-        raise ValueError(f"training config: unknown key(s) {unknown}; allowed: {sorted(_TOP)}")
-    if "env_id" not in data:
-        raise ValueError("training config: 'env_id' is required")
-    for key, value in data.items():
-        _check_type(key, value, _TOP[key])
-    for section, keys in _SECTIONS.items():
-        for key, value in data.get(section, {}).items():
-            if key not in keys:
-                raise ValueError(f"training config: unknown key {section}.{key}; allowed: {sorted(keys)}")
-            _check_type(f"{section}.{key}", value, keys[key])
-    cfg = TrainConfig(**{k: v for k, v in data.items() if k not in _SECTIONS})
-    for section in _SECTIONS:
-        merged = dict(getattr(cfg, section))
-        merged.update(data.get(section, {}))
-        setattr(cfg, section, merged)
+    cfg = TrainConfig(**check_schema(data, _TOP, _SECTIONS, f"training config {str(p)!r}"))
+    merge_sections(cfg, data, _SECTIONS)
     if cfg.env_id not in labyrinth_env.list_envs():
         raise ValueError(f"training config: unknown env_id {cfg.env_id!r}; available: {labyrinth_env.list_envs()}")
     bad = [k for k in cfg.options if not isinstance(k, str)]
