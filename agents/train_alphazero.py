@@ -56,6 +56,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "temperature_moves": int,
         "max_decisions": int,
         "target": str,
+        "adjudicate": float,
     },
     "train": {
         "learning_rate": float,
@@ -102,6 +103,7 @@ class AlphaZeroConfig:
             "temperature_moves": 20,
             "max_decisions": 20_000,
             "target": "completed_q",
+            "adjudicate": 0.5,
         }
     )
     train: dict = field(
@@ -155,6 +157,8 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
             raise ValueError(f"{where}: {key} must be >= 1, got {value}")
     if not cfg.budget_minutes > 0:
         raise ValueError(f"{where}: budget_minutes must be > 0, got {cfg.budget_minutes}")
+    if not 0.0 <= sp["adjudicate"] <= 1.0:
+        raise ValueError(f"{where}: selfplay.adjudicate must be in [0, 1] (0: undecided games teach a draw)")
     if not 0.0 <= sp["noise"] <= 1.0 or sp["c"] < 0 or sp["temperature_moves"] < 0:
         raise ValueError(f"{where}: selfplay.noise must be in [0, 1], selfplay.c and temperature_moves >= 0")
     if not tr["learning_rate"] > 0 or tr["weight_decay"] < 0 or tr["value_weight"] < 0:
@@ -238,7 +242,7 @@ class ReplayBuffer:
     """The decisions of the last iterations, at most ``capacity`` (whole iterations are
     dropped, oldest first, once the newest alone fit)."""
 
-    KINDS = ("obs", "policy", "mask")
+    KINDS = ("obs", "features", "policy", "mask")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
@@ -247,9 +251,9 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return sum(len(c["targets"]) for c in self.chunks)
 
-    def add(self, obs: SparseRows, policy: SparseRows, mask: SparseRows, targets: np.ndarray) -> None:
-        """One iteration's decisions."""
-        chunk: dict[str, Any] = {"obs": obs, "policy": policy, "mask": mask, "targets": targets.astype(np.float32)}
+    def add(self, rows: dict[str, SparseRows], targets: np.ndarray) -> None:
+        """One iteration's decisions (``rows``: one ``SparseRows`` per kind of ``KINDS``)."""
+        chunk: dict[str, Any] = {**{k: rows[k] for k in self.KINDS}, "targets": targets.astype(np.float32)}
         self.chunks.append(chunk)
         while len(self.chunks) > 1 and len(self) - len(self.chunks[0]["targets"]) >= self.capacity:
             self.chunks.pop(0)
@@ -297,6 +301,7 @@ def search_params(module: Any, cfg: AlphaZeroConfig, simulations: int, noise: fl
     p[module.P_TEMPERATURE_MOVES] = cfg.selfplay["temperature_moves"]
     p[module.P_MAX_DECISIONS] = cfg.selfplay["max_decisions"]
     p[module.P_TARGET] = TARGETS.index(cfg.selfplay["target"])
+    p[module.P_ADJUDICATE] = cfg.selfplay["adjudicate"]
     return p
 
 
@@ -308,9 +313,10 @@ def losses(model: Any, batch: dict[str, np.ndarray], players: int, value_weight:
 
     x = torch.from_numpy(batch["obs"])
     mask = torch.from_numpy(batch["mask"]) > 0
+    features = torch.from_numpy(batch["features"]).reshape(mask.shape[0], mask.shape[1], N.NUM_FEATURES)
     target_pi = torch.from_numpy(batch["policy"])
     target_v = torch.from_numpy(batch["targets"][:, :players])
-    logits, value = model(x)
+    logits, value = model(x, features)
     logits = logits.masked_fill(~mask, -1e9)
     policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     value_loss = ((value[:, :players] - target_v) ** 2).mean()
@@ -358,11 +364,12 @@ class Trainer:
         seeds = self.rng.integers(0, 2**63, size=games, dtype=np.int64).astype(np.uint64)
         params = search_params(self.module, self.cfg, sp["simulations"], sp["noise"])
         returns = np.zeros((games, K.NUM_SEATS), dtype=np.float64)
-        parts: dict[str, list[Any]] = {"obs": [], "policy": [], "mask": [], "targets": []}
+        parts: dict[str, list[Any]] = {k: [] for k in (*ReplayBuffer.KINDS, "targets")}
         for g in range(games):
             while True:
                 capacity = self.rows_per_game
                 obs = np.zeros((capacity, K.OBS_SIZE), dtype=np.float32)
+                features = np.zeros((capacity, K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
                 masks = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.uint8)
                 policy = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.float32)
                 seats = np.zeros(capacity, dtype=np.int64)
@@ -374,6 +381,7 @@ class Trainer:
                     net,
                     params,
                     obs,
+                    features,
                     masks,
                     policy,
                     seats,
@@ -385,15 +393,11 @@ class Trainer:
                     break
                 self.rows_per_game *= 2  # too small for this game: play it again (the same game), larger
             parts["obs"].append(SparseRows.from_dense(obs[:rows]))
+            parts["features"].append(SparseRows.from_dense(features[:rows].reshape(rows, -1)))
             parts["policy"].append(SparseRows.from_dense(policy[:rows]))
             parts["mask"].append(SparseRows.from_dense(masks[:rows]))
             parts["targets"].append(targets[:rows])
-        self.buffer.add(
-            SparseRows.concat(parts["obs"]),
-            SparseRows.concat(parts["policy"]),
-            SparseRows.concat(parts["mask"]),
-            np.concatenate(parts["targets"]),
-        )
+        self.buffer.add({k: SparseRows.concat(parts[k]) for k in ReplayBuffer.KINDS}, np.concatenate(parts["targets"]))
         decided = np.abs(returns[:, : self.players]).sum(axis=1) > 0
         rows = sum(len(p) for p in parts["targets"])
         return {"decisions": int(rows), "games": games, "decided": float(decided.mean())}
