@@ -57,6 +57,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "max_decisions": int,
         "target": str,
         "adjudicate": float,
+        "max_turns": int,
     },
     "train": {
         "learning_rate": float,
@@ -104,6 +105,7 @@ class AlphaZeroConfig:
             "max_decisions": 20_000,
             "target": "completed_q",
             "adjudicate": 0.5,
+            "max_turns": 0,
         }
     )
     train: dict = field(
@@ -157,6 +159,13 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
             raise ValueError(f"{where}: {key} must be >= 1, got {value}")
     if not cfg.budget_minutes > 0:
         raise ValueError(f"{where}: budget_minutes must be > 0, got {cfg.budget_minutes}")
+    if sp["max_turns"] < 0:
+        raise ValueError(f"{where}: selfplay.max_turns must be >= 0 (0: the turn limit of options)")
+    if sp["max_turns"]:
+        try:
+            labyrinth_env.raw_env(cfg.env_id, **{**cfg.options, "max_turns": sp["max_turns"]})
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{where}: selfplay.max_turns: {exc}") from None
     if not 0.0 <= sp["adjudicate"] <= 1.0:
         raise ValueError(f"{where}: selfplay.adjudicate must be in [0, 1] (0: undecided games teach a draw)")
     if not 0.0 <= sp["noise"] <= 1.0 or sp["c"] < 0 or sp["temperature_moves"] < 0:
@@ -340,6 +349,13 @@ class Trainer:
         self.module = bind(alphazero_template, self.spec)
         raw = labyrinth_env.raw_env(cfg.env_id, **cfg.options)
         self.options_vector = raw.options_vector()
+        # self-play may stop games sooner than the evaluation's games (adjudicated by progress)
+        turns = cfg.selfplay["max_turns"]
+        self.selfplay_options = (
+            labyrinth_env.raw_env(cfg.env_id, **{**cfg.options, "max_turns": turns}).options_vector()
+            if turns
+            else self.options_vector
+        )
         self.players = int(raw.options.num_players)
         K = self.kernel
         self.model = N.TorchNet(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, tuple(cfg.net["hidden"]), seed=cfg.seed)
@@ -377,7 +393,7 @@ class Trainer:
                 targets = np.zeros((capacity, K.NUM_SEATS), dtype=np.float32)
                 rows = self.module.selfplay(
                     seeds[g : g + 1],
-                    self.options_vector,
+                    self.selfplay_options,
                     net,
                     params,
                     obs,
