@@ -152,6 +152,33 @@ def check_hidden(hidden: Any) -> tuple[int, int]:
     return int(hidden[0]), int(hidden[1])
 
 
+def check_feature_prior(prior: Any) -> list[float]:
+    """``prior`` as ``NUM_FEATURES`` numbers (or empty: no prior), or ``ValueError``."""
+    if not isinstance(prior, (list, tuple)) or (
+        prior
+        and (
+            len(prior) != NUM_FEATURES
+            or not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in prior)
+        )
+    ):
+        raise ValueError(
+            f"net feature_prior must be empty or {NUM_FEATURES} numbers (the starting weight of each action "
+            f"feature: own progress, best rival's progress, the game's end, acting again); got {prior!r}"
+        )
+    return [float(v) for v in prior]
+
+
+def set_feature_prior(model: Any, prior: list[float]) -> None:
+    """Start the feature weights at ``prior`` in every position (``g = prior``): the
+    untrained network then plays by these weights on the action features, and self-play
+    improves from there instead of from a random walk."""
+    import torch
+
+    with torch.no_grad():
+        model.features.weight.zero_()
+        model.features.bias.copy_(torch.tensor(prior, dtype=torch.float32))
+
+
 def _torch_net_class() -> type:
     import torch
     from torch import nn

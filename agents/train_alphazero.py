@@ -47,7 +47,7 @@ TARGETS = ("visits", "completed_q")  # in the order of the template's TARGET_* c
 EVAL_SEED = 1_000_003  # eval game g plays from seed EVAL_SEED + g, every evaluation
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "net": {"hidden": list},
+    "net": {"hidden": list, "feature_prior": list},
     "selfplay": {
         "games": int,
         "simulations": int,
@@ -94,7 +94,7 @@ class AlphaZeroConfig:
     budget_minutes: float = 120.0
     checkpoint_every: int = 5
     threads: int = 1
-    net: dict = field(default_factory=lambda: {"hidden": [128, 128]})
+    net: dict = field(default_factory=lambda: {"hidden": [128, 128], "feature_prior": []})
     selfplay: dict = field(
         default_factory=lambda: {
             "games": 16,
@@ -138,6 +138,7 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
         raise ValueError(f"{where}: {exc}") from None
     try:
         cfg.net["hidden"] = list(N.check_hidden(cfg.net["hidden"]))
+        cfg.net["feature_prior"] = N.check_feature_prior(cfg.net["feature_prior"])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
     sp, tr, ev = cfg.selfplay, cfg.train, cfg.eval
@@ -359,6 +360,8 @@ class Trainer:
         self.players = int(raw.options.num_players)
         K = self.kernel
         self.model = N.TorchNet(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, tuple(cfg.net["hidden"]), seed=cfg.seed)
+        if cfg.net["feature_prior"]:
+            N.set_feature_prior(self.model, cfg.net["feature_prior"])
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=cfg.train["learning_rate"], weight_decay=cfg.train["weight_decay"]
         )

@@ -270,6 +270,20 @@ def test_loss_falls_on_a_fixed_batch(tmp_path) -> None:
     assert excess() < 0.3 * first, (first, excess())
 
 
+def test_a_feature_prior_makes_the_untrained_network_play_by_its_features(tmp_path) -> None:
+    """With ``net.feature_prior`` the first network's logits are the prior's weighting of
+    the action features (plus the untrained policy head): the weights say g = prior."""
+    from labyrinth_env.agents import train_alphazero as A
+
+    prior = [1.0, -0.3, 5.0, 0.0]
+    trainer = A.Trainer(toy_config(tmp_path, net={"hidden": [8, 8], "feature_prior": prior}))
+    net = N.to_arrays(trainer.model)
+    assert not net[8].any()
+    np.testing.assert_array_equal(net[9], np.array(prior, dtype=np.float32))
+    plain = N.to_arrays(A.Trainer(toy_config(tmp_path / "plain", net={"hidden": [8, 8]})).model)
+    assert not np.array_equal(plain[9], net[9])
+
+
 def test_sparse_rows_give_back_the_dense_rows() -> None:
     from labyrinth_env.agents.train_alphazero import SparseRows
 
@@ -314,6 +328,12 @@ def test_config_errors_name_the_key_and_what_is_allowed(tmp_path) -> None:
         A.check_config({**base, "net": {"hidden": [8]}})
     with pytest.raises(ValueError, match=r"unknown eval.against entry 'mcts'"):
         A.check_config({**base, "eval": {"against": ["mcts"]}})
+    with pytest.raises(ValueError, match=r"feature_prior must be empty or 4 numbers"):
+        A.check_config({**base, "net": {"feature_prior": [1.0, 2.0]}})
+    with pytest.raises(ValueError, match=r"selfplay.max_turns must be >= 0"):
+        A.check_config({**base, "selfplay": {"max_turns": -1}})
+    with pytest.raises(ValueError, match=r"selfplay.adjudicate must be in \[0, 1\]"):
+        A.check_config({**base, "selfplay": {"adjudicate": 2.0}})
     with pytest.raises(ValueError, match=r"--resume: no checkpoint"):
         A.train(toy_config(tmp_path), resume=True, progress=False)
 
