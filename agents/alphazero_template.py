@@ -10,10 +10,12 @@ instead of the heuristic and rollouts:
   ``K.determinize(copy, seat, seed)`` (a fresh seed each time), then walks the open-loop
   tree (keyed on actions) on that copy; the real record is read only through those copies;
 - a new node is expanded with the network on the observation of the seat to act there
-  (in the determinized world, so only what that world lets it see): its prior is the
-  softmax of the logits over that world's legal actions, and its value, one entry per
-  seat in the observer's egocentric order, is turned back into absolute seats and backed
-  up; a finished game backs up the kernel's returns;
+  and the features of its legal actions (``action_features``: each action played out one
+  step in that world), in the determinized world, so only what that world lets it see:
+  its prior is the softmax of the logits over that world's legal actions, and its value,
+  one entry per seat in the observer's egocentric order, is turned back into absolute
+  seats and backed up; a finished game backs up the kernel's returns (adjudicated by
+  progress when the turn limit stopped it undecided: ``final_values``);
 - selection is PUCT over the actions legal in this determinization, with the node's prior
   renormalised over them and the child's availability count in the exploration term
   (ISMCTS); an unvisited child counts at its parent's mean value for the mover;
@@ -24,9 +26,9 @@ The heuristic appears nowhere in ``search`` or ``selfplay``; ``play_match`` uses
 an opponent to measure the network against.
 
 Self-play (``selfplay``) plays whole games, every seat by the search, and records at every
-decision with more than one legal action: the decider's observation and legal mask, the
-search's visit distribution, and, once the game ends, every seat's return in the
-decider's egocentric order. Moves are drawn in proportion to the visits for the first
+decision with more than one legal action: the decider's observation, the root's action
+features and legal mask, the search's policy target, and, once the game ends, every
+seat's return in the decider's egocentric order (adjudicated as ``final_values`` says). Moves are drawn in proportion to the visits for the first
 ``temperature_moves`` decisions of a game, then the most visited action.
 """
 

@@ -8,8 +8,13 @@ Each iteration plays ``selfplay.games`` games in numba (``agents/alphazero_templ
 every seat by the search over worlds determinized for the deciding seat, expanded and
 valued by the network; no heuristic), adds their decisions to a replay buffer of the last
 ``train.buffer`` decisions, and takes ``train.updates`` Adam steps on minibatches drawn
-from it (loss: cross-entropy of the masked policy against the visit distribution, plus the
-squared error of every seat's value against the game's returns). Every ``eval.every``
+from it (loss: cross-entropy of the masked policy against the search's policy target,
+plus the squared error of every seat's value against the game's returns). Three aids for
+games that random play never finishes: the network weighs each legal action's features
+(``alphazero_template.action_features``), ``net.feature_prior`` starts those weights at a
+given weighting, and an undecided game's value targets follow each seat's progress
+(``selfplay.adjudicate``; ``selfplay.max_turns`` stops self-play games sooner than the
+evaluation's). Every ``eval.every``
 iterations the network alone (masked argmax; ``eval.simulations > 0``: its search) plays
 ``eval.games`` games against each of ``eval.against``, the same games every time, seats
 rotating; win rates with Wilson 95% intervals go to ``eval.jsonl``, ``scalars.jsonl``,
