@@ -28,8 +28,9 @@ an opponent to measure the network against.
 Self-play (``selfplay``) plays whole games, every seat by the search, and records at every
 decision with more than one legal action: the decider's observation, the root's action
 features and legal mask, the search's policy target, and, once the game ends, every
-seat's return in the decider's egocentric order (adjudicated as ``final_values`` says). Moves are drawn in proportion to the visits for the first
-``temperature_moves`` decisions of a game, then the most visited action.
+seat's return in the decider's egocentric order (adjudicated as ``final_values`` says).
+Moves are drawn from the policy target for the first ``temperature_moves`` decisions of a
+game, then its argmax is played.
 """
 
 from __future__ import annotations
