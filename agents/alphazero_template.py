@@ -58,7 +58,8 @@ MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC = 0, 1
 
-# the shaping potentials move by 0.01-0.2 a step; scaled, their changes weigh like a win's 1
+# the kernels' progress (``K.progress``, often the shaping potential) moves by 0.01-0.2 a
+# step; scaled, its changes weigh like a win's 1
 PROGRESS_SCALE = 10.0
 
 
@@ -70,11 +71,11 @@ def uniform01(rng) -> float:
 
 @njit(cache=True)
 def best_other_potential(s, seat: int) -> float:
-    """The highest shaping potential among the seats other than ``seat`` (0 alone)."""
+    """The highest progress (``K.progress``) among the seats other than ``seat`` (0 alone)."""
     best = 0.0
     for p in range(s.num_players):
         if p != seat:
-            best = max(best, K.shaping_potential(s, p))
+            best = max(best, K.progress(s, p))
     return best
 
 
@@ -82,12 +83,12 @@ def best_other_potential(s, seat: int) -> float:
 def action_features(s, seat: int, mask, features, scratch) -> None:
     """``features[a]`` for every action ``mask`` allows to ``seat`` in ``s``, read from the
     position the action leads to (``scratch``: one record to play it in): the change of the
-    seat's own shaping potential and of the best other seat's (``PROGRESS_SCALE`` times),
+    seat's own progress (``K.progress``) and of the best other seat's (``PROGRESS_SCALE`` times),
     the seat's return if the action ends the game, and whether the seat acts again. ``s``
     must be a world the seat may see (determinized for it): its dice and draws are that
     world's, so the features carry nothing hidden."""
     features[:] = 0.0
-    own = K.shaping_potential(s, seat)
+    own = K.progress(s, seat)
     other = best_other_potential(s, seat)
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
     for a in range(mask.shape[0]):
@@ -101,7 +102,7 @@ def action_features(s, seat: int, mask, features, scratch) -> None:
             features[a, 2] = ret[seat]
             if ret[seat] != 0.0:  # a decided game's potential is 0: the return says it all
                 continue
-        features[a, 0] = PROGRESS_SCALE * (K.shaping_potential(t, seat) - own)
+        features[a, 0] = PROGRESS_SCALE * (K.progress(t, seat) - own)
         features[a, 1] = PROGRESS_SCALE * (best_other_potential(t, seat) - other)
         features[a, 3] = 1.0 if K.to_act(t) == seat else 0.0
 
@@ -122,7 +123,7 @@ def final_values(s, ret, adjudicate: float) -> None:
         if ret[p] != 0.0:
             return
     for p in range(s.num_players):
-        ret[p] = adjudicate * np.tanh(PROGRESS_SCALE * (K.shaping_potential(s, p) - best_other_potential(s, p)))
+        ret[p] = adjudicate * np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
 
 
 @njit(cache=True)

@@ -217,7 +217,7 @@ def test_action_features_read_the_position_each_action_leads_to() -> None:
         for a in np.flatnonzero(mask):
             after = states.copy()
             K.step(after[0], a)
-            own = K.shaping_potential(after[0], seat) - K.shaping_potential(s, seat)
+            own = K.progress(after[0], seat) - K.progress(s, seat)
             if K.to_act(after[0]) >= 0:
                 assert features[a, 0] == pytest.approx(10 * own, abs=1e-5)
                 assert features[a, 3] == float(K.to_act(after[0]) == seat)
