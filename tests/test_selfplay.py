@@ -421,3 +421,18 @@ def test_the_toy_race_is_learned_beyond_the_heuristic_in_seconds(tmp_path) -> No
     trainer = A.train(cfg, progress=False)["trainer"]
     after = trainer.evaluate(N.to_arrays(trainer.model))[0]["win_rate"]
     assert before < 0.1 and after >= 0.28, (before, after)
+
+
+def test_the_feature_prior_benchmark_prints_a_table_and_writes_json(tmp_path, capsys) -> None:
+    import json
+
+    from labyrinth_env.benchmarks import feature_prior
+
+    out = tmp_path / "prior.json"
+    assert feature_prior.main(["--env", "toy_race_v0", "--games", "4", "--out", str(out)]) == 0
+    table = capsys.readouterr().out
+    assert "toy_race_v0" in table and "heuristic" in table
+    rows = json.loads(out.read_text())["rows"]
+    assert [r["opponent"] for r in rows] == ["random", "heuristic"] and all(r["games"] == 4 for r in rows)
+    assert feature_prior.main(["--env", "toy_race_v0", "--prior", "1,2"]) == 2
+    assert "--prior must be 4 numbers" in capsys.readouterr().err
