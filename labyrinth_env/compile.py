@@ -6,6 +6,12 @@ version and the CPU, so what this compiles serves every later process, every clo
 same sources and every worker on this machine; nothing stale is ever loaded.
 
     labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch analyze] [--jobs N]
+    labyrinth compile [--env ID ...] --export kernels.tar.gz   (compile, then pack them in one file)
+    labyrinth compile --import kernels.tar.gz                   (on another machine: load, not compile)
+
+An archive (``labyrinth_env.core.cache_archive``) holds the compiled kernels of the installed
+sources for this Python, numba and CPU target; an import refuses, in one line, an archive
+built for others or from other sources, or damaged.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import queue as queue_module
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 PATHS = ("aec", "vector", "heuristic", "search", "batch", "analyze")
@@ -212,6 +219,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once (default: CPUs)")
+    archive = parser.add_mutually_exclusive_group()
+    archive.add_argument(
+        "--export",
+        type=Path,
+        metavar="FILE",
+        help="after compiling, write the compiled kernels of these rulesets to FILE (a .tar.gz)",
+    )
+    archive.add_argument(
+        "--import",
+        dest="import_",
+        type=Path,
+        metavar="FILE",
+        help="unpack an archive written by --export into the kernel cache instead of compiling",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
@@ -219,6 +240,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     for env_id in args.env or []:
         if env_id not in known:
             parser.error(f"unknown env id {env_id!r}; available: {', '.join(known)}")
+    if args.import_ is not None:
+        return _import(args.import_)
+    if args.export is not None and args.export.is_dir():
+        parser.error(f"--export {args.export}: that is a folder; give the archive's file name (kernels.tar.gz)")
     env_ids = args.env or known
     started = time.perf_counter()
     try:
@@ -227,6 +252,43 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"labyrinth compile: {exc}", file=sys.stderr)
         return 1
     print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s; cache: {cache_root()}")
+    if args.export is not None:
+        return _export(args.export, env_ids)
+    return 0
+
+
+def _export(out: Path, env_ids: Sequence[str]) -> int:
+    import labyrinth_env
+    from labyrinth_env.core.cache_archive import ArchiveError, export_archive
+
+    try:
+        manifest = export_archive(out, [labyrinth_env.get_spec(e).package for e in env_ids])
+    except (ArchiveError, OSError) as exc:
+        print(f"labyrinth compile: cannot export to {out}: {exc}", file=sys.stderr)
+        return 2
+    size = out.stat().st_size / 1e6
+    cpu = manifest["target"]["cpu_name"]
+    print(
+        f"wrote {out} ({size:.0f} MB, {len(manifest['files'])} files of {len(manifest['modules'])} modules, "
+        f"for CPU target {cpu}); on another machine: labyrinth compile --import {out.name}"
+    )
+    return 0
+
+
+def _import(archive: Path) -> int:
+    from labyrinth_env.core.cache import cache_root
+    from labyrinth_env.core.cache_archive import ArchiveError, import_archive
+
+    started = time.perf_counter()
+    try:
+        manifest = import_archive(archive)
+    except ArchiveError as exc:  # refused: nothing was written
+        print(f"labyrinth compile: cannot import {archive}: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"imported {len(manifest['files'])} files of {len(manifest['modules'])} modules into {cache_root()} "
+        f"in {time.perf_counter() - started:.0f} s: these kernels now load instead of compiling"
+    )
     return 0
 
 

@@ -166,7 +166,13 @@ def _references(module_name: str, module: ModuleType | None, path: str, projects
         if not imported or len(submodules) < len(imported):
             names.add(absolute)  # ``import X``, or names defined in X itself
     if module is not None:
-        for value in list(vars(module).values()):
+        for key, value in list(vars(module).items()):
+            if key.startswith("__") and key.endswith("__"):
+                # the import system's ``__loader__``, ``__spec__``: set on a module bound
+                # through the import system, not on one bound from another's ``bind``; no
+                # compiled code reaches them, and they would make the stamp depend on how
+                # (in which order) the process imported its bound modules
+                continue
             if isinstance(value, ModuleType):
                 names.add(value.__name__)
             else:
