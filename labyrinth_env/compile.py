@@ -106,8 +106,10 @@ def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
     env_id = labyrinth_env.register_ruleset(spec).env_id  # a ruleset of one's own reaches the child so
     started = time.perf_counter()
     last = [0.0]
+    total = [0]
 
     def report(functions: int) -> None:
+        total[0] = functions
         now = time.perf_counter()
         if now - last[0] > 0.5:
             last[0] = now
@@ -118,7 +120,51 @@ def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
     except Exception as exc:  # the parent reports it, names the ruleset, exits non-zero
         messages.put((env_id, "error", f"{type(exc).__name__}: {exc}"))
         return
-    messages.put((env_id, "done", time.perf_counter() - started))
+    messages.put((env_id, "done", (time.perf_counter() - started, total[0])))
+
+
+COUNTS_FILE = "compile_counts.json"  # in the cache root: functions per ruleset, paths and sources
+
+
+def _counts_key(spec: Any, paths: Sequence[str]) -> str:
+    """A ruleset's paths and the sources they compile (its kernel, its heuristic, the
+    templates bound to it): the same key means the same functions to compile."""
+    import hashlib
+
+    from labyrinth_env.core.cache import closure_stamp
+    from labyrinth_env.core.templates import TEMPLATES
+
+    modules = [spec.kernel.__name__, *sorted(set(TEMPLATES.values()))]
+    if spec.heuristic is not None:
+        modules.append(spec.heuristic.__name__)
+    digest = hashlib.sha256("".join(closure_stamp(m) for m in modules).encode()).hexdigest()[:20]
+    return f"{spec.env_id} {','.join(sorted(paths))} {digest}"
+
+
+def _read_counts() -> dict[str, int]:
+    import json
+
+    from labyrinth_env.core.cache import cache_root
+
+    try:
+        counts = json.loads((cache_root() / COUNTS_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return counts if isinstance(counts, dict) else {}
+
+
+def _write_counts(counts: dict[str, int]) -> None:
+    import json
+
+    from labyrinth_env.core.cache import cache_root
+
+    path = cache_root() / COUNTS_FILE
+    try:
+        tmp = path.with_name(f"{COUNTS_FILE}.{os.getpid()}")
+        tmp.write_text(json.dumps(counts, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache: the next compile counts without an estimate
+        pass
 
 
 def compile_rulesets(
@@ -140,8 +186,11 @@ def compile_rulesets(
     messages = context.Queue()
     waiting = list(env_ids)
     running: dict[str, Any] = {}
+    exiting: list[Any] = []  # children that sent their result and are shutting down
     seconds: dict[str, float] = {}
     errors: dict[str, str] = {}
+    known = _read_counts()  # functions each ruleset's paths compiled last time from these sources
+    keys: dict[str, str] = {}
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=False) as bar:
         # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
@@ -149,28 +198,38 @@ def compile_rulesets(
         plain = progress and not bar.console.is_terminal
         said: dict[str, float] = {}
         counts: dict[str, int] = {}
+        began: dict[str, float] = {}
 
-        def show(env_id: str, text: str, count: bool = False) -> None:
+        def show(env_id: str, text: str, count: bool = False, final: bool = False) -> None:
             bar.update(tasks[env_id], description=f"{env_id}: {text}")
             if plain and (not count or time.perf_counter() - said.get(env_id, 0.0) >= PLAIN_EVERY_S):
                 said[env_id] = time.perf_counter()
-                print(f"{env_id}: {text} ({time.perf_counter() - started:.0f} s)", flush=True)
+                clock = "" if final else f" ({time.perf_counter() - began[env_id]:.0f} s)"
+                print(f"{env_id}: {text}{clock}", flush=True)
 
-        started = time.perf_counter()
-        tasks = {e: bar.add_task(f"{e}: waiting", total=None) for e in env_ids}
+        def functions(env_id: str) -> str:
+            done = counts.get(env_id, 0)
+            expected = known.get(keys[env_id], 0)
+            return f"{done} of about {max(done, expected)} functions" if expected else f"{done} functions"
+
+        tasks = {e: bar.add_task(f"{e}: waiting", total=None, start=False) for e in env_ids}
         saved = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = "1"  # in the children: compiling needs no thread pool
         try:
             while waiting or running:
+                exiting = [proc for proc in exiting if proc.is_alive()]
                 for env_id in running:  # a long compile (a prange loop) sends no count for a while
-                    show(env_id, f"compiling, {counts.get(env_id, 0)} functions", count=True)
+                    show(env_id, f"compiling, {functions(env_id)}", count=True)
                 while waiting and len(running) < jobs:
                     env_id = waiting.pop(0)
                     spec = labyrinth_env.get_spec(env_id)
                     mine = tuple(paths[env_id]) if isinstance(paths, Mapping) else tuple(paths)
+                    keys[env_id] = _counts_key(spec, mine)
                     proc = context.Process(target=_child, args=(spec, mine, messages), daemon=True)
                     proc.start()
                     running[env_id] = proc
+                    began[env_id] = time.perf_counter()
+                    bar.start_task(tasks[env_id])  # its clock: this ruleset's time, not the command's
                     show(env_id, "compiling")
                 try:
                     env_id, kind, value = messages.get(timeout=0.5)
@@ -182,17 +241,30 @@ def compile_rulesets(
                     continue
                 if kind == "count":
                     counts[env_id] = value
-                    show(env_id, f"compiling, {value} functions", count=True)
+                    show(env_id, f"compiling, {functions(env_id)}", count=True)
                 elif kind == "done":
-                    seconds[env_id] = value
-                    running.pop(env_id).join()
-                    show(env_id, f"compiled in {value:.0f} s")
+                    compiled = value[1]
+                    seconds[env_id] = time.perf_counter() - began[env_id]  # its process's start included
+                    # said now: the child may take seconds more to exit (numba and LLVM
+                    # tear down), which nobody needs to wait for
+                    exiting.append(running.pop(env_id))
+                    if compiled:
+                        show(env_id, f"compiled in {seconds[env_id]:.0f} s ({compiled} functions)", final=True)
+                    else:
+                        show(env_id, f"ready in {seconds[env_id]:.0f} s (all loaded from the cache)", final=True)
+                    bar.stop_task(tasks[env_id])
                     bar.update(tasks[env_id], total=1, completed=1)
+                    if compiled > known.get(keys[env_id], 0):
+                        known[keys[env_id]] = compiled
+                        _write_counts({**_read_counts(), keys[env_id]: compiled})
                 else:
                     errors[env_id] = value
-                    running.pop(env_id).join()
-                    show(env_id, "FAILED")
+                    exiting.append(running.pop(env_id))
+                    show(env_id, "FAILED", final=True)
+                    bar.stop_task(tasks[env_id])
                     bar.update(tasks[env_id], total=1, completed=1)
+            for proc in exiting:
+                proc.join(timeout=60)
         finally:
             if saved is None:
                 os.environ.pop("NUMBA_NUM_THREADS", None)
@@ -247,11 +319,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     env_ids = args.env or known
     started = time.perf_counter()
     try:
-        compile_rulesets(env_ids, args.paths, args.jobs)
+        seconds = compile_rulesets(env_ids, args.paths, args.jobs)
     except RuntimeError as exc:  # a ruleset failed to compile: its error in one line, not a traceback
         print(f"labyrinth compile: {exc}", file=sys.stderr)
         return 1
-    print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s; cache: {cache_root()}")
+    each = ", ".join(f"{e} {seconds[e]:.0f} s" for e in env_ids)
+    print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s ({each}); cache: {cache_root()}")
     if args.export is not None:
         return _export(args.export, env_ids)
     return 0

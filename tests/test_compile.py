@@ -53,7 +53,7 @@ def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, caps
     seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "search"], jobs=1)
     assert set(seconds) == {TOY}
     out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
-    assert f"{TOY}: compiling" in out and f"{TOY}: compiled in" in out
+    assert f"{TOY}: compiling" in out and (f"{TOY}: compiled in" in out or f"{TOY}: ready in" in out)
     done = subprocess.run(
         [sys.executable, "-c", _USE_EVERYTHING], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
@@ -83,3 +83,32 @@ def test_bad_arguments_are_one_line_errors(argv, words, capsys):
     err = capsys.readouterr().err.strip().splitlines()
     assert all(w in err[-1] for w in words), err
     assert "Traceback" not in "\n".join(err)
+
+
+@pytest.mark.slow  # compiles the toy's AEC path twice: ~20 s on 2 busy cores
+def test_a_compile_says_n_of_about_m_functions_with_m_from_the_last_compile_of_the_same_sources(
+    tmp_path, monkeypatch, capsys
+):
+    import shutil
+
+    from labyrinth_env import progress
+    from labyrinth_env.compile import COUNTS_FILE
+
+    monkeypatch.setenv("LABYRINTH_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(progress, "PLAIN_EVERY_S", 0.0)  # every count as a line
+    compile_rulesets([TOY], ["aec"], jobs=1)
+    first = capsys.readouterr().out
+    ((key, recorded),) = json.loads((tmp_path / COUNTS_FILE).read_text()).items()
+    assert f"{TOY}: compiled in" in first and f"({recorded} functions)" in first, first
+    assert "of about" not in first  # nothing to go by the first time
+    for folder in tmp_path.iterdir():  # the kernels gone, the count kept
+        if folder.is_dir():
+            shutil.rmtree(folder)
+    compile_rulesets([TOY], ["aec"], jobs=1)
+    again = capsys.readouterr().out
+    assert f"of about {recorded} functions" in again, again
+    # a cache that holds them: loaded, nothing compiled, the count unchanged
+    seconds = compile_rulesets([TOY], ["aec"], jobs=1)
+    assert f"{TOY}: ready in" in capsys.readouterr().out
+    assert json.loads((tmp_path / COUNTS_FILE).read_text()) == {key: recorded}
+    assert set(seconds) == {TOY}
