@@ -472,6 +472,13 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.seats[rows], self.rngs[rows] = seats, rngs
         self.game_seeds[rows] = seeds
 
+    def compile_kernels(self) -> None:
+        """Compile (or load from the cache) the batched reset and step this env runs, now,
+        announced on stderr; otherwise the first ``reset`` does it, inside whatever is
+        timing that reset. Plays nothing in this env (a scratch game of its own kind)."""
+        if not self._compiled:
+            self._compile_entry_points()
+
     def _compile_entry_points(self) -> None:
         """Compile (or load) the batched reset and step on a scratch batch of one game, with
         the compile shown while it lasts (``labyrinth_env.progress``)."""
