@@ -26,12 +26,14 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-PATHS = ("aec", "vector", "heuristic", "search", "batch", "analyze")
+PATHS = ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
     "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
     "heuristic": "the heuristic agent",
+    "determinize": "a seat's forward model (the view tournaments and evaluations give search agents)",
     "search": "the MCTS agent",
+    "alphazero": "the learned agent's network and search, and the self-play learner's games (needs torch)",
     "batch": "the benchmark's in-kernel loops (random_steps, serial and prange)",
     "analyze": "the game card's recorded play and hidden-information count (labyrinth analyze)",
 }
@@ -67,10 +69,14 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             from labyrinth_env.agents import make_agent
 
             make_agent("heuristic").act(obs, env)
+        if "determinize" in paths:
+            env.unwrapped.seat_view()
         if "search" in paths:
             from labyrinth_env.agents import make_agent
 
             make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
+        if "alphazero" in paths:
+            _warm_alphazero(spec, env.unwrapped)
         if "vector" in paths:
             from labyrinth_env.vector import VectorEnv
 
@@ -97,6 +103,51 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             spec.kernel.determinize(env.unwrapped._states.copy()[0], 0, np.uint64(0))
     finally:
         event.unregister("numba:compile", listener)
+
+
+def _warm_alphazero(spec: Any, raw: Any) -> None:
+    """The learned agent's network and search and the self-play learner's games and
+    matches (``agents/alphazero_template.py`` bound to the ruleset), on a tiny network and
+    a game cut short: the same argument types as theirs, so the same compiled code."""
+    import importlib.util
+
+    import numpy as np
+
+    if importlib.util.find_spec("torch") is None:  # the network's weights come from torch
+        return
+    from labyrinth_env.agents import alphazero_net as N
+    from labyrinth_env.agents import alphazero_template
+    from labyrinth_env.core.templates import bind
+
+    K, m = spec.kernel, bind(alphazero_template, spec)
+    net = N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (4, 4), 0)
+    params = np.zeros(m.NUM_PARAMS, dtype=np.float64)
+    params[m.P_SIMULATIONS], params[m.P_C], params[m.P_MAX_DECISIONS] = 2, 1.5, 4
+    params[m.P_TARGET] = m.TARGET_COMPLETED_Q
+    options, seeds, rows = raw.options_vector(), np.zeros(1, dtype=np.uint64), 8
+    returns = np.zeros((1, K.NUM_SEATS), dtype=np.float64)
+    m.selfplay(
+        seeds,
+        options,
+        net,
+        params,
+        np.zeros((rows, K.OBS_SIZE), dtype=np.float32),
+        np.zeros((rows, K.NUM_ACTIONS), dtype=np.uint8),
+        np.zeros((rows, K.NUM_ACTIONS), dtype=np.float32),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, K.NUM_SEATS), dtype=np.float32),
+        returns,
+    )
+    m.play_match(seeds, options, net, params, np.zeros(1, dtype=np.int64), m.OPPONENT_RANDOM, returns)
+    view = raw.seat_view()
+    visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    m.search(view.model.position(), view.model.seat, np.uint64(0), net, params, visits, improved)
+    mask = np.asarray(view.action_mask).astype(np.uint8)
+    scratch = (np.zeros(K.NUM_ACTIONS, dtype=np.float32), np.zeros(K.NUM_SEATS, dtype=np.float32))
+    hidden = (np.zeros(4, dtype=np.float32), np.zeros(4, dtype=np.float32))
+    N.forward(net, np.ascontiguousarray(view.observation, dtype=np.float32), mask, *scratch, *hidden)
 
 
 def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:

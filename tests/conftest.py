@@ -41,9 +41,10 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     from labyrinth_env.compile import PATHS, compile_rulesets
 
-    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks):
-    # that one test compiles them, the others' would be compiled for nothing.
-    paths = [p for p in PATHS if p != "batch"]
+    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
+    # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
+    # test_pod3e_agents): those tests compile them, the others' would be compiled for nothing.
+    paths = [p for p in PATHS if p not in ("batch", "alphazero")]
 
     capture = config.pluginmanager.getplugin("capturemanager")
     started = time.perf_counter()

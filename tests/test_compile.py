@@ -39,6 +39,10 @@ env.reset(seed=3)
 obs = env.observe(env.agent_selection)
 env.step(int(make_agent("heuristic").act(obs, env)))
 make_agent("mcts:simulations=2,rollout_steps=4", 0).act(env.observe(env.agent_selection), env)
+env.unwrapped.seat_view()  # a seat's forward model: determinize
+if "alphazero" in sys.argv[1:]:  # the learned agent's and the self-play learner's kernels
+    from labyrinth_env.compile import _warm_alphazero
+    _warm_alphazero(SPEC, env.unwrapped)
 for opponents in ("random", "heuristic"):
     for parallel in (False, True):
         vec = VectorEnv(SPEC.env_id, 40, seed=1, opponents=opponents, parallel=parallel)
@@ -50,19 +54,19 @@ print(json.dumps(compiled))
 
 
 def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, capsys):
-    seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "search"], jobs=1)
+    seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "determinize", "search", "alphazero"], jobs=1)
     assert set(seconds) == {TOY}
     out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
     assert f"{TOY}: compiling" in out and (f"{TOY}: compiled in" in out or f"{TOY}: ready in" in out)
     done = subprocess.run(
-        [sys.executable, "-c", _USE_EVERYTHING], cwd=ROOT, capture_output=True, text=True, timeout=600
+        [sys.executable, "-c", _USE_EVERYTHING, "alphazero"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-3000:]
     assert json.loads(done.stdout.strip().splitlines()[-1]) == []
 
 
 def test_every_path_is_named_and_helped():
-    assert PATHS == ("aec", "vector", "heuristic", "search", "batch", "analyze")
+    assert PATHS == ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
     from labyrinth_env.compile import PATH_HELP
 
     assert set(PATH_HELP) == set(PATHS)
