@@ -244,6 +244,7 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
+    from labyrinth_env.compile import prepare
 
     options = {"num_players": args.players} if args.players else {}
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
@@ -251,6 +252,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     if not 0 <= args.seat < players:
         raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = split_agent_specs(args.agents) or ["heuristic"]
+    prepare(args.env, specs)  # compiled before the first move, not between two of them
     opponents = [make_agent(specs[i % len(specs)], seed=args.seed + i) for i in range(players)]
     env.reset(seed=args.seed)
     for agent in opponents:

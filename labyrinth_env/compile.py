@@ -105,6 +105,32 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
         event.unregister("numba:compile", listener)
 
 
+# what games with an agent run besides the env itself (agent name -> compile paths)
+AGENT_PATHS = {
+    "heuristic": ("heuristic",),
+    "mcts": ("determinize", "search"),
+    "learned": ("determinize", "alphazero"),
+}
+
+
+def agent_paths(agent_specs: Sequence[str]) -> list[str]:
+    """The compile paths games with these agents run (``AGENT_PATHS``), the AEC env's first."""
+    paths = ["aec"]
+    for spec in agent_specs:
+        for path in AGENT_PATHS.get(spec.split(":")[0].strip(), ()):
+            if path not in paths:
+                paths.append(path)
+    return paths
+
+
+def prepare(env_id: str, agent_specs: Sequence[str]) -> None:
+    """Compile (or load) in this process, before the first game, what games of ``env_id``
+    with these agents run: the commands call it so that no compile stops a game in the
+    middle (each compile that takes a while is announced on stderr as it happens). The
+    kernels go to the cache, which worker processes on this machine then load."""
+    warm(env_id, agent_paths(agent_specs))
+
+
 def _warm_alphazero(spec: Any, raw: Any) -> None:
     """The learned agent's network and search and the self-play learner's games and
     matches (``agents/alphazero_template.py`` bound to the ruleset), on a tiny network and

@@ -116,3 +116,39 @@ def test_a_compile_says_n_of_about_m_functions_with_m_from_the_last_compile_of_t
     assert f"{TOY}: ready in" in capsys.readouterr().out
     assert json.loads((tmp_path / COUNTS_FILE).read_text()) == {key: recorded}
     assert set(seconds) == {TOY}
+
+
+def test_commands_compile_what_their_agents_need_before_the_first_game(monkeypatch):
+    from labyrinth_env.agents import evaluate as ev
+    from labyrinth_env.agents import tournament
+    from labyrinth_env.compile import agent_paths
+
+    assert agent_paths(["random", "heuristic", "mcts:simulations=5", "learned", "ppo:x.zip"]) == [
+        "aec",
+        "heuristic",
+        "determinize",
+        "search",
+        "alphazero",
+    ]
+    calls = []
+    monkeypatch.setattr(ev, "prepare", lambda env_id, specs: calls.append(("prepare", env_id, list(specs))))
+
+    def match(env_id, specs, games, seed, progress=False, **options):
+        calls.append(("games", env_id))
+        return {}
+
+    monkeypatch.setattr(ev, "evaluate_match", match)
+    monkeypatch.setattr(ev, "format_match", lambda result: "")
+    assert ev.main(["--env", TOY, "--agents", "heuristic,mcts", "--games", "1", "--no-progress"]) == 0
+    assert calls == [("prepare", TOY, ["heuristic", "mcts"]), ("games", TOY)]
+
+    calls.clear()
+    monkeypatch.setattr(tournament, "prepare", lambda env_id, specs: calls.append(("prepare", env_id, list(specs))))
+
+    def play(t, *args, **kwargs):
+        calls.append(("games", t.env_id))
+        return {}
+
+    monkeypatch.setattr(tournament, "_play_and_report", play)
+    tournament.run_tournament(TOY, ["random", "heuristic"], games=1, progress=False, plot=False)
+    assert calls == [("prepare", TOY, ["random", "heuristic"]), ("games", TOY)]
