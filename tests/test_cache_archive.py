@@ -176,3 +176,58 @@ def test_the_manifest_names_the_target_and_every_file(archive):
     assert set(manifest["files"]) == {m.name for m, _ in members[1:] if m.isfile()}
     assert {f"{m}/{s[:20]}" for m, s in manifest["modules"].items()} == {m.name for m, _ in members if m.isdir()}
     assert any(name.startswith("tests.toy_ruleset.random_loops/") for name in manifest["files"])
+
+
+def _worker_game() -> dict:
+    """In a Ray worker: a toy game with the heuristic in every seat, counting compiles."""
+    from numba.core import event
+
+    import labyrinth_env
+    from labyrinth_env.agents import make_agent
+    from labyrinth_env.core.cache import cache_root
+
+    labyrinth_env.register_ruleset(TOY_SPEC)
+    compiled: list[str] = []
+
+    class Count(event.Listener):
+        def on_start(self, ev) -> None:
+            pass
+
+        def on_end(self, ev) -> None:
+            compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+    event.register("numba:compile", Count())
+    env = labyrinth_env.make(TOY_SPEC.env_id)
+    env.reset(seed=1)
+    agent = make_agent("heuristic")
+    for _ in range(30):
+        obs, _, term, trunc, _ = env.last()
+        env.step(None if term or trunc else int(agent.act(obs, env)))
+        if not env.agents:
+            break
+    return {"root": str(cache_root()), "compiled": compiled}
+
+
+def test_a_ray_worker_given_the_drivers_cache_starts_a_game_with_nothing_compiled(
+    archive, tmp_path, monkeypatch, capsys
+):
+    from labyrinth_env.agents.tournament import _local_ray_on_loopback
+    from labyrinth_env.core.cache import worker_env
+
+    _local_ray_on_loopback()  # a single node on 127.0.0.1 (when Ray is not imported yet)
+    ray = pytest.importorskip("ray", reason="ray is not installed (pip install -e '.[distributed]')")
+
+    ray.init(address="local", num_cpus=1, _node_ip_address="127.0.0.1", include_dashboard=False, log_to_driver=False)
+    try:
+        # the driver's cache: a fresh folder filled from the archive after Ray started, so
+        # the worker can only find it through what the driver hands it
+        fresh = tmp_path / "driver-cache"
+        code, _, err = _import(archive, fresh, monkeypatch, capsys)
+        assert code == 0, err
+        env_vars = {"PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1", **worker_env()}
+        task = ray.remote(num_cpus=1)(_worker_game).options(runtime_env={"env_vars": env_vars})
+        got = ray.get(task.remote(), timeout=600)
+    finally:
+        ray.shutdown()
+    assert got["root"] == str(fresh)
+    assert got["compiled"] == [], got["compiled"]

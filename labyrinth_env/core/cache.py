@@ -78,6 +78,14 @@ def cache_root() -> Path:
     return _configured_root()
 
 
+def worker_env() -> dict[str, str]:
+    """Environment variables that give a worker process (a Ray task's ``runtime_env``, a
+    pool started elsewhere) this process's kernel cache: on this machine, or on a cluster
+    whose nodes share the folder, the worker then loads what was compiled here. (Nodes that
+    do not share it: ``labyrinth compile --import`` an exported archive on each.)"""
+    return {"LABYRINTH_CACHE_DIR": str(cache_root())}
+
+
 def _configured_root() -> Path:
     if os.environ.get("LABYRINTH_CACHE_DIR"):
         return Path(os.environ["LABYRINTH_CACHE_DIR"])
