@@ -39,7 +39,7 @@ import labyrinth_env
 from labyrinth_env.agents import alphazero_net as N
 from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
-from labyrinth_env.compile import prepare
+from labyrinth_env.compile import warm
 
 ALGO = "alphazero"
 EVAL_OPPONENTS = ("random", "heuristic")
@@ -590,7 +590,7 @@ def train(cfg: AlphaZeroConfig, resume: bool = False, progress: bool = True) -> 
         trainer.load(out)
     # the self-play games, matches and search compiled (announced) before the first
     # iteration, whose time and budget they would otherwise take
-    prepare(cfg.env_id, ["learned"])
+    warm(cfg.env_id, ["aec", "alphazero"])
     out.mkdir(parents=True, exist_ok=True)
     writer = None
     try:

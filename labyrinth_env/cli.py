@@ -67,7 +67,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     paths = {e: ["aec"] for e in env_ids}
     if not args.no_agents:
-        paths[DEMO_TOURNAMENT_ENV] += ["heuristic"] + (["search"] if args.mcts else [])
+        paths[DEMO_TOURNAMENT_ENV] += ["heuristic"] + (["determinize", "search"] if args.mcts else [])
     t0 = time.perf_counter()
     compile_seconds = compile_rulesets(env_ids, paths, jobs)
     console.print(f"kernels ready in {time.perf_counter() - t0:.0f} s")
