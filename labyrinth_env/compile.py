@@ -363,9 +363,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--paths",
         nargs="+",
-        default=list(PATHS),
+        default=None,
         choices=PATHS,
-        help="; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
+        help="default: all; " + "; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once (default: CPUs)")
     archive = parser.add_mutually_exclusive_group()
@@ -390,13 +390,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         if env_id not in known:
             parser.error(f"unknown env id {env_id!r}; available: {', '.join(known)}")
     if args.import_ is not None:
+        if args.env or args.paths:
+            parser.error("--import takes no --env or --paths: it unpacks whatever the archive holds")
         return _import(args.import_)
     if args.export is not None and args.export.is_dir():
         parser.error(f"--export {args.export}: that is a folder; give the archive's file name (kernels.tar.gz)")
     env_ids = args.env or known
     started = time.perf_counter()
     try:
-        seconds = compile_rulesets(env_ids, args.paths, args.jobs)
+        seconds = compile_rulesets(env_ids, args.paths or PATHS, args.jobs)
     except RuntimeError as exc:  # a ruleset failed to compile: its error in one line, not a traceback
         print(f"labyrinth compile: {exc}", file=sys.stderr)
         return 1

@@ -78,6 +78,8 @@ def test_every_path_is_named_and_helped():
         (["--env", "nope_v0"], ("unknown env id 'nope_v0'", "available")),
         (["--jobs", "0"], ("--jobs must be >= 1, got 0",)),
         (["--paths", "everything"], ("invalid choice: 'everything'",)),
+        (["--import", "k.tar.gz", "--env", "team_edition_v2"], ("--import takes no --env or --paths",)),
+        (["--import", "k.tar.gz", "--export", "x.tar.gz"], ("not allowed with argument",)),
     ],
 )
 def test_bad_arguments_are_one_line_errors(argv, words, capsys):
