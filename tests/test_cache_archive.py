@@ -231,3 +231,22 @@ def test_a_ray_worker_given_the_drivers_cache_starts_a_game_with_nothing_compile
         ray.shutdown()
     assert got["root"] == str(fresh)
     assert got["compiled"] == [], got["compiled"]
+
+
+def test_an_archive_naming_modules_outside_the_project_is_refused_without_importing_them(
+    archive, tmp_path, monkeypatch, capsys
+):
+    import importlib
+
+    imported = []
+    real = importlib.import_module
+    monkeypatch.setattr(importlib, "import_module", lambda name, *a: (imported.append(name), real(name, *a))[1])
+
+    def foreign(manifest: dict) -> None:
+        manifest["modules"]["antigravity"] = "0" * 64
+        manifest["sources"] = _sources_digest(manifest["modules"])
+
+    bad = _repack(archive, tmp_path / "bad.tar.gz", manifest_edit=foreign)
+    code, _, err = _import(bad, tmp_path / "fresh", monkeypatch, capsys)
+    assert code == 2 and "compiled from other sources" in err, err
+    assert "antigravity" not in imported

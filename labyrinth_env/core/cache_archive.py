@@ -14,6 +14,9 @@ other sources than the installed ones, or damaged (a file that does not match it
 a cut or garbled archive, a name outside the layout); files are unpacked into a folder of
 their own inside the cache root and moved into place only once all of them check.
 
+Numba's cache files are pickles, which run code when loaded: import archives only from a
+source you would run code from (your own ``--export``, your build machine).
+
 A portable archive is one compiled with ``NUMBA_CPU_NAME=generic`` (numba then targets no
 particular CPU features), and it is used where the same setting is made; the speed that
 costs is in ``docs/benchmarks.md`` ("A kernel cache for another machine").
@@ -77,11 +80,21 @@ def installed_stamp(module_name: str) -> str | None:
     here: a ruleset that is not installed or registered): the one the cache locator gave
     its functions when they were defined (a bound template's closure, read while it was
     being bound, is what its folder is named after)."""
+    if module_name.split(".")[0] not in _project_packages():
+        return None  # a name from an archive is imported only if it is this project's
     try:
         importlib.import_module(module_name)
     except Exception:  # any import failure means: not these sources
         return None
     return SourceClosureLocator._stamps.get(module_name) or closure_stamp(module_name)
+
+
+def _project_packages() -> set[str]:
+    """Top-level packages whose modules hold kernels: labyrinth_env's and each registered
+    ruleset's."""
+    import labyrinth_env
+
+    return {"labyrinth_env", *(spec.package.split(".")[0] for spec in labyrinth_env.specs())}
 
 
 def _cached_modules(root: Path) -> list[str]:
