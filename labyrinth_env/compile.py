@@ -1,17 +1,22 @@
 """``labyrinth compile``: fill the kernel cache for several rulesets at once, one process per
-ruleset, with a line per ruleset that counts its compiled functions as they come.
+ruleset, with a line per ruleset that counts its compiled functions as they come ("N of
+about M", M from the last compile of the same ruleset, paths and sources) and says when it
+is done, with that ruleset's own time.
 
 The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the numba
 version and the CPU, so what this compiles serves every later process, every clone of the
 same sources and every worker on this machine; nothing stale is ever loaded.
 
-    labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch analyze] [--jobs N]
+    labyrinth compile [--env ID ...] [--paths aec vector heuristic determinize search ...] [--jobs N]
     labyrinth compile [--env ID ...] --export kernels.tar.gz   (compile, then pack them in one file)
     labyrinth compile --import kernels.tar.gz                   (on another machine: load, not compile)
 
 An archive (``labyrinth_env.core.cache_archive``) holds the compiled kernels of the installed
 sources for this Python, numba and CPU target; an import refuses, in one line, an archive
 built for others or from other sources, or damaged.
+
+``prepare(env_id, agents)`` is the same compile in the calling process, for what games with
+those agents run: the commands call it before their first game.
 """
 
 from __future__ import annotations
