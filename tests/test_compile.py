@@ -154,3 +154,36 @@ def test_commands_compile_what_their_agents_need_before_the_first_game(monkeypat
     monkeypatch.setattr(tournament, "_play_and_report", play)
     tournament.run_tournament(TOY, ["random", "heuristic"], games=1, progress=False, plot=False)
     assert calls == [("prepare", TOY, ["random", "heuristic"]), ("games", TOY)]
+
+
+def _slow_exit_child(*args) -> None:
+    """``compile._child``, then a slow exit (numba and LLVM tearing down took 6-20 s)."""
+    import time
+
+    from labyrinth_env.compile import _child
+
+    _child(*args)
+    time.sleep(6)
+
+
+def test_a_rulesets_line_comes_when_it_is_done_not_when_its_process_has_exited(monkeypatch):
+    import multiprocessing
+    import time
+
+    from labyrinth_env import compile as C
+
+    spawn = multiprocessing.get_context("spawn")
+
+    class SlowExits:
+        Queue = spawn.Queue
+
+        def Process(self, target, args, daemon):
+            return spawn.Process(target=_slow_exit_child, args=args, daemon=daemon)
+
+    lines = []
+    monkeypatch.setattr(C.multiprocessing, "get_context", lambda kind: SlowExits())
+    monkeypatch.setattr(C, "print", lambda text, **kw: lines.append((time.perf_counter(), text)), raising=False)
+    C.compile_rulesets([TOY], ["aec"], jobs=1)
+    returned = time.perf_counter()
+    (said,) = [t for t, text in lines if text.startswith((f"{TOY}: ready in", f"{TOY}: compiled in"))]
+    assert returned - said > 4, lines  # said at once, while the process was still exiting
