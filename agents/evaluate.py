@@ -30,6 +30,7 @@ from tqdm import tqdm
 
 import labyrinth_env
 from labyrinth_env.agents import list_agents, make_agent, parse_agent_spec, split_agent_specs
+from labyrinth_env.compile import prepare
 from labyrinth_env.options import option_assignment
 from labyrinth_env.registry import check_output_file
 
@@ -282,9 +283,11 @@ def main(argv: list[str] | None = None) -> int:
             specs = split_agent_specs(args.agents)
             for spec in specs:
                 parse_agent_spec(spec)  # a clear error before any game
+            prepare(args.env, specs)  # compiled before the first game, not in the middle of one
             result = evaluate_match(args.env, specs, args.games, args.seed, progress=not args.no_progress, **options)
         else:
             parse_agent_spec(args.agent)
+            prepare(args.env, [args.agent])  # compiled before the first game, not in the middle of one
             result = evaluate(args.env, args.agent, args.games, args.seed, progress=not args.no_progress, **options)
     except ValueError as exc:
         print(f"{parser.prog}: error: {' '.join(str(exc).split())}", file=sys.stderr)

@@ -72,6 +72,8 @@ import labyrinth_env
 from labyrinth_env.agents import describe_agents, make_agent, split_agent_specs
 from labyrinth_env.agents.evaluate import play_game
 from labyrinth_env.agents.ratings import plot_report, print_report, report_markdown, tournament_report
+from labyrinth_env.compile import prepare
+from labyrinth_env.core.cache import worker_env
 from labyrinth_env.core.rng import derive_seed, python_seed, seed_state, splitmix64
 from labyrinth_env.options import option_assignment, options_dict
 from labyrinth_env.registry import player_range
@@ -489,7 +491,9 @@ def run_ray(
         by_arrangement: dict[int, list[int]] = {}
         for i in todo:
             by_arrangement.setdefault(t.schedule.arrangement(i), []).append(i)
-        remote = ray.remote(num_cpus=1)(play_batch).options(runtime_env={"env_vars": dict(WORKER_ENV)})
+        # the workers load the kernels the driver compiled (run_tournament prepares them)
+        env_vars = {**WORKER_ENV, **worker_env()}
+        remote = ray.remote(num_cpus=1)(play_batch).options(runtime_env={"env_vars": env_vars})
         t_ref = ray.put(t)
         pending = [remote.remote(t_ref, batch) for ids in by_arrangement.values() for batch in _batches(ids, size)]
         while pending:
@@ -876,6 +880,9 @@ def run_tournament(
         except ImportError:
             raise ValueError("backend 'ray' needs ray: pip install -e '.[distributed]'") from None
     t = make_tournament(env_id, agents, seed, options)
+    # compiled here, before any game: the workers (processes, or Ray's on this machine)
+    # then load the kernels from the cache instead of each compiling them mid-game
+    prepare(env_id, t.agents)
     with contextlib.ExitStack() as stack:
         records: list[dict[str, Any]] = []
         path = None

@@ -44,6 +44,7 @@ import labyrinth_env
 from labyrinth_env.agents import alphazero_net as N
 from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
+from labyrinth_env.compile import warm
 
 ALGO = "alphazero"
 EVAL_OPPONENTS = ("random", "heuristic")
@@ -615,6 +616,9 @@ def train(cfg: AlphaZeroConfig, resume: bool = False, progress: bool = True) -> 
     trainer = Trainer(cfg)
     if resume:
         trainer.load(out)
+    # the self-play games, matches and search compiled (announced) before the first
+    # iteration, whose time and budget they would otherwise take
+    warm(cfg.env_id, ["aec", "alphazero"])
     out.mkdir(parents=True, exist_ok=True)
     writer = None
     try:

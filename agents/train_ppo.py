@@ -415,6 +415,12 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
     from tqdm import tqdm
 
     cooperative = labyrinth_env.get_spec(cfg.env_id).cooperative
+    # compiled (or loaded) before the clock starts, each announced while it compiles: the
+    # training env's loops and the evaluations' (their opponents' kernels), which would
+    # otherwise compile inside the first steps and the first evaluation
+    vec.compile_kernels()
+    for opp in cfg.eval["against"]:
+        _eval_env(cfg, opp, cfg.eval["games"], cfg.seed + 10_000).compile_kernels()
     start = time.perf_counter()  # steps/s everywhere: learner steps per second of wall time, evaluations included
 
     class EvalCallback(BaseCallback):
@@ -492,6 +498,8 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         "steps_per_s": model.num_timesteps / elapsed,
         "final": [e for e in evals if e["timesteps"] == int(model.num_timesteps)],
         "model": str(out / "final_model.zip"),
+        "checkpoints": str(out / "checkpoints"),
+        "tensorboard": str(out / "tb"),
         "imitation": imitation,
         "references": references,
         "curve": str(out / "learning_curve.png"),
@@ -528,9 +536,14 @@ def main(argv: list[str] | None = None) -> int:
         print(f"vs {row['opponent']}: win rate {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
     rate = result["steps_per_s"]
     print(
-        f"{result['timesteps']:,} steps in {result['seconds']:.0f} s ({rate:,.0f} steps/s, evaluations included); "
-        f"curve: {result['curve']}"
+        f"{result['timesteps']:,} steps in {result['seconds']:.0f} s ({rate:,.0f} steps/s, evaluations included, "
+        f"compiling not); curve: {result['curve']}"
     )
+    options = "".join(f" --option {k}={v}" for k, v in cfg.options.items())
+    play = f"labyrinth evaluate --env {cfg.env_id}{options} --agent ppo:{result['model']}"
+    print(f"model: {result['model']} (to play it: {play})")
+    print(f"checkpoints: {result['checkpoints']}/")
+    print(f"TensorBoard logs: {result['tensorboard']}/ (tensorboard --logdir {result['tensorboard']})")
     return 0
 
 

@@ -29,9 +29,17 @@ def run(env_ids: list[str], iterations: int, num_players: int, max_turns: int) -
     import ray
     from rich.progress import Progress
 
+    from labyrinth_env.core.cache import worker_env
     from labyrinth_env.rllib import ppo_config
 
-    ray.init(address="local", include_dashboard=False, num_cpus=1, _node_ip_address="127.0.0.1", log_to_driver=False)
+    ray.init(
+        address="local",
+        include_dashboard=False,
+        num_cpus=1,
+        _node_ip_address="127.0.0.1",
+        log_to_driver=False,
+        runtime_env={"env_vars": worker_env()},  # env runners load the kernels from this process's cache
+    )
     rows = []
     try:
         with Progress(transient=True) as bar:

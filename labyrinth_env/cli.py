@@ -67,7 +67,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     )
     paths = {e: ["aec"] for e in env_ids}
     if not args.no_agents:
-        paths[DEMO_TOURNAMENT_ENV] += ["heuristic"] + (["search"] if args.mcts else [])
+        paths[DEMO_TOURNAMENT_ENV] += ["heuristic"] + (["determinize", "search"] if args.mcts else [])
     t0 = time.perf_counter()
     compile_seconds = compile_rulesets(env_ids, paths, jobs)
     console.print(f"kernels ready in {time.perf_counter() - t0:.0f} s")
@@ -244,6 +244,7 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
+    from labyrinth_env.compile import prepare
 
     options = {"num_players": args.players} if args.players else {}
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
@@ -251,6 +252,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     if not 0 <= args.seat < players:
         raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = split_agent_specs(args.agents) or ["heuristic"]
+    prepare(args.env, specs)  # compiled before the first move, not between two of them
     opponents = [make_agent(specs[i % len(specs)], seed=args.seed + i) for i in range(players)]
     env.reset(seed=args.seed)
     for agent in opponents:

@@ -1,11 +1,22 @@
 """``labyrinth compile``: fill the kernel cache for several rulesets at once, one process per
-ruleset, with a line per ruleset that counts its compiled functions as they come.
+ruleset, with a line per ruleset that counts its compiled functions as they come ("N of
+about M", M from the last compile of the same ruleset, paths and sources) and says when it
+is done, with that ruleset's own time.
 
 The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the numba
 version and the CPU, so what this compiles serves every later process, every clone of the
 same sources and every worker on this machine; nothing stale is ever loaded.
 
-    labyrinth compile [--env ID ...] [--paths aec vector heuristic search batch analyze] [--jobs N]
+    labyrinth compile [--env ID ...] [--paths aec vector heuristic determinize search ...] [--jobs N]
+    labyrinth compile [--env ID ...] --export kernels.tar.gz   (compile, then pack them in one file)
+    labyrinth compile --import kernels.tar.gz                   (on another machine: load, not compile)
+
+An archive (``labyrinth_env.core.cache_archive``) holds the compiled kernels of the installed
+sources for this Python, numba and CPU target; an import refuses, in one line, an archive
+built for others or from other sources, or damaged.
+
+``prepare(env_id, agents)`` is the same compile in the calling process, for what games with
+those agents run: the commands call it before their first game.
 """
 
 from __future__ import annotations
@@ -17,14 +28,17 @@ import queue as queue_module
 import sys
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
-PATHS = ("aec", "vector", "heuristic", "search", "batch", "analyze")
+PATHS = ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
     "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
     "heuristic": "the heuristic agent",
+    "determinize": "a seat's forward model (the view tournaments and evaluations give search agents)",
     "search": "the MCTS agent",
+    "alphazero": "the learned agent's network and search, and the self-play learner's games (needs torch)",
     "batch": "the benchmark's in-kernel loops (random_steps, serial and prange)",
     "analyze": "the game card's recorded play and hidden-information count (labyrinth analyze)",
 }
@@ -60,10 +74,14 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             from labyrinth_env.agents import make_agent
 
             make_agent("heuristic").act(obs, env)
+        if "determinize" in paths:
+            env.unwrapped.seat_view()
         if "search" in paths:
             from labyrinth_env.agents import make_agent
 
             make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
+        if "alphazero" in paths:
+            _warm_alphazero(spec, env.unwrapped)
         if "vector" in paths:
             from labyrinth_env.vector import VectorEnv
 
@@ -92,6 +110,77 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
         event.unregister("numba:compile", listener)
 
 
+# what games with an agent run besides the env itself (agent name -> compile paths)
+AGENT_PATHS = {
+    "heuristic": ("heuristic",),
+    "mcts": ("determinize", "search"),
+    "learned": ("determinize", "alphazero"),
+}
+
+
+def agent_paths(agent_specs: Sequence[str]) -> list[str]:
+    """The compile paths games with these agents run (``AGENT_PATHS``), the AEC env's first."""
+    paths = ["aec"]
+    for spec in agent_specs:
+        for path in AGENT_PATHS.get(spec.split(":")[0].strip(), ()):
+            if path not in paths:
+                paths.append(path)
+    return paths
+
+
+def prepare(env_id: str, agent_specs: Sequence[str]) -> None:
+    """Compile (or load) in this process, before the first game, what games of ``env_id``
+    with these agents run: the commands call it so that no compile stops a game in the
+    middle (each compile that takes a while is announced on stderr as it happens). The
+    kernels go to the cache, which worker processes on this machine then load."""
+    warm(env_id, agent_paths(agent_specs))
+
+
+def _warm_alphazero(spec: Any, raw: Any) -> None:
+    """The learned agent's network and search and the self-play learner's games and
+    matches (``agents/alphazero_template.py`` bound to the ruleset), on a tiny network and
+    a game cut short: the same argument types as theirs, so the same compiled code."""
+    import importlib.util
+
+    import numpy as np
+
+    if importlib.util.find_spec("torch") is None:  # the network's weights come from torch
+        return
+    from labyrinth_env.agents import alphazero_net as N
+    from labyrinth_env.agents import alphazero_template
+    from labyrinth_env.core.templates import bind
+
+    K, m = spec.kernel, bind(alphazero_template, spec)
+    net = N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (4, 4), 0)
+    params = np.zeros(m.NUM_PARAMS, dtype=np.float64)
+    params[m.P_SIMULATIONS], params[m.P_C], params[m.P_MAX_DECISIONS] = 2, 1.5, 4
+    params[m.P_TARGET] = m.TARGET_COMPLETED_Q
+    options, seeds, rows = raw.options_vector(), np.zeros(1, dtype=np.uint64), 8
+    returns = np.zeros((1, K.NUM_SEATS), dtype=np.float64)
+    m.selfplay(
+        seeds,
+        options,
+        net,
+        params,
+        np.zeros((rows, K.OBS_SIZE), dtype=np.float32),
+        np.zeros((rows, K.NUM_ACTIONS), dtype=np.uint8),
+        np.zeros((rows, K.NUM_ACTIONS), dtype=np.float32),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros(rows, dtype=np.int64),
+        np.zeros((rows, K.NUM_SEATS), dtype=np.float32),
+        returns,
+    )
+    m.play_match(seeds, options, net, params, np.zeros(1, dtype=np.int64), m.OPPONENT_RANDOM, returns)
+    view = raw.seat_view()
+    visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    m.search(view.model.position(), view.model.seat, np.uint64(0), net, params, visits, improved)
+    mask = np.asarray(view.action_mask).astype(np.uint8)
+    scratch = (np.zeros(K.NUM_ACTIONS, dtype=np.float32), np.zeros(K.NUM_SEATS, dtype=np.float32))
+    hidden = (np.zeros(4, dtype=np.float32), np.zeros(4, dtype=np.float32))
+    N.forward(net, np.ascontiguousarray(view.observation, dtype=np.float32), mask, *scratch, *hidden)
+
+
 def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
     import labyrinth_env
 
@@ -99,8 +188,10 @@ def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
     env_id = labyrinth_env.register_ruleset(spec).env_id  # a ruleset of one's own reaches the child so
     started = time.perf_counter()
     last = [0.0]
+    total = [0]
 
     def report(functions: int) -> None:
+        total[0] = functions
         now = time.perf_counter()
         if now - last[0] > 0.5:
             last[0] = now
@@ -111,7 +202,51 @@ def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
     except Exception as exc:  # the parent reports it, names the ruleset, exits non-zero
         messages.put((env_id, "error", f"{type(exc).__name__}: {exc}"))
         return
-    messages.put((env_id, "done", time.perf_counter() - started))
+    messages.put((env_id, "done", (time.perf_counter() - started, total[0])))
+
+
+COUNTS_FILE = "compile_counts.json"  # in the cache root: functions per ruleset, paths and sources
+
+
+def _counts_key(spec: Any, paths: Sequence[str]) -> str:
+    """A ruleset's paths and the sources they compile (its kernel, its heuristic, the
+    templates bound to it): the same key means the same functions to compile."""
+    import hashlib
+
+    from labyrinth_env.core.cache import closure_stamp
+    from labyrinth_env.core.templates import TEMPLATES
+
+    modules = [spec.kernel.__name__, *sorted(set(TEMPLATES.values()))]
+    if spec.heuristic is not None:
+        modules.append(spec.heuristic.__name__)
+    digest = hashlib.sha256("".join(closure_stamp(m) for m in modules).encode()).hexdigest()[:20]
+    return f"{spec.env_id} {','.join(sorted(paths))} {digest}"
+
+
+def _read_counts() -> dict[str, int]:
+    import json
+
+    from labyrinth_env.core.cache import cache_root
+
+    try:
+        counts = json.loads((cache_root() / COUNTS_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    return counts if isinstance(counts, dict) else {}
+
+
+def _write_counts(counts: dict[str, int]) -> None:
+    import json
+
+    from labyrinth_env.core.cache import cache_root
+
+    path = cache_root() / COUNTS_FILE
+    try:
+        tmp = path.with_name(f"{COUNTS_FILE}.{os.getpid()}")
+        tmp.write_text(json.dumps(counts, indent=1, sort_keys=True))
+        os.replace(tmp, path)
+    except OSError:  # a read-only cache: the next compile counts without an estimate
+        pass
 
 
 def compile_rulesets(
@@ -133,8 +268,11 @@ def compile_rulesets(
     messages = context.Queue()
     waiting = list(env_ids)
     running: dict[str, Any] = {}
+    exiting: list[Any] = []  # children that sent their result and are shutting down
     seconds: dict[str, float] = {}
     errors: dict[str, str] = {}
+    known = _read_counts()  # functions each ruleset's paths compiled last time from these sources
+    keys: dict[str, str] = {}
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
     with Progress(*columns, disable=not progress, transient=False) as bar:
         # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
@@ -142,28 +280,38 @@ def compile_rulesets(
         plain = progress and not bar.console.is_terminal
         said: dict[str, float] = {}
         counts: dict[str, int] = {}
+        began: dict[str, float] = {}
 
-        def show(env_id: str, text: str, count: bool = False) -> None:
+        def show(env_id: str, text: str, count: bool = False, final: bool = False) -> None:
             bar.update(tasks[env_id], description=f"{env_id}: {text}")
             if plain and (not count or time.perf_counter() - said.get(env_id, 0.0) >= PLAIN_EVERY_S):
                 said[env_id] = time.perf_counter()
-                print(f"{env_id}: {text} ({time.perf_counter() - started:.0f} s)", flush=True)
+                clock = "" if final else f" ({time.perf_counter() - began[env_id]:.0f} s)"
+                print(f"{env_id}: {text}{clock}", flush=True)
 
-        started = time.perf_counter()
-        tasks = {e: bar.add_task(f"{e}: waiting", total=None) for e in env_ids}
+        def functions(env_id: str) -> str:
+            done = counts.get(env_id, 0)
+            expected = known.get(keys[env_id], 0)
+            return f"{done} of about {max(done, expected)} functions" if expected else f"{done} functions"
+
+        tasks = {e: bar.add_task(f"{e}: waiting", total=None, start=False) for e in env_ids}
         saved = os.environ.get("NUMBA_NUM_THREADS")
         os.environ["NUMBA_NUM_THREADS"] = "1"  # in the children: compiling needs no thread pool
         try:
             while waiting or running:
+                exiting = [proc for proc in exiting if proc.is_alive()]
                 for env_id in running:  # a long compile (a prange loop) sends no count for a while
-                    show(env_id, f"compiling, {counts.get(env_id, 0)} functions", count=True)
+                    show(env_id, f"compiling, {functions(env_id)}", count=True)
                 while waiting and len(running) < jobs:
                     env_id = waiting.pop(0)
                     spec = labyrinth_env.get_spec(env_id)
                     mine = tuple(paths[env_id]) if isinstance(paths, Mapping) else tuple(paths)
+                    keys[env_id] = _counts_key(spec, mine)
                     proc = context.Process(target=_child, args=(spec, mine, messages), daemon=True)
                     proc.start()
                     running[env_id] = proc
+                    began[env_id] = time.perf_counter()
+                    bar.start_task(tasks[env_id])  # its clock: this ruleset's time, not the command's
                     show(env_id, "compiling")
                 try:
                     env_id, kind, value = messages.get(timeout=0.5)
@@ -175,17 +323,30 @@ def compile_rulesets(
                     continue
                 if kind == "count":
                     counts[env_id] = value
-                    show(env_id, f"compiling, {value} functions", count=True)
+                    show(env_id, f"compiling, {functions(env_id)}", count=True)
                 elif kind == "done":
-                    seconds[env_id] = value
-                    running.pop(env_id).join()
-                    show(env_id, f"compiled in {value:.0f} s")
+                    compiled = value[1]
+                    seconds[env_id] = time.perf_counter() - began[env_id]  # its process's start included
+                    # said now: the child may take seconds more to exit (numba and LLVM
+                    # tear down), which nobody needs to wait for
+                    exiting.append(running.pop(env_id))
+                    if compiled:
+                        show(env_id, f"compiled in {seconds[env_id]:.0f} s ({compiled} functions)", final=True)
+                    else:
+                        show(env_id, f"ready in {seconds[env_id]:.0f} s (all loaded from the cache)", final=True)
+                    bar.stop_task(tasks[env_id])
                     bar.update(tasks[env_id], total=1, completed=1)
+                    if compiled > known.get(keys[env_id], 0):
+                        known[keys[env_id]] = compiled
+                        _write_counts({**_read_counts(), keys[env_id]: compiled})
                 else:
                     errors[env_id] = value
-                    running.pop(env_id).join()
-                    show(env_id, "FAILED")
+                    exiting.append(running.pop(env_id))
+                    show(env_id, "FAILED", final=True)
+                    bar.stop_task(tasks[env_id])
                     bar.update(tasks[env_id], total=1, completed=1)
+            for proc in exiting:
+                proc.join(timeout=60)
         finally:
             if saved is None:
                 os.environ.pop("NUMBA_NUM_THREADS", None)
@@ -207,11 +368,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--paths",
         nargs="+",
-        default=list(PATHS),
+        default=None,
         choices=PATHS,
-        help="; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
+        help="default: all; " + "; ".join(f"{k}: {v}" for k, v in PATH_HELP.items()),
     )
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes at once (default: CPUs)")
+    archive = parser.add_mutually_exclusive_group()
+    archive.add_argument(
+        "--export",
+        type=Path,
+        metavar="FILE",
+        help="after compiling, write the compiled kernels of these rulesets to FILE (a .tar.gz)",
+    )
+    archive.add_argument(
+        "--import",
+        dest="import_",
+        type=Path,
+        metavar="FILE",
+        help="unpack an archive written by --export into the kernel cache instead of compiling",
+    )
     args = parser.parse_args(argv)
     if args.jobs < 1:
         parser.error(f"--jobs must be >= 1, got {args.jobs}")
@@ -219,14 +394,58 @@ def main(argv: Sequence[str] | None = None) -> int:
     for env_id in args.env or []:
         if env_id not in known:
             parser.error(f"unknown env id {env_id!r}; available: {', '.join(known)}")
+    if args.import_ is not None:
+        if args.env or args.paths:
+            parser.error("--import takes no --env or --paths: it unpacks whatever the archive holds")
+        return _import(args.import_)
+    if args.export is not None and args.export.is_dir():
+        parser.error(f"--export {args.export}: that is a folder; give the archive's file name (kernels.tar.gz)")
     env_ids = args.env or known
     started = time.perf_counter()
     try:
-        compile_rulesets(env_ids, args.paths, args.jobs)
+        seconds = compile_rulesets(env_ids, args.paths or PATHS, args.jobs)
     except RuntimeError as exc:  # a ruleset failed to compile: its error in one line, not a traceback
         print(f"labyrinth compile: {exc}", file=sys.stderr)
         return 1
-    print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s; cache: {cache_root()}")
+    each = ", ".join(f"{e} {seconds[e]:.0f} s" for e in env_ids)
+    print(f"{len(env_ids)} rulesets ready in {time.perf_counter() - started:.0f} s ({each}); cache: {cache_root()}")
+    if args.export is not None:
+        return _export(args.export, env_ids)
+    return 0
+
+
+def _export(out: Path, env_ids: Sequence[str]) -> int:
+    import labyrinth_env
+    from labyrinth_env.core.cache_archive import ArchiveError, export_archive
+
+    try:
+        manifest = export_archive(out, [labyrinth_env.get_spec(e).package for e in env_ids])
+    except (ArchiveError, OSError) as exc:
+        print(f"labyrinth compile: cannot export to {out}: {exc}", file=sys.stderr)
+        return 2
+    size = out.stat().st_size / 1e6
+    cpu = manifest["target"]["cpu_name"]
+    print(
+        f"wrote {out} ({size:.0f} MB, {len(manifest['files'])} files of {len(manifest['modules'])} modules, "
+        f"for CPU target {cpu}); on another machine: labyrinth compile --import {out.name}"
+    )
+    return 0
+
+
+def _import(archive: Path) -> int:
+    from labyrinth_env.core.cache import cache_root
+    from labyrinth_env.core.cache_archive import ArchiveError, import_archive
+
+    started = time.perf_counter()
+    try:
+        manifest = import_archive(archive)
+    except ArchiveError as exc:  # refused: nothing was written
+        print(f"labyrinth compile: cannot import {archive}: {exc}", file=sys.stderr)
+        return 2
+    print(
+        f"imported {len(manifest['files'])} files of {len(manifest['modules'])} modules into {cache_root()} "
+        f"in {time.perf_counter() - started:.0f} s: these kernels now load instead of compiling"
+    )
     return 0
 
 

@@ -315,6 +315,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         # first observation of the game the kernel has already begun in their slot
         self._ended = np.zeros(num_envs, dtype=bool)
         self._begun_obs = np.zeros((num_envs, obs_size), dtype=np.float32)
+        self._final_states = np.zeros_like(self.states)  # next-step mode: ended games, for render()
 
     @property
     def max_opponent_decisions(self) -> int:
@@ -471,18 +472,31 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.seats[rows], self.rngs[rows] = seats, rngs
         self.game_seeds[rows] = seeds
 
+    def compile_kernels(self) -> None:
+        """Compile (or load from the cache) the batched reset and step this env runs, now,
+        announced on stderr; otherwise the first ``reset`` does it, inside whatever is
+        timing that reset. Plays nothing in this env (a scratch game of its own kind)."""
+        if not self._compiled:
+            self._compile_entry_points()
+
     def _compile_entry_points(self) -> None:
         """Compile (or load) the batched reset and step on a scratch batch of one game, with
         the compile shown while it lasts (``labyrinth_env.progress``)."""
         from labyrinth_env.progress import first_use
 
-        with first_use(("vector", self.env_id), f"the {self.ruleset.title} vector-env kernels") as first:
+        # one announcement per set of loops: the heuristic opponents' loops and the parallel
+        # ones compile apart from the others (a minute and more each), after a first env of
+        # another kind loaded or compiled its own
+        heuristic = self.opponent_kind == KERNEL_OPPONENTS["heuristic"]
+        kind = f"{'heuristic' if heuristic else 'random'} opponents, {'parallel' if self.parallel else 'serial'} loop"
+        what = f"the {self.ruleset.title} vector-env kernels ({kind})"
+        with first_use(("vector", self.env_id, heuristic, self.parallel), what) as first:
             if first is not None:
                 scratch = VectorEnv(
                     self.env_id,
                     1,
                     seed=0,
-                    opponents="heuristic" if self.opponent_kind == KERNEL_OPPONENTS["heuristic"] else "random",
+                    opponents="heuristic" if heuristic else "random",
                     parallel=self.parallel,
                     **options_dict(self.raw.options),
                 )
@@ -610,9 +624,11 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def render(self) -> tuple[Any, ...] | None:
         """Every env's frame, as Gymnasium's vector envs give them (a tuple): with
         ``render_mode="rgb_array"`` an HxWx3 picture each, with ``"ansi"`` the text board,
-        each game from a spectator's seat (no hidden information). In the same-step and
-        next-step modes a slot whose game ended holds the next game already; with
-        ``autoreset_mode="disabled"`` the finished game is drawn until its slot is reset."""
+        each game from a spectator's seat (no hidden information). In the same-step mode a
+        slot whose game ended holds the next game already; in the next-step mode the
+        finished game is drawn (as the step returned its final observation) until the next
+        ``step`` begins the new one; with ``autoreset_mode="disabled"`` the finished game is
+        drawn until its slot is reset."""
         if self.render_mode is None:
             gymnasium.logger.warn(
                 f"{self.env_id}: render() needs a render_mode (allowed: {self.metadata['render_modes']})"
@@ -625,7 +641,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def render_env(self, i: int) -> Any:
         """Env ``i``'s frame (see ``render``)."""
         raw = self.raw  # the AEC env draws whatever record it is given
-        raw._states[0] = self.states[i]
+        next_step = self.autoreset_mode == gymnasium.vector.AutoresetMode.NEXT_STEP
+        raw._states[0] = self._final_states[i] if next_step and self._ended[i] else self.states[i]
         raw._has_reset = True
         return raw.render()
 
@@ -645,24 +662,41 @@ class VectorEnv(gymnasium.vector.VectorEnv):
 
     def _step(self, index: np.ndarray, actions: np.ndarray) -> None:
         """Step the envs ``index`` with ``actions`` (one per env, full length)."""
+        # next-step mode with a render mode: render() draws a finished game until the next
+        # step, but the kernel has already begun the next one in its slot; the finished
+        # game's last state is had by stepping a copy again without the restart (the same
+        # inputs, so the same game), only for the games that ended, only when rendering
+        keep_final = self.render_mode is not None and self.autoreset_mode == gymnasium.vector.AutoresetMode.NEXT_STEP
+        buffers = (self.states, self.masks, self.obs, self.final_obs, self.seats, self.returns, self.rngs, self.infos)
+        before = [b.copy() for b in buffers] if keep_final else None
+        self._step_buffers(index, actions, *buffers, self._restart)
+        self._check_seats(index)
+        if before is not None:
+            was_done = before[-1][index, 0] + before[-1][index, 1] > 0
+            ended = index[(self.infos[index, 0] + self.infos[index, 1] > 0) & ~was_done]
+            if ended.size:
+                self._step_buffers(ended, actions, *before, False)
+                self._final_states[ended] = before[0][ended]
+
+    def _step_buffers(self, index: np.ndarray, actions: np.ndarray, *buffers: np.ndarray) -> None:
+        states, masks, obs, final_obs, seats, returns, rngs, infos, restart = buffers
         self._vector_step(
-            self.states,
+            states,
             index,
             actions,
             self.learners,
             self.reward_seats,
             self.opponent_kind,
-            self.masks,
-            self.obs,
-            self.final_obs,
-            self.seats,
-            self.returns,
-            self.rngs,
-            self.infos,
+            masks,
+            obs,
+            final_obs,
+            seats,
+            returns,
+            rngs,
+            infos,
             self.max_opponent_decisions,
-            self._restart,
+            restart,
         )
-        self._check_seats(index)
 
     def _check_seats(self, index: np.ndarray) -> None:
         seats = self.seats[index]

@@ -21,6 +21,7 @@ import labyrinth_env
 from tests.toy_ruleset import SPEC as TOY_SPEC
 
 labyrinth_env.register_ruleset(TOY_SPEC)
+ANALYSED = ("toy_race_v", "labyrinx_v", "paths_of_destiny_2011_v")  # the rulesets tests analyse (env id starts)
 
 
 def _whole_suite(config: pytest.Config) -> bool:
@@ -41,16 +42,22 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     from labyrinth_env.compile import PATHS, compile_rulesets
 
-    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks):
-    # that one test compiles them, the others' would be compiled for nothing.
-    paths = [p for p in PATHS if p != "batch"]
+    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
+    # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
+    # test_pod3e_agents): those tests compile them, the others' would be compiled for nothing.
+    # The game card's analysis loops ("analyze") serve the rulesets whose analysis the tests
+    # run (test_analyze, test_game_ends: ANALYSED); the others' tests count only what a seat
+    # cannot see (``unseen_one``, about 4 s to compile against some 25 s for the loops,
+    # Team Edition on a loaded machine) and compile that themselves.
+    common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze")]
+    paths = {e: common + (["analyze"] if e.startswith(ANALYSED) else []) for e in labyrinth_env.list_envs()}
 
     capture = config.pluginmanager.getplugin("capturemanager")
     started = time.perf_counter()
     with capture.global_and_fixture_disabled():
         print(f"\nthe kernels of every ruleset, compiled once for the {workers} test workers (or loaded if cached):")
         try:
-            compile_rulesets(labyrinth_env.list_envs(), paths, jobs=workers)
+            compile_rulesets(list(paths), paths, jobs=workers)
         except RuntimeError as exc:  # the tests of that ruleset will fail with the whole story
             print(f"compiling failed ({exc}); the tests follow and compile what they need")
             return

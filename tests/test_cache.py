@@ -260,3 +260,34 @@ def test_an_index_that_names_other_files_is_damage_and_a_save_writes_past_it(tmp
         cache.load("key")
     cache.save("key", {"n": 2})
     assert cache.load("key") == {"n": 2}
+
+
+_STAMP_AFTER_IMPORTS = """
+import importlib, sys
+import labyrinth_env
+from labyrinth_env.core.cache import SourceClosureLocator
+from tests.toy_ruleset import SPEC
+labyrinth_env.register_ruleset(SPEC)
+for name in sys.argv[1:]:
+    importlib.import_module("tests.toy_ruleset." + name)
+print(SourceClosureLocator._stamps["tests.toy_ruleset.random_loops"])
+"""
+
+
+def test_a_bound_modules_stamp_does_not_depend_on_the_order_its_neighbours_were_imported():
+    # the random-opponent loops bind ``no_heuristic`` as their H: imported through the import
+    # system first, that module carried the import system's ``__loader__`` (whose class lives
+    # in core/templates.py) into the loops' stamp, so two processes with the same sources
+    # stamped the loops differently and an exported cache missed in one of them
+    stamps = []
+    for order in (["random_loops"], ["no_heuristic", "random_loops"]):
+        done = subprocess.run(
+            [sys.executable, "-c", _STAMP_AFTER_IMPORTS, *order],
+            capture_output=True,
+            text=True,
+            timeout=300,
+            cwd=Path(__file__).parents[1],
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        stamps.append(done.stdout.split()[-1])
+    assert stamps[0] == stamps[1]

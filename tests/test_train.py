@@ -185,7 +185,14 @@ def test_heuristic_actions_are_legal_and_leave_the_games_alone():
 
 def test_train_cli_overrides(tmp_path, capsys):
     assert main(["--config", SMOKE, "--timesteps", "512", "--out", str(tmp_path / "cli"), "--no-progress"]) == 0
-    assert "win rate" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "win rate" in out
+    # the end names where everything went (issue 36)
+    model = tmp_path / "cli" / "final_model.zip"
+    assert f"model: {model}" in out and f"--agent ppo:{model}" in out and model.exists()
+    assert f"checkpoints: {tmp_path / 'cli' / 'checkpoints'}/" in out
+    assert f"TensorBoard logs: {tmp_path / 'cli' / 'tb'}/" in out
+    assert "compiling not" in out
 
 
 def test_ppo_agent_bad_path():

@@ -445,3 +445,57 @@ def test_observations_stay_in_the_declared_box(env_id, num_players):
         obs = vec.step(pick)[0]
         low, high = min(low, float(obs.min())), max(high, float(obs.max()))
     assert space.low.min() <= low and high <= space.high.max(), (low, high)
+
+
+def test_next_step_render_draws_the_finished_game_until_the_next_step():
+    # issue 34: after the step that ends a game, render() drew the next game (the kernel had
+    # begun it in the slot) while the step returned the finished game's final observation.
+    # The same games with autoreset_mode="disabled" (which never begins the next one) are
+    # the reference for what the finished game looks like.
+    toy = "toy_race_v0"
+    kwargs = {"seed": 5, "opponents": "heuristic", "render_mode": "ansi"}
+    vec = VectorEnv(toy, 2, autoreset_mode="next-step", **kwargs)
+    ref = VectorEnv(toy, 2, autoreset_mode="disabled", **kwargs)
+    vec.reset()
+    ref.reset()
+    rng = np.random.default_rng(0)
+    ended = 0
+    for _ in range(400):
+        if ref._ended.any():
+            break
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in vec.action_masks()])
+        _, _, term, trunc, _ = vec.step(acts)
+        ref.step(acts)
+        done = np.flatnonzero(term | trunc)
+        assert vec.render() == ref.render()
+        ended += done.size
+    assert ended, "no game ended"
+    (i,) = np.flatnonzero(ref._ended)[:1]
+    finished = vec.render()[i]
+    vec.step(np.array([np.flatnonzero(m)[0] for m in vec.action_masks()]))
+    assert vec.render()[i] != finished  # the next step began the new game, which is drawn now
+
+
+def test_each_kind_of_vector_loops_announces_its_own_compile(monkeypatch):
+    # issue 36: the heuristic opponents' loops compiled for a minute in silence in a process
+    # that had built a random-opponent vector env (one announcement per ruleset)
+    from contextlib import contextmanager
+
+    from labyrinth_env import progress
+
+    announced = []
+
+    @contextmanager
+    def compiling(what, show=None):
+        announced.append(what)
+        yield progress.CompileReport(what)
+
+    monkeypatch.setattr(progress, "_FIRST_DONE", set())
+    monkeypatch.setattr(progress, "compiling", compiling)
+    for opponents, parallel in (("random", False), ("heuristic", False), ("heuristic", True), ("random", False)):
+        VectorEnv("toy_race_v0", 1, seed=0, opponents=opponents, parallel=parallel).reset()
+    assert announced == [
+        "the Toy maze race vector-env kernels (random opponents, serial loop)",
+        "the Toy maze race vector-env kernels (heuristic opponents, serial loop)",
+        "the Toy maze race vector-env kernels (heuristic opponents, parallel loop)",
+    ]

@@ -78,6 +78,14 @@ def cache_root() -> Path:
     return _configured_root()
 
 
+def worker_env() -> dict[str, str]:
+    """Environment variables that give a worker process (a Ray task's ``runtime_env``, a
+    pool started elsewhere) this process's kernel cache: on this machine, or on a cluster
+    whose nodes share the folder, the worker then loads what was compiled here. (Nodes that
+    do not share it: ``labyrinth compile --import`` an exported archive on each.)"""
+    return {"LABYRINTH_CACHE_DIR": str(cache_root())}
+
+
 def _configured_root() -> Path:
     if os.environ.get("LABYRINTH_CACHE_DIR"):
         return Path(os.environ["LABYRINTH_CACHE_DIR"])
@@ -166,7 +174,13 @@ def _references(module_name: str, module: ModuleType | None, path: str, projects
         if not imported or len(submodules) < len(imported):
             names.add(absolute)  # ``import X``, or names defined in X itself
     if module is not None:
-        for value in list(vars(module).values()):
+        for key, value in list(vars(module).items()):
+            if key.startswith("__") and key.endswith("__"):
+                # the import system's ``__loader__``, ``__spec__``: set on a module bound
+                # through the import system, not on one bound from another's ``bind``; no
+                # compiled code reaches them, and they would make the stamp depend on how
+                # (in which order) the process imported its bound modules
+                continue
             if isinstance(value, ModuleType):
                 names.add(value.__name__)
             else:
