@@ -16,7 +16,8 @@ from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
 from labyrinth_env.core import contract
-from labyrinth_env.core.contract import ContractError, check_ruleset, new_states
+from labyrinth_env.core.contract import ContractError, new_states
+from labyrinth_env.registry import check_ruleset
 from labyrinth_env.spec import RulesetSpec
 from tests.toy_ruleset import SPEC as TOY
 
