@@ -288,10 +288,12 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
-    """Run the probe in a fresh interpreter (never a fork: this process may already have
-    started numba's thread pool). ``cache_dir`` set: an empty numba cache, so everything
-    compiles; ``None``: the normal on-disk cache."""
+def run_probe(args: Sequence[str], cache_dir: str | None, what: str) -> tuple[dict[str, Any], float]:
+    """``python <args>`` in a fresh interpreter (never a fork: this process may already have
+    started numba's thread pool), with this checkout first on its path: the JSON object of
+    its last line of output and the wall time. ``cache_dir`` set: an empty numba cache
+    there, so everything compiles; ``None``: the normal on-disk cache. A failing probe
+    raises ``RuntimeError`` with ``what`` and the end of its stderr."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     if cache_dir is None:
@@ -300,7 +302,7 @@ def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
         env["NUMBA_CACHE_DIR"] = cache_dir
     t = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "labyrinth_env.benchmarks._probe", env_id],
+        [sys.executable, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -311,8 +313,15 @@ def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
     wall = time.perf_counter() - t
     if proc.returncode != 0:
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"compile probe for {env_id} failed (exit {proc.returncode}):\n{tail}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{what} failed (exit {proc.returncode}):\n{tail}")
+    return json.loads(proc.stdout.strip().splitlines()[-1]), wall
+
+
+def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
+    """The probe (``_probe.py``) in a fresh interpreter (``run_probe``)."""
+    result, wall = run_probe(
+        ["-m", "labyrinth_env.benchmarks._probe", env_id], cache_dir, f"compile probe for {env_id}"
+    )
     result["subprocess_wall_s"] = wall
     return result
 

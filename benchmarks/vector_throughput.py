@@ -35,7 +35,6 @@ import argparse
 import importlib.util
 import json
 import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,7 +59,6 @@ TARGET_BATCH = 1024
 TARGET_OPENSPIEL = 10.0  # at least this many times OpenSpiel backgammon's steps/s
 TARGET_PGX = 1.0  # more than Pgx backgammon's steps/s at the same batch
 NOISY_OTHER_CPU = 0.25  # cores' worth of other processes' CPU above which the report warns
-PROBE_TIMEOUT_S = 1800
 STEP_DEFINITIONS = {
     "vector": "one learner decision per game of the batch (opponents' moves in the kernel not counted); "
     "masks and observations returned to Python every step; a uniformly random legal action per game chosen "
@@ -205,29 +203,8 @@ def vector_probe(env_id: str, import_s: float = 0.0, numpy_numba_import_s: float
 
 
 def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
-    """``vector_probe`` in a fresh interpreter. ``cache_dir`` set: an empty numba cache
-    there, so everything compiles; ``None``: the normal on-disk cache."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    if cache_dir is None:
-        env.pop("NUMBA_CACHE_DIR", None)
-    else:
-        env["NUMBA_CACHE_DIR"] = cache_dir
-    t = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE_CODE, env_id],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PROBE_TIMEOUT_S,
-        check=False,
-    )
-    wall = time.perf_counter() - t
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"vector compile probe for {env_id} failed (exit {proc.returncode}):\n{tail}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    """``vector_probe`` in a fresh interpreter (``throughput.run_probe``)."""
+    result, wall = throughput.run_probe(["-c", _PROBE_CODE, env_id], cache_dir, f"vector compile probe for {env_id}")
     result["process_wall_s"] = wall
     return result
 
