@@ -64,16 +64,28 @@ from .lookahead import (  # noqa: F401 (K.<name>)
 from .maze import cell_of_tile, insert_spare, refresh_board, send_home, shift_pieces  # noqa: F401 (K.<name>)
 from .moving import (  # noqa: F401 (K.<name>)
     compute_reach,
+    escape_seeds,
     flip_later,
     flip_later_legal,
     flip_or_leave,
     move_legal,
     move_piece,
     movement_spell,
+    open_off_edge,
     orient_tile,
+    spell_seed,
+    teleport_seeds,
+    traverse_seeds,
     turn_face_up,
 )
-from .observe import observe, treasure_visible  # noqa: F401 (K.<name>)
+from .observe import (  # noqa: F401 (K.<name>)
+    observe,
+    observe_maze,
+    observe_seats,
+    observe_spare,
+    observe_table,
+    treasure_visible,
+)
 from .spells import push_legal, push_tile, rotate_tile, switch_tiles  # noqa: F401 (K.<name>)
 from .tables import *  # noqa: F403 (every constant, read as K.<name>)
 from .tables import (

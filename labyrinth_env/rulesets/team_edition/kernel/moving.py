@@ -41,64 +41,93 @@ def movement_spell(s, seat: int) -> bool:
 @njit(cache=True)
 def compute_reach(s) -> None:
     """Where the active piece can move: ``reach`` 1 without a spell, 2 only by spending the
-    seat's movement spell (Traverse, Teleport or Escape), 0 out of reach."""
+    seat's movement spell (Traverse, Teleport or Escape), 0 out of reach. The spell's cells
+    seed a second search from them (``queue2``)."""
     seat = s.seat
     n0 = reach_from(NEIGHBORS, s.open, s.passage, s.piece[seat], s.reach, s.queue)
     if s.spell_used or not movement_spell(s, seat):
         return
     sp = s.spell[seat]
-    seeds = 0
     if sp == C.SPELL_TRAVERSE:
-        # through one face-down tile reached without the spell, off it to any face-up
-        # neighbour whose path runs up to the shared edge
-        for i in range(n0):
-            q = s.queue[i]
-            if s.passage[q] != ENTER_ONLY:
-                continue
-            for d in range(4):
-                nb = NEIGHBORS[q, d]
-                if nb < 0 or s.reach[nb] != 0 or s.passage[nb] != WALK:
-                    continue
-                if (s.open[nb] >> ((d + 2) % 4)) & 1:
-                    s.reach[nb] = 2
-                    s.queue2[seeds] = nb
-                    seeds += 1
+        seeds = traverse_seeds(s, n0)
     elif sp == C.SPELL_TELEPORT:
-        reached_home = False
-        for k in range(NUM_SEATS):
-            if s.reach[HOME_CELLS[k]] == 1:
-                reached_home = True
-        if reached_home:
-            for k in range(NUM_SEATS):
-                h = HOME_CELLS[k]
-                if s.reach[h] == 0:
-                    s.reach[h] = 2
-                    s.queue2[seeds] = h
-                    seeds += 1
-    else:  # escape: off the edge along an open path, back in anywhere on the edge
-        can_leave = False
-        for i in range(n0):
-            q = s.queue[i]
-            if s.passage[q] != WALK or not IS_EDGE_CELL[q]:
-                continue
-            for d in range(4):
-                if NEIGHBORS[q, d] < 0 and (s.open[q] >> d) & 1:
-                    can_leave = True
-        if can_leave:
-            for q in range(NUM_CELLS):
-                if not IS_EDGE_CELL[q] or s.reach[q] != 0:
-                    continue
-                enter = s.passage[q] == ENTER_ONLY
-                if not enter:
-                    for d in range(4):
-                        if NEIGHBORS[q, d] < 0 and (s.open[q] >> d) & 1:
-                            enter = True
-                if enter:
-                    s.reach[q] = 2
-                    s.queue2[seeds] = q
-                    seeds += 1
+        seeds = teleport_seeds(s)
+    else:
+        seeds = escape_seeds(s, n0)
     if seeds > 0:
         grid_reach(NEIGHBORS, s.open, s.passage, s.reach, 2, s.queue2, seeds)
+
+
+@njit(cache=True)
+def spell_seed(s, cell: int, seeds: int) -> int:
+    """``cell`` reached by the spell, queued to search on from; the new count of seeds."""
+    s.reach[cell] = 2
+    s.queue2[seeds] = cell
+    return seeds + 1
+
+
+@njit(cache=True)
+def traverse_seeds(s, n0: int) -> int:
+    """Traverse (l.213): through one face-down tile reached without the spell (the first
+    ``n0`` cells of ``queue``), off it to any face-up neighbour whose path runs up to the
+    shared edge."""
+    seeds = 0
+    for i in range(n0):
+        q = s.queue[i]
+        if s.passage[q] != ENTER_ONLY:
+            continue
+        for d in range(4):
+            nb = NEIGHBORS[q, d]
+            if nb < 0 or s.reach[nb] != 0 or s.passage[nb] != WALK:
+                continue
+            if (s.open[nb] >> ((d + 2) % 4)) & 1:
+                seeds = spell_seed(s, nb, seeds)
+    return seeds
+
+
+@njit(cache=True)
+def teleport_seeds(s) -> int:
+    """Teleport (l.217): from a home corner reached without the spell to every other one."""
+    reached_home = False
+    for k in range(NUM_SEATS):
+        if s.reach[HOME_CELLS[k]] == 1:
+            reached_home = True
+    seeds = 0
+    if reached_home:
+        for k in range(NUM_SEATS):
+            h = HOME_CELLS[k]
+            if s.reach[h] == 0:
+                seeds = spell_seed(s, h, seeds)
+    return seeds
+
+
+@njit(cache=True)
+def open_off_edge(s, cell: int) -> bool:
+    """An open path of the edge cell ``cell`` leads off the edge of the maze."""
+    for d in range(4):
+        if NEIGHBORS[cell, d] < 0 and (s.open[cell] >> d) & 1:
+            return True
+    return False
+
+
+@njit(cache=True)
+def escape_seeds(s, n0: int) -> int:
+    """Escape (l.221): off the edge along an open path from a cell reached without the
+    spell (the first ``n0`` of ``queue``), back in anywhere on the edge: onto a face-down
+    tile, or along an open path leading off the edge."""
+    can_leave = False
+    for i in range(n0):
+        q = s.queue[i]
+        if s.passage[q] == WALK and IS_EDGE_CELL[q] and open_off_edge(s, q):
+            can_leave = True
+    seeds = 0
+    if can_leave:
+        for q in range(NUM_CELLS):
+            if not IS_EDGE_CELL[q] or s.reach[q] != 0:
+                continue
+            if s.passage[q] == ENTER_ONLY or open_off_edge(s, q):
+                seeds = spell_seed(s, q, seeds)
+    return seeds
 
 
 @njit(cache=True)

@@ -68,6 +68,18 @@ def observe(s, seat: int, out) -> None:
         for k in range(2):
             if s.slots[p, k] >= 0:
                 wanted_by[s.slots[p, k]] = rel[p]
+    observe_maze(s, rel, wanted_by, out)
+    observe_spare(s, wanted_by, out)
+    observe_seats(s, rel, out)
+    observe_table(s, out)
+    if s.options[OPT_LOOKAHEAD] and seat == s.seat and out.shape[0] >= OBS_SIZE_LOOKAHEAD:
+        lookahead(s, out[OBS_SIZE:])
+
+
+@njit(cache=True)
+def observe_maze(s, rel, wanted_by, out) -> None:
+    """The planes over the cells: each tile's face and open paths, the treasures it may
+    show (wanted by which relative seat, or by nobody), the pieces and home corners."""
     for cell in range(NUM_CELLS):
         tile = s.cell_tile[cell]
         if IS_FIXED_CELL[cell]:
@@ -87,10 +99,14 @@ def observe(s, seat: int, out) -> None:
                 out[(P_WANTED + wanted_by[tr]) * NUM_CELLS + cell] = 1.0
             else:
                 out[P_UNCLAIMED * NUM_CELLS + cell] = 1.0
-    for p in range(n):
+    for p in range(s.num_players):
         out[(P_PIECE + rel[p]) * NUM_CELLS + s.piece[p]] = 1.0
         out[(P_HOME + rel[p]) * NUM_CELLS + HOME_CELLS[p]] = 1.0
-    # the spare lies face up beside the maze
+
+
+@njit(cache=True)
+def observe_spare(s, wanted_by, out) -> None:
+    """The spare, which lies face up beside the maze: its open paths and its treasure."""
     spare_mask = ROTATE_SQUARE[TILE_SHAPE[s.spare], s.tile_rot[s.spare]]
     for d in range(4):
         if (spare_mask >> d) & 1:
@@ -100,7 +116,12 @@ def observe(s, seat: int, out) -> None:
         out[OBS_SPARE + 4 + tr] = 1.0
         if wanted_by[tr] >= 0:
             out[OBS_SPARE + 4 + NUM_TREASURES + wanted_by[tr]] = 1.0
-    for p in range(n):
+
+
+@njit(cache=True)
+def observe_seats(s, rel, out) -> None:
+    """Per relative seat in play: in play, to act, the treasures on its board, its spell."""
+    for p in range(s.num_players):
         base = OBS_SEATS + rel[p] * SEAT_SIZE
         out[base] = 1.0
         if p == s.seat and s.outcome == RUNNING:
@@ -109,6 +130,13 @@ def observe(s, seat: int, out) -> None:
             if s.slots[p, k] >= 0:
                 out[base + 2 + k * NUM_TREASURES + s.slots[p, k]] = 1.0
         out[base + 2 + 2 * NUM_TREASURES + s.spell[p]] = 1.0
+
+
+@njit(cache=True)
+def observe_table(s, out) -> None:
+    """The turn and the table: the decision, what the turn has used and collected, the
+    variant, the Book's pages left (by kind: the mix is public, its order is not) and the
+    last one read, the treasure deck left and the treasures collected."""
     g = OBS_GLOBAL
     if s.outcome == RUNNING:
         out[g + G_DECISION + s.decision] = 1.0
@@ -131,5 +159,3 @@ def observe(s, seat: int, out) -> None:
     out[g + G_LAST_PAGE + last[0]] = 1.0
     if last[0] == C.PAGE_PUSH:
         out[g + G_LAST_PAGE + 3 + last[1]] = 1.0
-    if s.options[OPT_LOOKAHEAD] and seat == s.seat and out.shape[0] >= OBS_SIZE_LOOKAHEAD:
-        lookahead(s, out[OBS_SIZE:])
