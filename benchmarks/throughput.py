@@ -358,6 +358,65 @@ def _summarise(env_id: str, kind: str, threads: int, samples: list[Sample]) -> d
     }
 
 
+def _compile_row(env_id: str, cold_compile: bool, bar: Progress, task: Any) -> dict[str, Any]:
+    """The compile probes of one env id (``compile_probe``): cold on an empty cache if
+    asked, then twice on the normal cache, the first run only priming it."""
+    entry: dict[str, Any] = {"env_id": env_id, "cold": None, "warm": None, "warm_prime": None}
+    if cold_compile:
+        bar.update(task, description=f"{env_id}: cold compile (empty NUMBA_CACHE_DIR)")
+        with tempfile.TemporaryDirectory(prefix="numba-cold-") as tmp:
+            entry["cold"] = compile_probe(env_id, tmp)
+        bar.advance(task)
+    # the first warm run may have to compile what the cache lacks, so it is not the measurement
+    bar.update(task, description=f"{env_id}: compiling what the kernel cache lacks (fresh interpreter)")
+    entry["warm_prime"] = compile_probe(env_id, None)
+    bar.advance(task)
+    bar.update(task, description=f"{env_id}: loading the kernels from the cache (fresh interpreter)")
+    entry["warm"] = compile_probe(env_id, None)
+    bar.advance(task)
+    return entry
+
+
+def _runners(
+    row_keys: Sequence[tuple[str, str]],
+    c4: Callable[[], Any] | None,
+    options: Mapping[str, Any],
+    batch_size: int,
+    seed: int,
+) -> dict[tuple[str, str], AECRunner | KernelRunner]:
+    """A runner per row: the reference env, the wrapped or raw AEC env, or a batched
+    kernel loop (serial or ``prange``)."""
+    runners: dict[tuple[str, str], AECRunner | KernelRunner] = {}
+    for env_id, kind in row_keys:
+        if kind == "reference":
+            runners[env_id, kind] = AECRunner(c4, seed)
+        elif kind == "aec":
+            runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e, **options), seed)
+        elif kind == "raw":
+            runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e, **options), seed)
+        else:
+            raw = labyrinth_env.raw_env(env_id, **options)
+            fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
+            runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
+    return runners
+
+
+def _rows(
+    row_keys: Sequence[tuple[str, str]], samples: Mapping[tuple[str, str], list[Sample]], threads: int
+) -> list[dict[str, Any]]:
+    """The table's rows (``_summarise``), the AEC ones with their ratio to connect_four's."""
+    rows = [
+        _summarise(env_id, kind, threads if kind == "kernel_batch" else 1, samples[env_id, kind])
+        for env_id, kind in row_keys
+    ]
+    ref = next((row for row in rows if row["kind"] == "reference"), None)
+    if ref is not None and ref["steps_per_s"] > 0:
+        for row in rows:
+            if row["kind"] in AEC_KINDS:
+                row["ratio_to_connect_four"] = row["steps_per_s"] / ref["steps_per_s"]
+    return rows
+
+
 def run(
     env_ids: Sequence[str] | None = None,
     seconds: float = 3.0,
@@ -433,36 +492,9 @@ def run(
 
         # Compile probes first: they run before this process starts any numba thread pool,
         # and the warm probe leaves the on-disk cache current for the throughput rows.
-        for env_id in ids:
-            if not measure_compile:
-                break
-            entry: dict[str, Any] = {"env_id": env_id, "cold": None, "warm": None, "warm_prime": None}
-            if cold_compile:
-                bar.update(task, description=f"{env_id}: cold compile (empty NUMBA_CACHE_DIR)")
-                with tempfile.TemporaryDirectory(prefix="numba-cold-") as tmp:
-                    entry["cold"] = compile_probe(env_id, tmp)
-                bar.advance(task)
-            # the first warm run may have to compile what the cache lacks, so it is not the measurement
-            bar.update(task, description=f"{env_id}: compiling what the kernel cache lacks (fresh interpreter)")
-            entry["warm_prime"] = compile_probe(env_id, None)
-            bar.advance(task)
-            bar.update(task, description=f"{env_id}: loading the kernels from the cache (fresh interpreter)")
-            entry["warm"] = compile_probe(env_id, None)
-            bar.advance(task)
-            compile_rows.append(entry)
-
-        runners: dict[tuple[str, str], AECRunner | KernelRunner] = {}
-        for env_id, kind in row_keys:
-            if kind == "reference":
-                runners[env_id, kind] = AECRunner(c4, seed)
-            elif kind == "aec":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e, **options), seed)
-            elif kind == "raw":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e, **options), seed)
-            else:
-                raw = labyrinth_env.raw_env(env_id, **options)
-                fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
-                runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
+        if measure_compile:
+            compile_rows = [_compile_row(env_id, cold_compile, bar, task) for env_id in ids]
+        runners = _runners(row_keys, c4, options, batch_size, seed)
 
         warm_s = min(0.5, seconds / 2)
         for key, runner in runners.items():
@@ -482,15 +514,7 @@ def run(
                     time.sleep(PARALLEL_SETTLE_S)
                 bar.advance(task)
 
-    rows = [
-        _summarise(env_id, kind, threads if kind == "kernel_batch" else 1, samples[env_id, kind])
-        for env_id, kind in row_keys
-    ]
-    ref = next((row for row in rows if row["kind"] == "reference"), None)
-    if ref is not None and ref["steps_per_s"] > 0:
-        for row in rows:
-            if row["kind"] in AEC_KINDS:
-                row["ratio_to_connect_four"] = row["steps_per_s"] / ref["steps_per_s"]
+    rows = _rows(row_keys, samples, threads)
     if hasattr(os, "getloadavg"):
         info["loadavg_end"] = list(os.getloadavg())
     try:
