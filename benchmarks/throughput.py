@@ -317,6 +317,17 @@ def run_probe(args: Sequence[str], cache_dir: str | None, what: str) -> tuple[di
     return json.loads(proc.stdout.strip().splitlines()[-1]), wall
 
 
+def machine_info_at_end(info: dict[str, Any]) -> None:
+    """Add to ``machine_info()`` what is known once the rows ran: the load average, and the
+    threading layer numba chose (None if no parallel region ran)."""
+    if hasattr(os, "getloadavg"):
+        info["loadavg_end"] = list(os.getloadavg())
+    try:
+        info["numba_threading_layer"] = numba.threading_layer()
+    except ValueError:  # no parallel region ran
+        info["numba_threading_layer"] = None
+
+
 def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
     """The probe (``_probe.py``) in a fresh interpreter (``run_probe``)."""
     result, wall = run_probe(
@@ -515,12 +526,7 @@ def run(
                 bar.advance(task)
 
     rows = _rows(row_keys, samples, threads)
-    if hasattr(os, "getloadavg"):
-        info["loadavg_end"] = list(os.getloadavg())
-    try:
-        info["numba_threading_layer"] = numba.threading_layer()
-    except ValueError:  # no parallel region ran
-        info["numba_threading_layer"] = None
+    machine_info_at_end(info)
     return {
         "benchmark": "throughput",
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

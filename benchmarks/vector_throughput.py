@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
 import sys
 import tempfile
 import time
@@ -310,6 +309,30 @@ def _targets(
     return out
 
 
+def _ppo_rows(
+    env_ids: Sequence[str], threads: Sequence[int], rollouts: int, say: Callable[[str], None], notes: list[str]
+) -> list[dict[str, Any]]:
+    """MaskablePPO's training throughput for each default config of these env ids, per numba
+    thread count (torch and the env's prange loops take turns on the cores); none, with a
+    note, without sb3-contrib."""
+    if importlib.util.find_spec("sb3_contrib") is None:
+        notes.append("PPO rows skipped: sb3-contrib is not installed (pip install -e '.[train]')")
+        return []
+    from labyrinth_env.benchmarks import ppo_throughput
+
+    rows = []
+    for path in ppo_throughput.DEFAULT_CONFIGS:
+        cfg = ppo_throughput.load_train_config(path)
+        if cfg.env_id not in env_ids:
+            continue
+        for t in threads:
+            say(f"PPO: {path.name}, {rollouts} iteration(s) (the first a warm-up), numba {t} thread(s)")
+            rows.append(ppo_throughput.measure(cfg, rollouts, 1, t, config_name=path.name))
+            if t > 1:
+                time.sleep(throughput.PARALLEL_SETTLE_S)
+    return rows
+
+
 def run(
     env_ids: Sequence[str],
     batches: Sequence[int] = (1, 64, 1024, 4096),
@@ -367,23 +390,7 @@ def run(
             if p["status"] != "ok":
                 notes.append(f"{p['label']}: {p['note']}")
 
-    ppo_rows: list[dict[str, Any]] = []
-    if ppo:
-        if importlib.util.find_spec("sb3_contrib") is None:
-            notes.append("PPO rows skipped: sb3-contrib is not installed (pip install -e '.[train]')")
-        else:
-            from labyrinth_env.benchmarks import ppo_throughput
-
-            for path in ppo_throughput.DEFAULT_CONFIGS:
-                cfg = ppo_throughput.load_train_config(path)
-                if cfg.env_id not in env_ids:
-                    continue
-                # per numba thread count: torch and the env's prange loops take turns on the cores
-                for t in threads:
-                    say(f"PPO: {path.name}, {ppo_rollouts} iteration(s) (the first a warm-up), numba {t} thread(s)")
-                    ppo_rows.append(ppo_throughput.measure(cfg, ppo_rollouts, 1, t, config_name=path.name))
-                    if t > 1:
-                        time.sleep(throughput.PARALLEL_SETTLE_S)
+    ppo_rows = _ppo_rows(env_ids, threads, ppo_rollouts, say, notes) if ppo else []
 
     loads = [r["other_cpu"] for r in rows + kernel_rows + peer_rows if r.get("other_cpu") is not None]
     if loads and max(loads) > NOISY_OTHER_CPU:
@@ -391,12 +398,7 @@ def run(
             f"other processes used up to {max(loads):.2f} cores while rows ran: the figures are noisy, and rows "
             "with 2 numba threads suffer most (each parallel region waits for a thread that shares a core)"
         )
-    if hasattr(os, "getloadavg"):
-        info["loadavg_end"] = list(os.getloadavg())
-    try:
-        info["numba_threading_layer"] = numba.threading_layer()
-    except ValueError:  # no parallel region ran
-        info["numba_threading_layer"] = None
+    throughput.machine_info_at_end(info)
     for module in ("jax", "pgx", "open_spiel", "torch", "stable_baselines3", "sb3_contrib"):
         info[module] = throughput._version(module)
     return {
