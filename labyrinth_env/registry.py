@@ -21,7 +21,9 @@ import re
 import stat
 import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from labyrinth_env.aec import REPLAY_FORMAT, REPLAY_VERSION, LabyrinthAECEnv
@@ -117,56 +119,75 @@ def check_ruleset(spec: RulesetSpec) -> None:
     (kernel constants, record fields, functions, heuristic, env class, options, picture).
     The kernel's part is ``core.contract.kernel_problems``; the rest is here, where env
     classes are known."""
-    problems: list[str] = []
     try:
         kernel = spec.kernel
     except ImportError as exc:
         raise ContractError(
             f"ruleset {spec.env_id}: its kernel {spec.kernel_module!r} cannot be imported ({exc})"
         ) from None
-    problems += kernel_problems(kernel, spec.players[1])
-    if spec.heuristic_module is not None:
-        try:
-            heuristic = spec.heuristic
-        except ImportError as exc:
-            problems.append(f"its heuristic {spec.heuristic_module!r} cannot be imported ({exc})")
-        else:
-            fn = getattr(heuristic, "heuristic_action", None)
-            if fn is None or not is_jitted(fn) or arity(fn) != 2:
-                problems.append(f"{spec.heuristic_module} needs an @njit heuristic_action(s, mask) -> int")
-    try:
-        env_class = spec.env_class
-    except (ImportError, AttributeError) as exc:
-        problems.append(f"its env class {spec.env!r} cannot be loaded ({exc})")
-    else:
-        if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
-            problems.append(f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv")
-        else:
-            for method in ("decode_event", "action_names", "render_text"):
-                if getattr(env_class, method) is getattr(LabyrinthAECEnv, method):
-                    problems.append(f"{spec.env} does not define {method}()")
-            options = getattr(env_class, "Options", None)
-            fields = {f.name: f for f in dataclasses.fields(options)} if dataclasses.is_dataclass(options) else None
-            if fields is None:
-                problems.append(f"{spec.env}.Options must be a dataclass of options (labyrinth_env.options.option)")
-            elif "num_players" not in fields:
-                problems.append(f"{spec.env}.Options has no num_players option")
-            elif tuple(fields["num_players"].metadata["option"].int_range or ()) != tuple(spec.players):
-                problems.append(
-                    f"{spec.env}.Options.num_players allows {fields['num_players'].metadata['option'].int_range}, "
-                    f"the spec says {spec.players}"
-                )
-    if spec.picture_module is not None:
-        try:
-            picture = spec.picture
-        except ImportError as exc:
-            problems.append(f"its picture module {spec.picture_module!r} cannot be imported ({exc})")
-        else:
-            if not callable(getattr(picture, "draw", None)):
-                problems.append(f"{spec.picture_module} needs draw(state, viewer=None, omniscient=False)")
+    problems = kernel_problems(kernel, spec.players[1])
+    problems += _module_problems(
+        spec, "heuristic", "heuristic", _is_heuristic, "an @njit heuristic_action(s, mask) -> int"
+    )
+    problems += _env_class_problems(spec)
+    problems += _module_problems(
+        spec,
+        "picture",
+        "picture module",
+        lambda m: callable(getattr(m, "draw", None)),
+        "draw(state, viewer=None, omniscient=False)",
+    )
     if problems:
         listing = "\n  - ".join(problems)
         raise ContractError(f"ruleset {spec.env_id} does not meet the kernel contract:\n  - {listing}")
+
+
+def _is_heuristic(module: ModuleType) -> bool:
+    fn = getattr(module, "heuristic_action", None)
+    return fn is not None and is_jitted(fn) and arity(fn) == 2
+
+
+def _module_problems(
+    spec: RulesetSpec, name: str, what: str, fits: Callable[[ModuleType], bool], needs: str
+) -> list[str]:
+    """The problems of the optional module ``spec.<name>`` (none if the spec has none): it
+    must import, and ``fits`` must accept it (else it ``needs`` what is said)."""
+    path = getattr(spec, f"{name}_module")
+    if path is None:
+        return []
+    try:
+        module = getattr(spec, name)
+    except ImportError as exc:
+        return [f"its {what} {path!r} cannot be imported ({exc})"]
+    return [] if fits(module) else [f"{path} needs {needs}"]
+
+
+def _env_class_problems(spec: RulesetSpec) -> list[str]:
+    """The env class: a ``LabyrinthAECEnv`` subclass with its own event decoding, action
+    names and text board, and options whose player range is the spec's."""
+    try:
+        env_class = spec.env_class
+    except (ImportError, AttributeError) as exc:
+        return [f"its env class {spec.env!r} cannot be loaded ({exc})"]
+    if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
+        return [f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv"]
+    problems = [
+        f"{spec.env} does not define {method}()"
+        for method in ("decode_event", "action_names", "render_text")
+        if getattr(env_class, method) is getattr(LabyrinthAECEnv, method)
+    ]
+    options = getattr(env_class, "Options", None)
+    fields = {f.name: f for f in dataclasses.fields(options)} if dataclasses.is_dataclass(options) else None
+    if fields is None:
+        problems.append(f"{spec.env}.Options must be a dataclass of options (labyrinth_env.options.option)")
+    elif "num_players" not in fields:
+        problems.append(f"{spec.env}.Options has no num_players option")
+    elif tuple(fields["num_players"].metadata["option"].int_range or ()) != tuple(spec.players):
+        problems.append(
+            f"{spec.env}.Options.num_players allows {fields['num_players'].metadata['option'].int_range}, "
+            f"the spec says {spec.players}"
+        )
+    return problems
 
 
 def checked_spec(env_id: str) -> RulesetSpec:
