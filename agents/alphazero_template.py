@@ -10,10 +10,12 @@ instead of the heuristic and rollouts:
   ``K.determinize(copy, seat, seed)`` (a fresh seed each time), then walks the open-loop
   tree (keyed on actions) on that copy; the real record is read only through those copies;
 - a new node is expanded with the network on the observation of the seat to act there
-  (in the determinized world, so only what that world lets it see): its prior is the
-  softmax of the logits over that world's legal actions, and its value, one entry per
-  seat in the observer's egocentric order, is turned back into absolute seats and backed
-  up; a finished game backs up the kernel's returns;
+  and the features of its legal actions (``action_features``: each action played out one
+  step in that world), in the determinized world, so only what that world lets it see:
+  its prior is the softmax of the logits over that world's legal actions, and its value,
+  one entry per seat in the observer's egocentric order, is turned back into absolute
+  seats and backed up; a finished game backs up the kernel's returns (adjudicated by
+  progress when the turn limit stopped it undecided: ``final_values``);
 - selection is PUCT over the actions legal in this determinization, with the node's prior
   renormalised over them and the child's availability count in the exploration term
   (ISMCTS); an unvisited child counts at its parent's mean value for the mover;
@@ -24,10 +26,11 @@ The heuristic appears nowhere in ``search`` or ``selfplay``; ``play_match`` uses
 an opponent to measure the network against.
 
 Self-play (``selfplay``) plays whole games, every seat by the search, and records at every
-decision with more than one legal action: the decider's observation and legal mask, the
-search's visit distribution, and, once the game ends, every seat's return in the
-decider's egocentric order. Moves are drawn in proportion to the visits for the first
-``temperature_moves`` decisions of a game, then the most visited action.
+decision with more than one legal action: the decider's observation, the root's action
+features and legal mask, the search's policy target, and, once the game ends, every
+seat's return in the decider's egocentric order (adjudicated as ``final_values`` says).
+Moves are drawn from the policy target for the first ``temperature_moves`` decisions of a
+game, then its argmax is played.
 """
 
 from __future__ import annotations
@@ -36,7 +39,7 @@ from types import ModuleType
 
 import numpy as np
 
-from labyrinth_env.agents.alphazero_net import forward, masked_argmax, masked_softmax
+from labyrinth_env.agents.alphazero_net import NUM_FEATURES, forward, masked_argmax, masked_softmax
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, next_u64, pick_random, randint, seed_state
 
@@ -45,8 +48,8 @@ K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bin
 H: ModuleType | None = None  # the ruleset's heuristic: an evaluation opponent only
 
 # the params vector (float64) of ``search`` and ``selfplay``
-P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET = 0, 1, 2, 3, 4, 5
-NUM_PARAMS = 6
+P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET, P_ADJUDICATE = 0, 1, 2, 3, 4, 5, 6
+NUM_PARAMS = 7
 TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
 
 # the completed-Q policy of Danihelka et al. 2022 (Policy improvement by planning with
@@ -54,6 +57,10 @@ TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
 MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC = 0, 1
+
+# the kernels' progress (``K.progress``, often the shaping potential) moves by 0.01-0.2 a
+# step; scaled, its changes weigh like a win's 1
+PROGRESS_SCALE = 10.0
 
 
 @njit(cache=True)
@@ -63,13 +70,72 @@ def uniform01(rng) -> float:
 
 
 @njit(cache=True)
-def evaluate(s, net, x, mask, logits, rel_value, h1, h2, prior, value) -> None:
+def best_other_potential(s, seat: int) -> float:
+    """The highest progress (``K.progress``) among the seats other than ``seat`` (0 alone)."""
+    best = 0.0
+    for p in range(s.num_players):
+        if p != seat:
+            best = max(best, K.progress(s, p))
+    return best
+
+
+@njit(cache=True)
+def action_features(s, seat: int, mask, features, scratch) -> None:
+    """``features[a]`` for every action ``mask`` allows to ``seat`` in ``s``, read from the
+    position the action leads to (``scratch``: one record to play it in): the change of the
+    seat's own progress (``K.progress``) and of the best other seat's (``PROGRESS_SCALE`` times),
+    the seat's return if the action ends the game, and whether the seat acts again. ``s``
+    must be a world the seat may see (determinized for it): its dice and draws are that
+    world's, so the features carry nothing hidden."""
+    features[:] = 0.0
+    own = K.progress(s, seat)
+    other = best_other_potential(s, seat)
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        scratch[0] = s
+        t = scratch[0]
+        K.step(t, a)
+        if K.to_act(t) < 0:
+            K.returns(t, ret)
+            features[a, 2] = ret[seat]
+            if ret[seat] != 0.0:  # a decided game's potential is 0: the return says it all
+                continue
+        features[a, 0] = PROGRESS_SCALE * (K.progress(t, seat) - own)
+        features[a, 1] = PROGRESS_SCALE * (best_other_potential(t, seat) - other)
+        features[a, 3] = 1.0 if K.to_act(t) == seat else 0.0
+
+
+@njit(cache=True)
+def final_values(s, ret, adjudicate: float) -> None:
+    """``ret``: every seat's return in a game that stopped. A game the turn limit (or the
+    decision cap) stopped undecided gives nobody anything; with ``adjudicate > 0`` its
+    seats get instead ``adjudicate * tanh(PROGRESS_SCALE * (own - best other potential))``,
+    so that self-play learns from games that random play never finishes (a training target
+    only: the game's own result is unchanged)."""
+    ret[:] = 0.0
+    if K.to_act(s) < 0:
+        K.returns(s, ret)
+    if adjudicate <= 0.0:
+        return
+    for p in range(s.num_players):
+        if ret[p] != 0.0:
+            return
+    for p in range(s.num_players):
+        ret[p] = adjudicate * np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
+
+
+@njit(cache=True)
+def evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, prior, value) -> None:
     """Network prior over the legal actions (``prior``) and per-seat value in absolute
-    seats (``value``) of the running game ``s``, from the observation of its seat to act."""
+    seats (``value``) of the running game ``s``, from the observation of its seat to act
+    and the features of its legal actions (``features``)."""
     mover = K.to_act(s)
     K.observe(s, mover, x)
     K.legal_mask(s, mask)
-    forward(net, x, mask, logits, rel_value, h1, h2)
+    action_features(s, mover, mask, features, scratch)
+    forward(net, x, features, mask, logits, rel_value, h1, h2)
     masked_softmax(logits, mask, prior)
     value[:] = 0.0
     n = s.num_players
@@ -152,15 +218,17 @@ def completed_q_policy(logits, mask, root_prior, root_value: float, visits, q, o
 
 
 @njit(cache=True)
-def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
+def search(states, seat: int, seed, net, params, root_visits, improved, root_features) -> None:
     """``params[P_SIMULATIONS]`` iterations for ``seat``, to act in ``states[0]``;
     ``root_visits[a]``: the visits of each root action; ``improved``: the completed-Q
-    policy (``completed_q_policy``). ``states[0]`` is read only through copies
+    policy (``completed_q_policy``); ``root_features``: the action features the root's
+    prior was computed from. ``states[0]`` is read only through copies
     determinized for ``seat``, so two records that differ only in what ``seat`` cannot
     know give the same results for the same seed."""
     sims = int(params[P_SIMULATIONS])
     c_puct = params[P_C]
     noise = params[P_NOISE]
+    adjudicate = params[P_ADJUDICATE]
     max_nodes = sims + 1
     first_child = np.full(max_nodes, -1, dtype=np.int64)
     next_sibling = np.full(max_nodes, -1, dtype=np.int64)
@@ -173,6 +241,8 @@ def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
     child_of = np.full(K.NUM_ACTIONS, -1, dtype=np.int64)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     x = np.zeros(K.OBS_SIZE, dtype=np.float32)
+    features = np.zeros((K.NUM_ACTIONS, NUM_FEATURES), dtype=np.float32)
+    scratch = np.empty(1, dtype=K.STATE_DTYPE)
     logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
     h1 = np.zeros(net[1].shape[0], dtype=np.float32)
@@ -192,7 +262,8 @@ def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
         s = work[0]
         K.determinize(s, seat, derive_seed(rng))
         if it == 0:  # the root's prior: the seat's own observation, the same in every world
-            evaluate(s, net, x, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            root_features[:] = features
             root_logits[:] = logits
             root_prior[:] = leaf_prior
             root_mask[:] = mask
@@ -216,7 +287,7 @@ def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
         path[0] = 0
         while True:
             if K.to_act(s) < 0:
-                K.returns(s, ret)
+                final_values(s, ret, adjudicate)
                 break
             mover = K.to_act(s)
             K.legal_mask(s, mask)
@@ -248,9 +319,9 @@ def search(states, seat: int, seed, net, params, root_visits, improved) -> None:
                 continue
             # a new node: the network's prior and value at the position it leads to
             if K.to_act(s) < 0:
-                K.returns(s, ret)
+                final_values(s, ret, adjudicate)
             else:
-                evaluate(s, net, x, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+                evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
             if nodes < max_nodes:
                 child = nodes
                 nodes += 1
@@ -323,12 +394,14 @@ def most_visited(visits, mask, rng) -> int:
 
 
 @njit(cache=True)
-def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targets, game_returns) -> int:
+def selfplay(seeds, options, net, params, obs, features, masks, policy, seats, games, targets, game_returns) -> int:
     """Play one game per seed, every seat by the search; record each decision with a choice
-    (see the module docstring) into ``obs``, ``masks``, ``policy``, ``seats``, ``games`` (the
-    game's index) and ``targets`` (returns in the decider's egocentric order), from row 0
-    on; ``game_returns[g]``: game g's returns by absolute seat. Returns the number of rows
-    written; a game that would write past the arrays' end still plays out, unrecorded."""
+    (see the module docstring) into ``obs``, ``features`` (the root's action features),
+    ``masks``, ``policy``, ``seats``, ``games`` (the game's index) and ``targets`` (returns
+    in the decider's egocentric order, adjudicated as ``final_values`` says), from row 0
+    on; ``game_returns[g]``: game g's returns by absolute seat, as the game gave them.
+    Returns the number of rows written; a game that would write past the arrays' end still
+    plays out, unrecorded."""
     capacity = obs.shape[0]
     max_decisions = int(params[P_MAX_DECISIONS])
     temperature_moves = int(params[P_TEMPERATURE_MOVES])
@@ -336,8 +409,10 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
     improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    root_features = np.zeros((K.NUM_ACTIONS, NUM_FEATURES), dtype=np.float32)
     completed = params[P_TARGET] == TARGET_COMPLETED_Q
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    target = np.zeros(K.NUM_SEATS, dtype=np.float64)
     rng = np.empty(1, dtype=np.uint64)
     row = 0
     for g in range(seeds.shape[0]):
@@ -355,7 +430,7 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
             if legal == 1:
                 K.step(s, pick_random(mask, rng))
                 continue
-            search(states, seat, derive_seed(rng), net, params, visits, improved)
+            search(states, seat, derive_seed(rng), net, params, visits, improved, root_features)
             if completed:
                 a = sample_policy(improved, rng) if decisions < temperature_moves else masked_argmax(improved, mask)
             elif decisions < temperature_moves:
@@ -364,6 +439,7 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
                 a = most_visited(visits, mask, rng)
             if row < capacity:
                 K.observe(s, seat, obs[row])
+                features[row] = root_features
                 masks[row, :] = mask
                 total = 0
                 for b in range(K.NUM_ACTIONS):
@@ -375,22 +451,29 @@ def selfplay(seeds, options, net, params, obs, masks, policy, seats, games, targ
                 row += 1
             decisions += 1
             K.step(s, a)
-        K.returns(states[0], ret)  # zeros if the decision cap stopped a running game
+        final_values(states[0], ret, 0.0)  # zeros if the decision cap stopped a running game
+        final_values(states[0], target, params[P_ADJUDICATE])
         n = states[0].num_players
         game_returns[g, :] = ret
         for r in range(first, row):
             targets[r, :] = 0.0
             for k in range(n):
-                targets[r, k] = ret[(seats[r] + k) % n]
+                targets[r, k] = target[(seats[r] + k) % n]
     return row
 
 
 @njit(cache=True)
-def net_action(s, seat: int, net, x, mask, logits, rel_value, h1, h2) -> int:
-    """The network alone: the legal action of the highest logit for ``seat``."""
-    K.observe(s, seat, x)
-    K.legal_mask(s, mask)
-    forward(net, x, mask, logits, rel_value, h1, h2)
+def net_action(states, seat: int, net, seed, work, features, x, mask, logits, rel_value, h1, h2) -> int:
+    """The network alone: the legal action of the highest logit for ``seat`` in
+    ``states[0]``, its action features read in a world determinized for the seat
+    (``work``: two scratch records)."""
+    work[0] = states[0]
+    world = work[0]
+    K.determinize(world, seat, seed)
+    K.observe(world, seat, x)
+    K.legal_mask(world, mask)
+    action_features(world, seat, mask, features, work[1:])
+    forward(net, x, features, mask, logits, rel_value, h1, h2)
     return masked_argmax(logits, mask)
 
 
@@ -404,6 +487,8 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
     improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    features = np.zeros((K.NUM_ACTIONS, NUM_FEATURES), dtype=np.float32)
+    work = np.empty(2, dtype=K.STATE_DTYPE)
     x = np.zeros(K.OBS_SIZE, dtype=np.float32)
     logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
@@ -422,13 +507,14 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
             if seat == learner_seats[g]:
                 if sims > 0:
                     K.legal_mask(s, mask)
-                    search(states, seat, derive_seed(rng), net, params, visits, improved)
+                    search(states, seat, derive_seed(rng), net, params, visits, improved, features)
                     if params[P_TARGET] == TARGET_COMPLETED_Q:
                         a = masked_argmax(improved, mask)
                     else:
                         a = most_visited(visits, mask, rng)
                 else:
-                    a = net_action(s, seat, net, x, mask, logits, rel_value, h1, h2)
+                    world = derive_seed(rng)
+                    a = net_action(states, seat, net, world, work, features, x, mask, logits, rel_value, h1, h2)
             elif opponent == OPPONENT_HEURISTIC:
                 a = H.heuristic_action(s, mask)
             else:
@@ -441,12 +527,14 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
 
 
 @njit(cache=True)
-def net_action_one(states, seat: int, net) -> int:
+def net_action_one(states, seat: int, net, seed) -> int:
     """``net_action`` for ``states[0]`` from Python (the learned agent)."""
+    work = np.empty(2, dtype=K.STATE_DTYPE)
+    features = np.zeros((K.NUM_ACTIONS, NUM_FEATURES), dtype=np.float32)
     x = np.zeros(K.OBS_SIZE, dtype=np.float32)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     rel_value = np.zeros(K.NUM_SEATS, dtype=np.float32)
     h1 = np.zeros(net[1].shape[0], dtype=np.float32)
     h2 = np.zeros(net[3].shape[0], dtype=np.float32)
-    return net_action(states[0], seat, net, x, mask, logits, rel_value, h1, h2)
+    return net_action(states, seat, net, seed, work, features, x, mask, logits, rel_value, h1, h2)

@@ -3,7 +3,8 @@ env's ruleset) or ``learned:PATH`` (a ``net.npz`` written by ``labyrinth train``
 ``algo: alphazero`` config).
 
 With ``simulations=0`` (the default) it plays the network alone: the legal action of the
-highest logit for its own observation. With ``simulations=N`` the network guides the
+highest logit for its own observation and the features of its legal actions (read in a
+world determinized for its seat, as in training). With ``simulations=N`` the network guides the
 search it was trained with (``agents/alphazero_template.py``, no noise) over records
 determinized for its seat, and the agent plays the argmax of the search's completed-Q
 policy.
@@ -89,13 +90,6 @@ class LearnedAgent(Agent):
         p[m.P_SIMULATIONS], p[m.P_C], p[m.P_NOISE] = self.simulations, self.c, 0.0
         p[m.P_TARGET] = m.TARGET_COMPLETED_Q
         self._params = p
-        hidden = (self._net[1].shape[0], self._net[3].shape[0])
-        self._scratch = (
-            np.zeros(kernel.NUM_ACTIONS, dtype=np.float32),
-            np.zeros(kernel.NUM_SEATS, dtype=np.float32),
-            np.zeros(hidden[0], dtype=np.float32),
-            np.zeros(hidden[1], dtype=np.float32),
-        )
         return self._net
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
@@ -106,18 +100,19 @@ class LearnedAgent(Agent):
         if legal.size == 1:
             return int(legal[0])
         mask = np.asarray(observation["action_mask"]).astype(np.uint8)
-        if self.simulations == 0:
-            logits, value, h1, h2 = self._scratch
-            x = np.ascontiguousarray(observation["observation"], dtype=np.float32)
-            N.forward(net, x, mask, logits, value, h1, h2)
-            action = int(N.masked_argmax(logits, mask))
-        else:
-            kernel = model.ruleset.kernel
-            visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
-            improved = np.zeros(kernel.NUM_ACTIONS, dtype=np.float32)
-            with first_use(("alphazero", model.ruleset.env_id), f"the {model.ruleset.title} learned search"):
-                self._module.search(model.position(), model.seat, np.uint64(seed), net, self._params, visits, improved)
-            action = int(N.masked_argmax(improved, mask))
+        kernel = model.ruleset.kernel
+        with first_use(("alphazero", model.ruleset.env_id), f"the {model.ruleset.title} learned agent"):
+            if self.simulations == 0:
+                # the action features are read in a world determinized for the seat
+                action = int(self._module.net_action_one(model.position(), model.seat, net, np.uint64(seed)))
+            else:
+                visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
+                improved = np.zeros(kernel.NUM_ACTIONS, dtype=np.float32)
+                features = np.zeros((kernel.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+                self._module.search(
+                    model.position(), model.seat, np.uint64(seed), net, self._params, visits, improved, features
+                )
+                action = int(N.masked_argmax(improved, mask))
         if not mask[action]:
             raise RuntimeError(f"the learned agent chose action {action}, which the mask does not allow")
         return action

@@ -8,8 +8,13 @@ Each iteration plays ``selfplay.games`` games in numba (``agents/alphazero_templ
 every seat by the search over worlds determinized for the deciding seat, expanded and
 valued by the network; no heuristic), adds their decisions to a replay buffer of the last
 ``train.buffer`` decisions, and takes ``train.updates`` Adam steps on minibatches drawn
-from it (loss: cross-entropy of the masked policy against the visit distribution, plus the
-squared error of every seat's value against the game's returns). Every ``eval.every``
+from it (loss: cross-entropy of the masked policy against the search's policy target,
+plus the squared error of every seat's value against the game's returns). Three aids for
+games that random play never finishes: the network weighs each legal action's features
+(``alphazero_template.action_features``), ``net.feature_prior`` starts those weights at a
+given weighting, and an undecided game's value targets follow each seat's progress
+(``selfplay.adjudicate``; ``selfplay.max_turns`` stops self-play games sooner than the
+evaluation's). Every ``eval.every``
 iterations the network alone (masked argmax; ``eval.simulations > 0``: its search) plays
 ``eval.games`` games against each of ``eval.against``, the same games every time, seats
 rotating; win rates with Wilson 95% intervals go to ``eval.jsonl``, ``scalars.jsonl``,
@@ -47,7 +52,7 @@ TARGETS = ("visits", "completed_q")  # in the order of the template's TARGET_* c
 EVAL_SEED = 1_000_003  # eval game g plays from seed EVAL_SEED + g, every evaluation
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "net": {"hidden": list},
+    "net": {"hidden": list, "feature_prior": list},
     "selfplay": {
         "games": int,
         "simulations": int,
@@ -56,6 +61,8 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "temperature_moves": int,
         "max_decisions": int,
         "target": str,
+        "adjudicate": float,
+        "max_turns": int,
     },
     "train": {
         "learning_rate": float,
@@ -92,7 +99,7 @@ class AlphaZeroConfig:
     budget_minutes: float = 120.0
     checkpoint_every: int = 5
     threads: int = 1
-    net: dict = field(default_factory=lambda: {"hidden": [128, 128]})
+    net: dict = field(default_factory=lambda: {"hidden": [128, 128], "feature_prior": []})
     selfplay: dict = field(
         default_factory=lambda: {
             "games": 16,
@@ -102,6 +109,8 @@ class AlphaZeroConfig:
             "temperature_moves": 20,
             "max_decisions": 20_000,
             "target": "completed_q",
+            "adjudicate": 0.5,
+            "max_turns": 0,
         }
     )
     train: dict = field(
@@ -134,6 +143,7 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
         raise ValueError(f"{where}: {exc}") from None
     try:
         cfg.net["hidden"] = list(N.check_hidden(cfg.net["hidden"]))
+        cfg.net["feature_prior"] = N.check_feature_prior(cfg.net["feature_prior"])
     except ValueError as exc:
         raise ValueError(f"{where}: {exc}") from None
     sp, tr, ev = cfg.selfplay, cfg.train, cfg.eval
@@ -155,6 +165,15 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
             raise ValueError(f"{where}: {key} must be >= 1, got {value}")
     if not cfg.budget_minutes > 0:
         raise ValueError(f"{where}: budget_minutes must be > 0, got {cfg.budget_minutes}")
+    if sp["max_turns"] < 0:
+        raise ValueError(f"{where}: selfplay.max_turns must be >= 0 (0: the turn limit of options)")
+    if sp["max_turns"]:
+        try:
+            labyrinth_env.raw_env(cfg.env_id, **{**cfg.options, "max_turns": sp["max_turns"]})
+        except (ValueError, TypeError) as exc:
+            raise ValueError(f"{where}: selfplay.max_turns: {exc}") from None
+    if not 0.0 <= sp["adjudicate"] <= 1.0:
+        raise ValueError(f"{where}: selfplay.adjudicate must be in [0, 1] (0: undecided games teach a draw)")
     if not 0.0 <= sp["noise"] <= 1.0 or sp["c"] < 0 or sp["temperature_moves"] < 0:
         raise ValueError(f"{where}: selfplay.noise must be in [0, 1], selfplay.c and temperature_moves >= 0")
     if not tr["learning_rate"] > 0 or tr["weight_decay"] < 0 or tr["value_weight"] < 0:
@@ -238,7 +257,7 @@ class ReplayBuffer:
     """The decisions of the last iterations, at most ``capacity`` (whole iterations are
     dropped, oldest first, once the newest alone fit)."""
 
-    KINDS = ("obs", "policy", "mask")
+    KINDS = ("obs", "features", "policy", "mask")
 
     def __init__(self, capacity: int) -> None:
         self.capacity = capacity
@@ -247,9 +266,9 @@ class ReplayBuffer:
     def __len__(self) -> int:
         return sum(len(c["targets"]) for c in self.chunks)
 
-    def add(self, obs: SparseRows, policy: SparseRows, mask: SparseRows, targets: np.ndarray) -> None:
-        """One iteration's decisions."""
-        chunk: dict[str, Any] = {"obs": obs, "policy": policy, "mask": mask, "targets": targets.astype(np.float32)}
+    def add(self, rows: dict[str, SparseRows], targets: np.ndarray) -> None:
+        """One iteration's decisions (``rows``: one ``SparseRows`` per kind of ``KINDS``)."""
+        chunk: dict[str, Any] = {**{k: rows[k] for k in self.KINDS}, "targets": targets.astype(np.float32)}
         self.chunks.append(chunk)
         while len(self.chunks) > 1 and len(self) - len(self.chunks[0]["targets"]) >= self.capacity:
             self.chunks.pop(0)
@@ -297,6 +316,7 @@ def search_params(module: Any, cfg: AlphaZeroConfig, simulations: int, noise: fl
     p[module.P_TEMPERATURE_MOVES] = cfg.selfplay["temperature_moves"]
     p[module.P_MAX_DECISIONS] = cfg.selfplay["max_decisions"]
     p[module.P_TARGET] = TARGETS.index(cfg.selfplay["target"])
+    p[module.P_ADJUDICATE] = cfg.selfplay["adjudicate"]
     return p
 
 
@@ -308,9 +328,10 @@ def losses(model: Any, batch: dict[str, np.ndarray], players: int, value_weight:
 
     x = torch.from_numpy(batch["obs"])
     mask = torch.from_numpy(batch["mask"]) > 0
+    features = torch.from_numpy(batch["features"]).reshape(mask.shape[0], mask.shape[1], N.NUM_FEATURES)
     target_pi = torch.from_numpy(batch["policy"])
     target_v = torch.from_numpy(batch["targets"][:, :players])
-    logits, value = model(x)
+    logits, value = model(x, features)
     logits = logits.masked_fill(~mask, -1e9)
     policy_loss = -(target_pi * torch.log_softmax(logits, dim=1)).sum(dim=1).mean()
     value_loss = ((value[:, :players] - target_v) ** 2).mean()
@@ -334,9 +355,18 @@ class Trainer:
         self.module = bind(alphazero_template, self.spec)
         raw = labyrinth_env.raw_env(cfg.env_id, **cfg.options)
         self.options_vector = raw.options_vector()
+        # self-play may stop games sooner than the evaluation's games (adjudicated by progress)
+        turns = cfg.selfplay["max_turns"]
+        self.selfplay_options = (
+            labyrinth_env.raw_env(cfg.env_id, **{**cfg.options, "max_turns": turns}).options_vector()
+            if turns
+            else self.options_vector
+        )
         self.players = int(raw.options.num_players)
         K = self.kernel
         self.model = N.TorchNet(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, tuple(cfg.net["hidden"]), seed=cfg.seed)
+        if cfg.net["feature_prior"]:
+            N.set_feature_prior(self.model, cfg.net["feature_prior"])
         self.optimizer = torch.optim.Adam(
             self.model.parameters(), lr=cfg.train["learning_rate"], weight_decay=cfg.train["weight_decay"]
         )
@@ -358,11 +388,12 @@ class Trainer:
         seeds = self.rng.integers(0, 2**63, size=games, dtype=np.int64).astype(np.uint64)
         params = search_params(self.module, self.cfg, sp["simulations"], sp["noise"])
         returns = np.zeros((games, K.NUM_SEATS), dtype=np.float64)
-        parts: dict[str, list[Any]] = {"obs": [], "policy": [], "mask": [], "targets": []}
+        parts: dict[str, list[Any]] = {k: [] for k in (*ReplayBuffer.KINDS, "targets")}
         for g in range(games):
             while True:
                 capacity = self.rows_per_game
                 obs = np.zeros((capacity, K.OBS_SIZE), dtype=np.float32)
+                features = np.zeros((capacity, K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
                 masks = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.uint8)
                 policy = np.zeros((capacity, K.NUM_ACTIONS), dtype=np.float32)
                 seats = np.zeros(capacity, dtype=np.int64)
@@ -370,10 +401,11 @@ class Trainer:
                 targets = np.zeros((capacity, K.NUM_SEATS), dtype=np.float32)
                 rows = self.module.selfplay(
                     seeds[g : g + 1],
-                    self.options_vector,
+                    self.selfplay_options,
                     net,
                     params,
                     obs,
+                    features,
                     masks,
                     policy,
                     seats,
@@ -385,15 +417,11 @@ class Trainer:
                     break
                 self.rows_per_game *= 2  # too small for this game: play it again (the same game), larger
             parts["obs"].append(SparseRows.from_dense(obs[:rows]))
+            parts["features"].append(SparseRows.from_dense(features[:rows].reshape(rows, -1)))
             parts["policy"].append(SparseRows.from_dense(policy[:rows]))
             parts["mask"].append(SparseRows.from_dense(masks[:rows]))
             parts["targets"].append(targets[:rows])
-        self.buffer.add(
-            SparseRows.concat(parts["obs"]),
-            SparseRows.concat(parts["policy"]),
-            SparseRows.concat(parts["mask"]),
-            np.concatenate(parts["targets"]),
-        )
+        self.buffer.add({k: SparseRows.concat(parts[k]) for k in ReplayBuffer.KINDS}, np.concatenate(parts["targets"]))
         decided = np.abs(returns[:, : self.players]).sum(axis=1) > 0
         rows = sum(len(p) for p in parts["targets"])
         return {"decisions": int(rows), "games": games, "decided": float(decided.mean())}

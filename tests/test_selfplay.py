@@ -26,24 +26,28 @@ def test_numba_and_torch_nets_give_the_same_outputs() -> None:
     model = N.TorchNet(obs_size, actions, seats, (32, 16), seed=3)
     net = N.to_arrays(model)
     x = sparse_observations(np.random.default_rng(0), 16, obs_size)
+    f = np.random.default_rng(1).normal(size=(16, actions, N.NUM_FEATURES)).astype(np.float32)
     with torch.no_grad():
-        t_logits, t_value = model(torch.from_numpy(x))
+        t_logits, t_value = model(torch.from_numpy(x), torch.from_numpy(f))
     logits = np.zeros(actions, dtype=np.float32)
     value = np.zeros(seats, dtype=np.float32)
     h1, h2 = np.zeros(32, dtype=np.float32), np.zeros(16, dtype=np.float32)
     every = np.ones(actions, dtype=np.uint8)
     some = (np.arange(actions) % 3 == 0).astype(np.uint8)
     for i in range(x.shape[0]):
-        N.forward(net, x[i], some, logits, value, h1, h2)
+        N.forward(net, x[i], f[i], some, logits, value, h1, h2)
         np.testing.assert_allclose(logits[some == 1], t_logits[i].numpy()[some == 1], rtol=1e-5, atol=1e-5)
-        N.forward(net, x[i], every, logits, value, h1, h2)
+        N.forward(net, x[i], f[i], every, logits, value, h1, h2)
         np.testing.assert_allclose(logits, t_logits[i].numpy(), rtol=1e-5, atol=1e-5)
         np.testing.assert_allclose(value, t_value[i].numpy(), rtol=1e-5, atol=1e-5)
     # and back: weights loaded into a fresh torch net give the same net
     other = N.TorchNet(obs_size, actions, seats, (32, 16), seed=99)
     N.load_arrays(other, net)
     with torch.no_grad():
-        np.testing.assert_array_equal(other(torch.from_numpy(x))[0].numpy(), t_logits.numpy())
+        np.testing.assert_array_equal(other(torch.from_numpy(x), torch.from_numpy(f))[0].numpy(), t_logits.numpy())
+    # the features count: other features, other logits
+    with torch.no_grad():
+        assert not np.allclose(model(torch.from_numpy(x), torch.from_numpy(2 * f + 1))[0].numpy(), t_logits.numpy())
 
 
 def test_prior_is_the_softmax_over_legal_actions_only() -> None:
@@ -81,20 +85,20 @@ def bound(env_id: str):
     return bind(alphazero_template, labyrinth_env.get_spec(env_id))
 
 
-def search_params(simulations: int, noise: float = 0.25, target: int = 1):
+def search_params(simulations: int, noise=0.25, target=1, adjudicate=0.0, max_decisions=100_000):
     from labyrinth_env.agents import alphazero_template as T
 
     p = np.zeros(T.NUM_PARAMS)
     p[T.P_SIMULATIONS], p[T.P_C], p[T.P_NOISE] = simulations, 1.5, noise
-    p[T.P_TEMPERATURE_MOVES], p[T.P_MAX_DECISIONS] = 8, 100_000
-    p[T.P_TARGET] = target
+    p[T.P_TEMPERATURE_MOVES], p[T.P_MAX_DECISIONS] = 8, max_decisions
+    p[T.P_TARGET], p[T.P_ADJUDICATE] = target, adjudicate
     return p
 
 
 def test_states_differing_only_in_hidden_information_give_identical_training_inputs() -> None:
     """Labyrinx hides the other hands and the draw pile: at every decision of a game's start,
     the true record and a record the deciding seat cannot tell from it give the same
-    observation, mask and search visits for the same seed. The net's weights are scaled up
+    observation, mask, action features and search visits for the same seed. The net's weights are scaled up
     so that its values, and so the visits, follow whatever the search reads."""
     env_id = "labyrinx_v1"
     spec = labyrinth_env.get_spec(env_id)
@@ -123,8 +127,10 @@ def test_states_differing_only_in_hidden_information_give_identical_training_inp
             spec.loops.refresh_one(states, mask, np.zeros(K.NUM_SEATS))
             visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
             improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
-            m.search(states, seat, np.uint64(77), net, search_params(48), visits, improved)
-            inputs.append((obs, mask, visits, improved))
+            features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+            m.search(states, seat, np.uint64(77), net, search_params(48), visits, improved, features)
+            chosen = m.net_action_one(states, seat, net, np.uint64(78))
+            inputs.append((obs, mask, visits, improved, features, chosen))
         assert inputs[0][2].sum() == 48
         for a, b in zip(inputs[0], inputs[1], strict=True):
             np.testing.assert_array_equal(a, b)
@@ -135,6 +141,7 @@ def test_states_differing_only_in_hidden_information_give_identical_training_inp
 def selfplay_buffers(K, capacity: int, games: int) -> dict[str, np.ndarray]:
     return {
         "obs": np.zeros((capacity, K.OBS_SIZE), dtype=np.float32),
+        "features": np.zeros((capacity, K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32),
         "masks": np.zeros((capacity, K.NUM_ACTIONS), dtype=np.uint8),
         "policy": np.zeros((capacity, K.NUM_ACTIONS), dtype=np.float32),
         "seats": np.zeros(capacity, dtype=np.int64),
@@ -149,10 +156,10 @@ def test_selfplay_records_search_targets_and_each_seats_returns() -> None:
     m = bound("toy_race_v0")
     net = N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (16, 16), seed=0)
     options = labyrinth_env.raw_env("toy_race_v0", num_players=3).options_vector()
-    b = selfplay_buffers(K, 4000, 6)
-    seeds = np.arange(6, dtype=np.uint64)
+    b = selfplay_buffers(K, 8000, 12)
+    seeds = np.arange(12, dtype=np.uint64)
     rows = m.selfplay(seeds, options, net, search_params(16), *b.values())
-    assert 0 < rows < 4000
+    assert 0 < rows < 8000
     policy, masks = b["policy"][:rows], b["masks"][:rows]
     np.testing.assert_allclose(policy.sum(axis=1), 1.0, rtol=1e-6)
     assert not (policy[masks == 0] > 0).any(), "visits only on legal actions"
@@ -163,10 +170,61 @@ def test_selfplay_records_search_targets_and_each_seats_returns() -> None:
         np.testing.assert_array_equal(b["targets"][r, :3], expected)
         assert (b["targets"][r, 3:] == 0).all()
     assert (np.abs(b["returns"]).sum(axis=1) > 0).any(), "some game was won"
-    again = selfplay_buffers(K, 4000, 6)
+    again = selfplay_buffers(K, 8000, 12)
     assert m.selfplay(seeds, options, net, search_params(16), *again.values()) == rows
     for key in b:
         np.testing.assert_array_equal(b[key], again[key])
+
+
+def test_undecided_games_teach_the_seats_progress_when_adjudicated() -> None:
+    """Games the decision cap stops undecided return nothing; their value targets are then
+    ``adjudicate * tanh(10 * (own - best other potential))``: opposite for two seats, within
+    the weight, and the game's own returns stay zero."""
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    m = bound("toy_race_v0")
+    net = N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (16, 16), seed=0)
+    options = labyrinth_env.raw_env("toy_race_v0", num_players=2).options_vector()
+    seeds = np.arange(8, dtype=np.uint64)
+    plain, judged = selfplay_buffers(K, 400, 8), selfplay_buffers(K, 400, 8)
+    rows = m.selfplay(seeds, options, net, search_params(8, max_decisions=5), *plain.values())
+    assert m.selfplay(seeds, options, net, search_params(8, adjudicate=0.5, max_decisions=5), *judged.values()) == rows
+    assert rows > 0 and not plain["returns"].any() and not judged["returns"].any()
+    assert not plain["targets"].any(), "without adjudication an undecided game teaches a draw"
+    t = judged["targets"][:rows, :2]
+    assert np.abs(t).max() <= 0.5 and (t != 0).any()
+    np.testing.assert_allclose(t[:, 0], -t[:, 1], atol=1e-6)
+
+
+def test_action_features_read_the_position_each_action_leads_to() -> None:
+    """Each legal action's features: the change of the seat's own potential and of the best
+    other seat's (times ten), its return if the action ends the game, whether it acts again;
+    illegal actions' rows stay zero."""
+    spec = labyrinth_env.get_spec("toy_race_v0")
+    K, m = spec.kernel, bound("toy_race_v0")
+    env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=60)
+    env.reset(seed=4)
+    rng = np.random.default_rng(0)
+    moved_closer = checked = 0
+    while env.agents and checked < 40:
+        raw = env.unwrapped
+        states = raw._states[:1].copy()
+        s, seat = states[0], int(K.to_act(raw.record))
+        mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+        K.legal_mask(s, mask)
+        features = np.full((K.NUM_ACTIONS, N.NUM_FEATURES), 7.0, dtype=np.float32)
+        m.action_features(s, seat, mask, features, np.empty(1, dtype=K.STATE_DTYPE))
+        assert not features[mask == 0].any()
+        for a in np.flatnonzero(mask):
+            after = states.copy()
+            K.step(after[0], a)
+            own = K.progress(after[0], seat) - K.progress(s, seat)
+            if K.to_act(after[0]) >= 0:
+                assert features[a, 0] == pytest.approx(10 * own, abs=1e-5)
+                assert features[a, 3] == float(K.to_act(after[0]) == seat)
+            moved_closer += features[a, 0] > 0
+        checked += 1
+        env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert checked >= 20 and moved_closer > 0
 
 
 def toy_config(tmp_path, **over):
@@ -210,6 +268,20 @@ def test_loss_falls_on_a_fixed_batch(tmp_path) -> None:
         loss.backward()
         trainer.optimizer.step()
     assert excess() < 0.3 * first, (first, excess())
+
+
+def test_a_feature_prior_makes_the_untrained_network_play_by_its_features(tmp_path) -> None:
+    """With ``net.feature_prior`` the first network's logits are the prior's weighting of
+    the action features (plus the untrained policy head): the weights say g = prior."""
+    from labyrinth_env.agents import train_alphazero as A
+
+    prior = [1.0, -0.3, 5.0, 0.0]
+    trainer = A.Trainer(toy_config(tmp_path, net={"hidden": [8, 8], "feature_prior": prior}))
+    net = N.to_arrays(trainer.model)
+    assert not net[8].any()
+    np.testing.assert_array_equal(net[9], np.array(prior, dtype=np.float32))
+    plain = N.to_arrays(A.Trainer(toy_config(tmp_path / "plain", net={"hidden": [8, 8]})).model)
+    assert not np.array_equal(plain[9], net[9])
 
 
 def test_sparse_rows_give_back_the_dense_rows() -> None:
@@ -256,6 +328,12 @@ def test_config_errors_name_the_key_and_what_is_allowed(tmp_path) -> None:
         A.check_config({**base, "net": {"hidden": [8]}})
     with pytest.raises(ValueError, match=r"unknown eval.against entry 'mcts'"):
         A.check_config({**base, "eval": {"against": ["mcts"]}})
+    with pytest.raises(ValueError, match=r"feature_prior must be empty or 4 numbers"):
+        A.check_config({**base, "net": {"feature_prior": [1.0, 2.0]}})
+    with pytest.raises(ValueError, match=r"selfplay.max_turns must be >= 0"):
+        A.check_config({**base, "selfplay": {"max_turns": -1}})
+    with pytest.raises(ValueError, match=r"selfplay.adjudicate must be in \[0, 1\]"):
+        A.check_config({**base, "selfplay": {"adjudicate": 2.0}})
     with pytest.raises(ValueError, match=r"--resume: no checkpoint"):
         A.train(toy_config(tmp_path), resume=True, progress=False)
 
@@ -295,13 +373,16 @@ def test_learned_agent_plays_the_network_in_evaluate_and_names_what_is_missing(t
         result = evaluate_match("toy_race_v0", [agent, "random"], 4, seed=1, num_players=2, max_turns=20)
         assert sum(result["outcomes"].values()) == 4
     # the network alone plays what the trainer's own evaluation plays: the masked argmax
+    # (the agent draws a world seed from its own stream every move)
     env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=20)
     env.reset(seed=2)
-    agent = make_agent(spec)
+    agent = make_agent(spec, seed=11)
+    seeds = np.random.default_rng(11)
     K = labyrinth_env.get_spec("toy_race_v0").kernel
     for _ in range(10):
         raw = env.unwrapped
-        expected = trainer.module.net_action_one(raw._states[:1], int(K.to_act(raw.record)), N.to_arrays(trainer.model))
+        seat, world_seed = int(K.to_act(raw.record)), np.uint64(int(seeds.integers(0, 1 << 63)))
+        expected = trainer.module.net_action_one(raw._states[:1], seat, N.to_arrays(trainer.model), world_seed)
         action = agent.act(env.last()[0], env)
         assert action == expected
         env.step(action)

@@ -24,6 +24,7 @@ piece is named before anything compiles; core knows kernels, not env classes.
 | ``returns(s, out)`` | final rewards per seat (zeros while running or truncated) |
 | ``determinize(s, seat, seed)`` | resample everything ``seat`` cannot know (for search) |
 | ``shaping_potential(s, seat) -> float`` | an opt-in progress estimate in [0, 1] |
+| ``progress(s, seat) -> float`` | the progress the self-play learner reads (often ``shaping_potential``) |
 | ``unseen(s, seat, out)`` | what ``seat`` cannot see (``NO_SEAT``: no seat has seen): ``out[0]`` components, |
 | | ``out[1]`` log10 of their arrangements (nan: not counted) |
 """
@@ -226,6 +227,7 @@ FUNCTIONS: dict[str, tuple[int, str]] = {
     "returns": (2, "returns(s, out): final rewards per seat"),
     "determinize": (3, "determinize(s, seat, seed): resample what the seat cannot know"),
     "shaping_potential": (2, "shaping_potential(s, seat) -> float: progress in [0, 1]"),
+    "progress": (2, "progress(s, seat) -> float: the progress the self-play learner reads (or shaping_potential)"),
     "unseen": (
         3,
         "unseen(s, seat, out): out[0] the components seat cannot see (NO_SEAT: that no seat has seen), "

@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
 from labyrinth_env.core.jit import njit
+from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.core.rng import splitmix64
 
 NUM_GRAPH = NUM_NODES + NUM_CELLS  # corridor nodes, then empty cells as wildcards
@@ -216,3 +218,37 @@ def legal_or_first(a: int, mask) -> int:
             if mask[b]:
                 return b
     return a
+
+
+# ``key_race_progress``: an empty cell costs a build and a step; a path longer than
+# PROGRESS_HORIZON steps (or none) counts as that many
+PROGRESS_WILD_COST, PROGRESS_STEP, PROGRESS_HORIZON = 2, 0.02, 25
+
+
+@njit(cache=True)
+def key_race_progress(s, seat: int, center_node: int, allowed: int, truncated: int) -> float:
+    """What the self-play learner reads as a Paths of Destiny seat's progress: 0.5 for
+    holding a key, minus ``PROGRESS_STEP`` per step of the cheapest path (not as the crow
+    flies: a key behind a wall is far) to the goal, the nearest key in the bit set
+    ``allowed`` while keyless, the central space once holding one. Built corridors cost a
+    step, every empty board cell a build and a step, bridges a level change; traps, the
+    Golem and the Guard cost nothing (what they do is the game's to teach). Public
+    information only: the board, the positions and the keys. 0 once the game is won."""
+    if (s.outcome != RUNNING and s.outcome != truncated) or s.position[seat] < 0:
+        return 0.0
+    dist, first, pred, queue, inq, _targets, fill = new_scratch(1)
+    for c in range(NUM_CELLS):
+        fill[c] = 0 if s.cell_built[c] else 1
+    enter = np.zeros(NUM_NODES, dtype=np.int64)
+    for v in range(NUM_NODES):
+        enter[v] = 1
+    leave = np.zeros(NUM_NODES, dtype=np.int64)
+    cheapest_paths(s, s.position[seat], fill, enter, leave, 1, PROGRESS_WILD_COST, dist, first, pred, queue, inq)
+    if keys_held(s, seat) > 0:
+        return 0.5 - PROGRESS_STEP * min(dist[center_node], PROGRESS_HORIZON)
+    best = PROGRESS_HORIZON
+    for k in range(s.key_node.shape[0]):
+        node = s.key_node[k]
+        if node >= 0 and (allowed >> k) & 1:
+            best = min(best, dist[node])
+    return -PROGRESS_STEP * best

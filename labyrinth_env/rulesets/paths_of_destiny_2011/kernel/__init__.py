@@ -42,7 +42,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core import hexboard, hexsearch, pod
 from labyrinth_env.core.contract import (  # noqa: F401
     clear_mask,
     set_decision,
@@ -332,3 +332,14 @@ def shaping_potential(s, seat: int) -> float:
         if pickable_key(s, seat, k):
             allowed |= 1 << k
     return hexboard.key_race_potential(s, seat, CENTER_CELL, allowed, TRUNCATED)
+
+
+@njit(cache=True)
+def progress(s, seat: int) -> float:
+    """The self-play learner's progress: ``shaping_potential`` with the steps counted along
+    the cheapest path instead of as the crow flies (``hexsearch.key_race_progress``)."""
+    allowed = 0
+    for k in range(NUM_KEYS):
+        if pickable_key(s, seat, k):
+            allowed |= 1 << k
+    return hexsearch.key_race_progress(s, seat, CENTER_CELL * MC, allowed, TRUNCATED)  # noqa: F405

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core import hexboard, kernel_common, pod
+from labyrinth_env.core import hexboard, hexsearch, kernel_common, pod
 from labyrinth_env.core.contract import (  # noqa: F401
     clear_mask,
     set_decision,
@@ -361,3 +361,11 @@ def shaping_potential(s, seat: int) -> float:
     policies are best; a truncated game keeps its position's value."""
     allowed = ((1 << NUM_KEYS) - 1) & ~(1 << s.seat_start[seat]) if s.position[seat] >= 0 else 0
     return hexboard.key_race_potential(s, seat, s.center_cell, allowed, TRUNCATED)
+
+
+@njit(cache=True)
+def progress(s, seat: int) -> float:
+    """The self-play learner's progress: ``shaping_potential`` with the steps counted along
+    the cheapest path instead of as the crow flies (``hexsearch.key_race_progress``)."""
+    allowed = ((1 << NUM_KEYS) - 1) & ~(1 << s.seat_start[seat]) if s.position[seat] >= 0 else 0
+    return hexsearch.key_race_progress(s, seat, center_node(s), allowed, TRUNCATED)

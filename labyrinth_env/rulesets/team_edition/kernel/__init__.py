@@ -1,7 +1,7 @@
 """Team Edition kernel: the whole cooperative moving-maze game as numba functions over one
 state record (``STATE_DTYPE``). The kernel contract (``labyrinth_env.core.contract``) is
 this package's ``init``, ``to_act``, ``legal_mask``, ``step``, ``observe``, ``returns``,
-``determinize``, ``unseen`` and ``shaping_potential``; every constant of ``tables`` and
+``determinize``, ``unseen``, ``shaping_potential`` and ``progress``; every constant of ``tables`` and
 every function of the modules below is read as ``K.<name>``.
 
 A turn starts with a page of the Book of Daedalus, then the seat to act pushes, casts its
@@ -212,3 +212,7 @@ def shaping_potential(s, seat: int) -> float:
     if s.outcome == WON or s.outcome == LOST:
         return 0.0
     return s.num_collected / NUM_TREASURES
+
+
+# the progress the self-play learner reads: here the shaping potential itself
+progress = shaping_potential
