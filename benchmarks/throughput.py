@@ -288,10 +288,12 @@ def machine_info() -> dict[str, Any]:
     }
 
 
-def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
-    """Run the probe in a fresh interpreter (never a fork: this process may already have
-    started numba's thread pool). ``cache_dir`` set: an empty numba cache, so everything
-    compiles; ``None``: the normal on-disk cache."""
+def run_probe(args: Sequence[str], cache_dir: str | None, what: str) -> tuple[dict[str, Any], float]:
+    """``python <args>`` in a fresh interpreter (never a fork: this process may already have
+    started numba's thread pool), with this checkout first on its path: the JSON object of
+    its last line of output and the wall time. ``cache_dir`` set: an empty numba cache
+    there, so everything compiles; ``None``: the normal on-disk cache. A failing probe
+    raises ``RuntimeError`` with ``what`` and the end of its stderr."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
     if cache_dir is None:
@@ -300,7 +302,7 @@ def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
         env["NUMBA_CACHE_DIR"] = cache_dir
     t = time.perf_counter()
     proc = subprocess.run(
-        [sys.executable, "-m", "labyrinth_env.benchmarks._probe", env_id],
+        [sys.executable, *args],
         cwd=ROOT,
         env=env,
         capture_output=True,
@@ -311,8 +313,26 @@ def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
     wall = time.perf_counter() - t
     if proc.returncode != 0:
         tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"compile probe for {env_id} failed (exit {proc.returncode}):\n{tail}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+        raise RuntimeError(f"{what} failed (exit {proc.returncode}):\n{tail}")
+    return json.loads(proc.stdout.strip().splitlines()[-1]), wall
+
+
+def machine_info_at_end(info: dict[str, Any]) -> None:
+    """Add to ``machine_info()`` what is known once the rows ran: the load average, and the
+    threading layer numba chose (None if no parallel region ran)."""
+    if hasattr(os, "getloadavg"):
+        info["loadavg_end"] = list(os.getloadavg())
+    try:
+        info["numba_threading_layer"] = numba.threading_layer()
+    except ValueError:  # no parallel region ran
+        info["numba_threading_layer"] = None
+
+
+def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
+    """The probe (``_probe.py``) in a fresh interpreter (``run_probe``)."""
+    result, wall = run_probe(
+        ["-m", "labyrinth_env.benchmarks._probe", env_id], cache_dir, f"compile probe for {env_id}"
+    )
     result["subprocess_wall_s"] = wall
     return result
 
@@ -347,6 +367,65 @@ def _summarise(env_id: str, kind: str, threads: int, samples: list[Sample]) -> d
             for s in samples
         ],
     }
+
+
+def _compile_row(env_id: str, cold_compile: bool, bar: Progress, task: Any) -> dict[str, Any]:
+    """The compile probes of one env id (``compile_probe``): cold on an empty cache if
+    asked, then twice on the normal cache, the first run only priming it."""
+    entry: dict[str, Any] = {"env_id": env_id, "cold": None, "warm": None, "warm_prime": None}
+    if cold_compile:
+        bar.update(task, description=f"{env_id}: cold compile (empty NUMBA_CACHE_DIR)")
+        with tempfile.TemporaryDirectory(prefix="numba-cold-") as tmp:
+            entry["cold"] = compile_probe(env_id, tmp)
+        bar.advance(task)
+    # the first warm run may have to compile what the cache lacks, so it is not the measurement
+    bar.update(task, description=f"{env_id}: compiling what the kernel cache lacks (fresh interpreter)")
+    entry["warm_prime"] = compile_probe(env_id, None)
+    bar.advance(task)
+    bar.update(task, description=f"{env_id}: loading the kernels from the cache (fresh interpreter)")
+    entry["warm"] = compile_probe(env_id, None)
+    bar.advance(task)
+    return entry
+
+
+def _runners(
+    row_keys: Sequence[tuple[str, str]],
+    c4: Callable[[], Any] | None,
+    options: Mapping[str, Any],
+    batch_size: int,
+    seed: int,
+) -> dict[tuple[str, str], AECRunner | KernelRunner]:
+    """A runner per row: the reference env, the wrapped or raw AEC env, or a batched
+    kernel loop (serial or ``prange``)."""
+    runners: dict[tuple[str, str], AECRunner | KernelRunner] = {}
+    for env_id, kind in row_keys:
+        if kind == "reference":
+            runners[env_id, kind] = AECRunner(c4, seed)
+        elif kind == "aec":
+            runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e, **options), seed)
+        elif kind == "raw":
+            runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e, **options), seed)
+        else:
+            raw = labyrinth_env.raw_env(env_id, **options)
+            fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
+            runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
+    return runners
+
+
+def _rows(
+    row_keys: Sequence[tuple[str, str]], samples: Mapping[tuple[str, str], list[Sample]], threads: int
+) -> list[dict[str, Any]]:
+    """The table's rows (``_summarise``), the AEC ones with their ratio to connect_four's."""
+    rows = [
+        _summarise(env_id, kind, threads if kind == "kernel_batch" else 1, samples[env_id, kind])
+        for env_id, kind in row_keys
+    ]
+    ref = next((row for row in rows if row["kind"] == "reference"), None)
+    if ref is not None and ref["steps_per_s"] > 0:
+        for row in rows:
+            if row["kind"] in AEC_KINDS:
+                row["ratio_to_connect_four"] = row["steps_per_s"] / ref["steps_per_s"]
+    return rows
 
 
 def run(
@@ -424,36 +503,9 @@ def run(
 
         # Compile probes first: they run before this process starts any numba thread pool,
         # and the warm probe leaves the on-disk cache current for the throughput rows.
-        for env_id in ids:
-            if not measure_compile:
-                break
-            entry: dict[str, Any] = {"env_id": env_id, "cold": None, "warm": None, "warm_prime": None}
-            if cold_compile:
-                bar.update(task, description=f"{env_id}: cold compile (empty NUMBA_CACHE_DIR)")
-                with tempfile.TemporaryDirectory(prefix="numba-cold-") as tmp:
-                    entry["cold"] = compile_probe(env_id, tmp)
-                bar.advance(task)
-            # the first warm run may have to compile what the cache lacks, so it is not the measurement
-            bar.update(task, description=f"{env_id}: compiling what the kernel cache lacks (fresh interpreter)")
-            entry["warm_prime"] = compile_probe(env_id, None)
-            bar.advance(task)
-            bar.update(task, description=f"{env_id}: loading the kernels from the cache (fresh interpreter)")
-            entry["warm"] = compile_probe(env_id, None)
-            bar.advance(task)
-            compile_rows.append(entry)
-
-        runners: dict[tuple[str, str], AECRunner | KernelRunner] = {}
-        for env_id, kind in row_keys:
-            if kind == "reference":
-                runners[env_id, kind] = AECRunner(c4, seed)
-            elif kind == "aec":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.make(e, **options), seed)
-            elif kind == "raw":
-                runners[env_id, kind] = AECRunner(lambda e=env_id: labyrinth_env.raw_env(e, **options), seed)
-            else:
-                raw = labyrinth_env.raw_env(env_id, **options)
-                fn = raw.batch.random_steps_batch_serial if kind == "kernel_serial" else raw.batch.random_steps_batch
-                runners[env_id, kind] = KernelRunner(fn, raw.ruleset, raw.options_vector(), batch_size, seed)
+        if measure_compile:
+            compile_rows = [_compile_row(env_id, cold_compile, bar, task) for env_id in ids]
+        runners = _runners(row_keys, c4, options, batch_size, seed)
 
         warm_s = min(0.5, seconds / 2)
         for key, runner in runners.items():
@@ -473,21 +525,8 @@ def run(
                     time.sleep(PARALLEL_SETTLE_S)
                 bar.advance(task)
 
-    rows = [
-        _summarise(env_id, kind, threads if kind == "kernel_batch" else 1, samples[env_id, kind])
-        for env_id, kind in row_keys
-    ]
-    ref = next((row for row in rows if row["kind"] == "reference"), None)
-    if ref is not None and ref["steps_per_s"] > 0:
-        for row in rows:
-            if row["kind"] in AEC_KINDS:
-                row["ratio_to_connect_four"] = row["steps_per_s"] / ref["steps_per_s"]
-    if hasattr(os, "getloadavg"):
-        info["loadavg_end"] = list(os.getloadavg())
-    try:
-        info["numba_threading_layer"] = numba.threading_layer()
-    except ValueError:  # no parallel region ran
-        info["numba_threading_layer"] = None
+    rows = _rows(row_keys, samples, threads)
+    machine_info_at_end(info)
     return {
         "benchmark": "throughput",
         "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"),

@@ -34,8 +34,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import os
-import subprocess
 import sys
 import tempfile
 import time
@@ -60,7 +58,6 @@ TARGET_BATCH = 1024
 TARGET_OPENSPIEL = 10.0  # at least this many times OpenSpiel backgammon's steps/s
 TARGET_PGX = 1.0  # more than Pgx backgammon's steps/s at the same batch
 NOISY_OTHER_CPU = 0.25  # cores' worth of other processes' CPU above which the report warns
-PROBE_TIMEOUT_S = 1800
 STEP_DEFINITIONS = {
     "vector": "one learner decision per game of the batch (opponents' moves in the kernel not counted); "
     "masks and observations returned to Python every step; a uniformly random legal action per game chosen "
@@ -205,29 +202,8 @@ def vector_probe(env_id: str, import_s: float = 0.0, numpy_numba_import_s: float
 
 
 def compile_probe(env_id: str, cache_dir: str | None) -> dict[str, Any]:
-    """``vector_probe`` in a fresh interpreter. ``cache_dir`` set: an empty numba cache
-    there, so everything compiles; ``None``: the normal on-disk cache."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join(p for p in (str(ROOT), env.get("PYTHONPATH")) if p)
-    if cache_dir is None:
-        env.pop("NUMBA_CACHE_DIR", None)
-    else:
-        env["NUMBA_CACHE_DIR"] = cache_dir
-    t = time.perf_counter()
-    proc = subprocess.run(
-        [sys.executable, "-c", _PROBE_CODE, env_id],
-        cwd=ROOT,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=PROBE_TIMEOUT_S,
-        check=False,
-    )
-    wall = time.perf_counter() - t
-    if proc.returncode != 0:
-        tail = "\n".join(proc.stderr.strip().splitlines()[-15:])
-        raise RuntimeError(f"vector compile probe for {env_id} failed (exit {proc.returncode}):\n{tail}")
-    result = json.loads(proc.stdout.strip().splitlines()[-1])
+    """``vector_probe`` in a fresh interpreter (``throughput.run_probe``)."""
+    result, wall = throughput.run_probe(["-c", _PROBE_CODE, env_id], cache_dir, f"vector compile probe for {env_id}")
     result["process_wall_s"] = wall
     return result
 
@@ -333,6 +309,30 @@ def _targets(
     return out
 
 
+def _ppo_rows(
+    env_ids: Sequence[str], threads: Sequence[int], rollouts: int, say: Callable[[str], None], notes: list[str]
+) -> list[dict[str, Any]]:
+    """MaskablePPO's training throughput for each default config of these env ids, per numba
+    thread count (torch and the env's prange loops take turns on the cores); none, with a
+    note, without sb3-contrib."""
+    if importlib.util.find_spec("sb3_contrib") is None:
+        notes.append("PPO rows skipped: sb3-contrib is not installed (pip install -e '.[train]')")
+        return []
+    from labyrinth_env.benchmarks import ppo_throughput
+
+    rows = []
+    for path in ppo_throughput.DEFAULT_CONFIGS:
+        cfg = ppo_throughput.load_train_config(path)
+        if cfg.env_id not in env_ids:
+            continue
+        for t in threads:
+            say(f"PPO: {path.name}, {rollouts} iteration(s) (the first a warm-up), numba {t} thread(s)")
+            rows.append(ppo_throughput.measure(cfg, rollouts, 1, t, config_name=path.name))
+            if t > 1:
+                time.sleep(throughput.PARALLEL_SETTLE_S)
+    return rows
+
+
 def run(
     env_ids: Sequence[str],
     batches: Sequence[int] = (1, 64, 1024, 4096),
@@ -390,23 +390,7 @@ def run(
             if p["status"] != "ok":
                 notes.append(f"{p['label']}: {p['note']}")
 
-    ppo_rows: list[dict[str, Any]] = []
-    if ppo:
-        if importlib.util.find_spec("sb3_contrib") is None:
-            notes.append("PPO rows skipped: sb3-contrib is not installed (pip install -e '.[train]')")
-        else:
-            from labyrinth_env.benchmarks import ppo_throughput
-
-            for path in ppo_throughput.DEFAULT_CONFIGS:
-                cfg = ppo_throughput.load_train_config(path)
-                if cfg.env_id not in env_ids:
-                    continue
-                # per numba thread count: torch and the env's prange loops take turns on the cores
-                for t in threads:
-                    say(f"PPO: {path.name}, {ppo_rollouts} iteration(s) (the first a warm-up), numba {t} thread(s)")
-                    ppo_rows.append(ppo_throughput.measure(cfg, ppo_rollouts, 1, t, config_name=path.name))
-                    if t > 1:
-                        time.sleep(throughput.PARALLEL_SETTLE_S)
+    ppo_rows = _ppo_rows(env_ids, threads, ppo_rollouts, say, notes) if ppo else []
 
     loads = [r["other_cpu"] for r in rows + kernel_rows + peer_rows if r.get("other_cpu") is not None]
     if loads and max(loads) > NOISY_OTHER_CPU:
@@ -414,12 +398,7 @@ def run(
             f"other processes used up to {max(loads):.2f} cores while rows ran: the figures are noisy, and rows "
             "with 2 numba threads suffer most (each parallel region waits for a thread that shares a core)"
         )
-    if hasattr(os, "getloadavg"):
-        info["loadavg_end"] = list(os.getloadavg())
-    try:
-        info["numba_threading_layer"] = numba.threading_layer()
-    except ValueError:  # no parallel region ran
-        info["numba_threading_layer"] = None
+    throughput.machine_info_at_end(info)
     for module in ("jax", "pgx", "open_spiel", "torch", "stable_baselines3", "sb3_contrib"):
         info[module] = throughput._version(module)
     return {

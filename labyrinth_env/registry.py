@@ -5,11 +5,14 @@ The built-in rulesets are the packages under ``labyrinth_env.rulesets``, each de
 ``SPEC`` (``labyrinth_env.spec.RulesetSpec``) in its ``__init__.py``; they are found when a
 spec is first asked for, and nothing else keeps a table of rulesets. A ruleset of one's
 own is added with ``register_ruleset(spec)``. Every spec is checked against the kernel
-contract (``core.contract.check_ruleset``) the first time an env of it is made.
+contract (``check_ruleset``: the kernel by ``core.contract``, the env class, heuristic and
+picture here) the first time an env of it is made, and handed to ``core.templates``, whose
+finder makes its bound templates (``<ruleset package>.loops``) importable.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import json
 import os
@@ -18,10 +21,14 @@ import re
 import stat
 import threading
 import warnings
+from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from labyrinth_env.aec import REPLAY_FORMAT, REPLAY_VERSION, LabyrinthAECEnv
+from labyrinth_env.core import templates
+from labyrinth_env.core.contract import ContractError, arity, is_jitted, kernel_problems
 from labyrinth_env.spec import RulesetSpec
 
 NAMESPACE = "labyrinth_env"
@@ -52,6 +59,7 @@ def _add(spec: RulesetSpec) -> RulesetSpec:
     known = _SPECS.get(spec.env_id)
     if known is None:
         _SPECS[spec.env_id] = spec
+        templates.add_ruleset(spec)
         return spec
     if known is not spec and known.declaration() != spec.declaration():
         raise ValueError(f"env id {spec.env_id!r} is already registered (by {known.package}) with another spec")
@@ -106,18 +114,86 @@ def _other_version(env_id: object) -> str:
     return f" ({env_id} is another version of {match.group(1)}; this release plays {', '.join(sorted(versions))})"
 
 
-def spec_for_package(package: str) -> RulesetSpec | None:
-    """The ruleset whose kernel lives in ``package`` (None if no registered one does)."""
-    _find_builtins()
-    return next((s for s in _SPECS.values() if s.package == package), None)
+def check_ruleset(spec: RulesetSpec) -> None:
+    """Raise ``ContractError`` naming every missing or misshapen piece of the ruleset
+    (kernel constants, record fields, functions, heuristic, env class, options, picture).
+    The kernel's part is ``core.contract.kernel_problems``; the rest is here, where env
+    classes are known."""
+    try:
+        kernel = spec.kernel
+    except ImportError as exc:
+        raise ContractError(
+            f"ruleset {spec.env_id}: its kernel {spec.kernel_module!r} cannot be imported ({exc})"
+        ) from None
+    problems = kernel_problems(kernel, spec.players[1])
+    problems += _module_problems(
+        spec, "heuristic", "heuristic", _is_heuristic, "an @njit heuristic_action(s, mask) -> int"
+    )
+    problems += _env_class_problems(spec)
+    problems += _module_problems(
+        spec,
+        "picture",
+        "picture module",
+        lambda m: callable(getattr(m, "draw", None)),
+        "draw(state, viewer=None, omniscient=False)",
+    )
+    if problems:
+        listing = "\n  - ".join(problems)
+        raise ContractError(f"ruleset {spec.env_id} does not meet the kernel contract:\n  - {listing}")
+
+
+def _is_heuristic(module: ModuleType) -> bool:
+    fn = getattr(module, "heuristic_action", None)
+    return fn is not None and is_jitted(fn) and arity(fn) == 2
+
+
+def _module_problems(
+    spec: RulesetSpec, name: str, what: str, fits: Callable[[ModuleType], bool], needs: str
+) -> list[str]:
+    """The problems of the optional module ``spec.<name>`` (none if the spec has none): it
+    must import, and ``fits`` must accept it (else it ``needs`` what is said)."""
+    path = getattr(spec, f"{name}_module")
+    if path is None:
+        return []
+    try:
+        module = getattr(spec, name)
+    except ImportError as exc:
+        return [f"its {what} {path!r} cannot be imported ({exc})"]
+    return [] if fits(module) else [f"{path} needs {needs}"]
+
+
+def _env_class_problems(spec: RulesetSpec) -> list[str]:
+    """The env class: a ``LabyrinthAECEnv`` subclass with its own event decoding, action
+    names and text board, and options whose player range is the spec's."""
+    try:
+        env_class = spec.env_class
+    except (ImportError, AttributeError) as exc:
+        return [f"its env class {spec.env!r} cannot be loaded ({exc})"]
+    if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
+        return [f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv"]
+    problems = [
+        f"{spec.env} does not define {method}()"
+        for method in ("decode_event", "action_names", "render_text")
+        if getattr(env_class, method) is getattr(LabyrinthAECEnv, method)
+    ]
+    options = getattr(env_class, "Options", None)
+    fields = {f.name: f for f in dataclasses.fields(options)} if dataclasses.is_dataclass(options) else None
+    if fields is None:
+        problems.append(f"{spec.env}.Options must be a dataclass of options (labyrinth_env.options.option)")
+    elif "num_players" not in fields:
+        problems.append(f"{spec.env}.Options has no num_players option")
+    elif tuple(fields["num_players"].metadata["option"].int_range or ()) != tuple(spec.players):
+        problems.append(
+            f"{spec.env}.Options.num_players allows {fields['num_players'].metadata['option'].int_range}, "
+            f"the spec says {spec.players}"
+        )
+    return problems
 
 
 def checked_spec(env_id: str) -> RulesetSpec:
     """``get_spec``, and the kernel contract checked once per process."""
     spec = get_spec(env_id)
     if env_id not in _CHECKED:
-        from labyrinth_env.core.contract import check_ruleset
-
         check_ruleset(spec)
         _CHECKED.add(env_id)
     return spec

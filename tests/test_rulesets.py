@@ -16,7 +16,8 @@ from pettingzoo.test import api_test, seed_test
 
 import labyrinth_env
 from labyrinth_env.core import contract
-from labyrinth_env.core.contract import ContractError, check_ruleset, new_states
+from labyrinth_env.core.contract import ContractError, new_states
+from labyrinth_env.registry import check_ruleset
 from labyrinth_env.spec import RulesetSpec
 from tests.toy_ruleset import SPEC as TOY
 
@@ -84,6 +85,16 @@ def test_the_contract_check_names_what_is_missing_in_plain_words():
     assert "NUM_SEATS is 4, fewer than the spec's 5 players" in str(err.value)
     assert "needs an @njit heuristic_action(s, mask)" in str(err.value)
     assert "Options.num_players allows (2, 4), the spec says (2, 5)" in str(err.value)
+    # the layers above the kernel: an env class that is not an AEC env, a picture without draw
+    spec = dataclasses.replace(
+        TOY, env_id="broken_v0", env="labyrinth_env.spec:RulesetSpec", picture_module="labyrinth_env.core.rng"
+    )
+    with pytest.raises(ContractError) as err:
+        check_ruleset(spec)
+    assert "labyrinth_env.spec:RulesetSpec must be a subclass of labyrinth_env.aec.LabyrinthAECEnv" in str(err.value)
+    assert "labyrinth_env.core.rng needs draw(state, viewer=None, omniscient=False)" in str(err.value)
+    with pytest.raises(ContractError, match=r"its picture module 'no\.such\.picture' cannot be imported"):
+        check_ruleset(dataclasses.replace(TOY, env_id="broken_v0", picture_module="no.such.picture"))
 
 
 def test_a_spec_refuses_bad_declarations():

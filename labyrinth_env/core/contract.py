@@ -5,8 +5,10 @@ A kernel is a module of ``@njit`` functions over one state record (a numpy struc
 dtype); the env layers, the vector env, the agents and the benchmarks reach a ruleset only
 through the names below. ``state_dtype`` builds a record with the fields every layer reads
 (spliced around the ruleset's own fields, never restated), the outcome codes are one enum
-for all rulesets, and ``check_ruleset(spec)`` runs when a ruleset is first used (and in the
-tests) so a missing or misshapen piece is named before anything compiles.
+for all rulesets, and ``kernel_problems(kernel, max_players)`` names what a kernel lacks. The
+registry's ``check_ruleset(spec)`` runs it, with the checks of the env class, the heuristic
+and the picture, when a ruleset is first used (and in the tests), so a missing or misshapen
+piece is named before anything compiles; core knows kernels, not env classes.
 
 | kernel name | meaning |
 |---|---|
@@ -29,22 +31,18 @@ tests) so a missing or misshapen piece is named before anything compiles.
 
 from __future__ import annotations
 
-import dataclasses
 import enum
 import inspect
 import math
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
 from labyrinth_env.core.events import EVENT_WIDTH, clear_events, emit
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import seed_state
-
-if TYPE_CHECKING:
-    from labyrinth_env.spec import RulesetSpec
 
 
 class Outcome(enum.IntEnum):
@@ -248,11 +246,13 @@ class ContractError(TypeError):
     """A ruleset does not meet the kernel contract (the message lists every problem)."""
 
 
-def _is_jitted(obj: Any) -> bool:
+def is_jitted(obj: Any) -> bool:
+    """A numba dispatcher (``@njit``), as the contract's functions must be."""
     return hasattr(obj, "py_func") and hasattr(obj, "signatures")
 
 
-def _arity(fn: Any) -> int:
+def arity(fn: Any) -> int:
+    """The number of arguments a jitted ``fn`` needs (those without a default)."""
     params = inspect.signature(fn.py_func).parameters.values()
     return sum(p.default is inspect.Parameter.empty for p in params)
 
@@ -291,74 +291,17 @@ def kernel_problems(kernel: ModuleType, max_players: int) -> list[str]:
                     f"{where}.STATE_DTYPE field {name!r} is {field}, the contract needs {np.dtype(base)}"
                     + (f" of shape {tuple(*shape)}" if shape else "")
                 )
-    for name, (arity, what) in FUNCTIONS.items():
+    for name, (needed, what) in FUNCTIONS.items():
         fn = getattr(kernel, name, None)
         if fn is None:
             problems.append(f"{where} has no function {name} ({what})")
-        elif not _is_jitted(fn):
+        elif not is_jitted(fn):
             problems.append(f"{where}.{name} must be a numba @njit function ({what})")
-        elif _arity(fn) != arity:
-            problems.append(f"{where}.{name} takes {_arity(fn)} arguments; the contract has {what}")
+        elif arity(fn) != needed:
+            problems.append(f"{where}.{name} takes {arity(fn)} arguments; the contract has {what}")
     for name in ("RUNNING", "WON", "TRUNCATED", "LOST"):
         value = getattr(kernel, name, None)
         if value is not None and value != getattr(Outcome, name):
             code = int(getattr(Outcome, name))
             problems.append(f"{where}.{name} is {value}; outcome codes come from core.contract ({name} = {code})")
     return problems
-
-
-def check_ruleset(spec: RulesetSpec) -> None:
-    """Raise ``ContractError`` naming every missing or misshapen piece of the ruleset
-    (kernel constants, record fields, functions, heuristic, env class, options, picture)."""
-    from labyrinth_env.aec import LabyrinthAECEnv
-
-    problems: list[str] = []
-    try:
-        kernel = spec.kernel
-    except ImportError as exc:
-        raise ContractError(
-            f"ruleset {spec.env_id}: its kernel {spec.kernel_module!r} cannot be imported ({exc})"
-        ) from None
-    problems += kernel_problems(kernel, spec.players[1])
-    if spec.heuristic_module is not None:
-        try:
-            heuristic = spec.heuristic
-        except ImportError as exc:
-            problems.append(f"its heuristic {spec.heuristic_module!r} cannot be imported ({exc})")
-        else:
-            fn = getattr(heuristic, "heuristic_action", None)
-            if fn is None or not _is_jitted(fn) or _arity(fn) != 2:
-                problems.append(f"{spec.heuristic_module} needs an @njit heuristic_action(s, mask) -> int")
-    try:
-        env_class = spec.env_class
-    except (ImportError, AttributeError) as exc:
-        problems.append(f"its env class {spec.env!r} cannot be loaded ({exc})")
-    else:
-        if not (isinstance(env_class, type) and issubclass(env_class, LabyrinthAECEnv)):
-            problems.append(f"{spec.env} must be a subclass of labyrinth_env.aec.LabyrinthAECEnv")
-        else:
-            for method in ("decode_event", "action_names", "render_text"):
-                if getattr(env_class, method) is getattr(LabyrinthAECEnv, method):
-                    problems.append(f"{spec.env} does not define {method}()")
-            options = getattr(env_class, "Options", None)
-            fields = {f.name: f for f in dataclasses.fields(options)} if dataclasses.is_dataclass(options) else None
-            if fields is None:
-                problems.append(f"{spec.env}.Options must be a dataclass of options (labyrinth_env.options.option)")
-            elif "num_players" not in fields:
-                problems.append(f"{spec.env}.Options has no num_players option")
-            elif tuple(fields["num_players"].metadata["option"].int_range or ()) != tuple(spec.players):
-                problems.append(
-                    f"{spec.env}.Options.num_players allows {fields['num_players'].metadata['option'].int_range}, "
-                    f"the spec says {spec.players}"
-                )
-    if spec.picture_module is not None:
-        try:
-            picture = spec.picture
-        except ImportError as exc:
-            problems.append(f"its picture module {spec.picture_module!r} cannot be imported ({exc})")
-        else:
-            if not callable(getattr(picture, "draw", None)):
-                problems.append(f"{spec.picture_module} needs draw(state, viewer=None, omniscient=False)")
-    if problems:
-        listing = "\n  - ".join(problems)
-        raise ContractError(f"ruleset {spec.env_id} does not meet the kernel contract:\n  - {listing}")

@@ -37,13 +37,20 @@ import os
 import sys
 import threading
 import types
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import numba
 from numba.core.caching import NullCache
 
-if TYPE_CHECKING:
-    from labyrinth_env.spec import RulesetSpec
+
+class Bindable(Protocol):
+    """What binding needs of a ruleset (``labyrinth_env.spec.RulesetSpec`` has it; core
+    does not import the layers above it)."""
+
+    package: str
+    kernel: types.ModuleType
+    heuristic: types.ModuleType | None
+
 
 # bound name -> template module. ``random_loops`` are the loops with ``no_heuristic`` as
 # ``H``: a vector env whose opponents are random or external uses them and never compiles
@@ -58,6 +65,7 @@ TEMPLATES = {
 }
 WITHOUT_HEURISTIC = {"random_loops"}
 _lock = threading.RLock()
+_rulesets: dict[str, Bindable] = {}  # ruleset package -> spec, as the registry hands them over
 _parallel_loops: dict[str, list[str]] = {}  # bound module name -> its parallel loops' names
 _forked_after_openmp = False
 
@@ -92,7 +100,7 @@ def _is_dispatcher(value: Any) -> bool:
     return isinstance(value, numba.core.dispatcher.Dispatcher)
 
 
-def bind(template: types.ModuleType, spec: RulesetSpec, bound_name: str | None = None) -> types.ModuleType:
+def bind(template: types.ModuleType, spec: Bindable, bound_name: str | None = None) -> types.ModuleType:
     """The module of ``template``'s functions compiled against ``spec``'s kernel and
     heuristic, named ``<ruleset package>.<bound_name>`` (default: the template's
     ``BOUND_NAME``; see ``TEMPLATES``), made once per process and name."""
@@ -172,24 +180,26 @@ def _clone(fn: types.FunctionType, namespace: dict[str, Any], suffix: str = "") 
     return clone
 
 
+def add_ruleset(spec: Bindable) -> None:
+    """Make ``spec``'s bound templates importable by name (the registry hands over every
+    ruleset it registers; a package already served keeps its first spec)."""
+    with _lock:
+        _rulesets.setdefault(spec.package, spec)
+
+
 class BoundTemplateFinder(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Makes ``<ruleset package>.<bound name>`` importable for every registered ruleset."""
+    """Makes ``<ruleset package>.<bound name>`` importable for every ruleset handed to
+    ``add_ruleset``."""
 
     def find_spec(self, fullname: str, path: Any = None, target: Any = None) -> importlib.machinery.ModuleSpec | None:
         package, _, bound = fullname.rpartition(".")
-        if bound not in TEMPLATES or not package:
-            return None
-        from labyrinth_env.registry import spec_for_package
-
-        if spec_for_package(package) is None:
+        if bound not in TEMPLATES or package not in _rulesets:
             return None
         return importlib.machinery.ModuleSpec(fullname, self)
 
     def create_module(self, module_spec: importlib.machinery.ModuleSpec) -> types.ModuleType:
-        from labyrinth_env.registry import spec_for_package
-
         package, _, bound = module_spec.name.rpartition(".")
-        module = bind(importlib.import_module(TEMPLATES[bound]), spec_for_package(package), bound)
+        module = bind(importlib.import_module(TEMPLATES[bound]), _rulesets[package], bound)
         # the import machinery replaces sys.modules[name] with what create_module returns
         return module
 

@@ -1,13 +1,16 @@
 """What the two Paths of Destiny pictures share: the canvas, the board with its tokens,
-short labels for named tokens, the legend and the per-player rows of the panel."""
+short labels for named tokens, trap tokens, the legend and title, the panel's status lines,
+the drawn tile and the per-player rows of the panel."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
-from labyrinth_env.render.canvas import Canvas
+from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
+from labyrinth_env.render.canvas import Canvas, Point
 from labyrinth_env.render.hexboard import (
     BACKGROUND,
     FLOOR,
@@ -17,6 +20,7 @@ from labyrinth_env.render.hexboard import (
     HexLayout,
     Token,
     draw_tile,
+    draw_tokens,
 )
 from labyrinth_env.render.panel import INK, MUTED, Panel, seat_colour
 
@@ -24,6 +28,7 @@ WIDTH, HEIGHT = 990, 620
 RADIUS = 36
 BOARD_CX, BOARD_CY = 305, 300
 PANEL_X = 625
+STATUS = {RUNNING: "running", TRUNCATED: "stopped (turn limit)"}  # the outcomes but a win
 
 
 def abbreviations(names: Sequence[str]) -> tuple[str, ...]:
@@ -130,3 +135,81 @@ def face_down_fields(
         with c.group(f"face-down {noun}", title=title):
             c.polygon(layout.corners(x, y, 0.92), fill=TRAP_BACK, stroke=seat_colour(owner), width=3.0)
             c.text(x, y + layout.a * 0.2, "?", layout.a * 0.6, "#f0b0a8", anchor="middle", bold=True)
+
+
+def trap_token(face: str, label: str, description: str, up: bool, omniscient: bool, note: str = "") -> Token:
+    """A trap on the board: face up, ``label`` on its ``face`` colour (``note`` added to its
+    title); face down, a back with "?", its kind only in the omniscient view (no seat has
+    seen it)."""
+    if up:
+        return Token(face, label, description + note, radius=0.24, shape="diamond")
+    if omniscient:
+        return Token(TRAP_BACK, label, "face down: " + description, radius=0.24, shape="diamond", text="#f0b0a8")
+    return Token(TRAP_BACK, "?", "a face-down trap", radius=0.24, shape="diamond")
+
+
+def finish_board(
+    c: Canvas,
+    layout: HexLayout,
+    anchors: Sequence[Point],
+    tokens: dict[int, list[Token]],
+    edition: str,
+    omniscient_shows: str | None,
+) -> None:
+    """The tokens, the legend and the edition's title; an omniscient view says what it shows
+    (``omniscient_shows``, None in a seat's or a spectator's view)."""
+    draw_tokens(c, layout, anchors, tokens)
+    legend(c, 22, HEIGHT - 78)
+    c.text(22, 24, f"Paths of Destiny · {edition}", 15, "#f1e9da", bold=True)
+    if omniscient_shows:
+        c.text(22, 44, f"omniscient view: {omniscient_shows} shown", 11, "#f0b0a8")
+
+
+def status_panel(c: Canvas, s: np.void, seat: int, turn_word: str, decisions: Sequence[str]) -> Panel:
+    """The side panel with its first lines: the turn (``turn_word``: "Round" or "Turn") and
+    the outcome, then who acts and decides, or who won."""
+    p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 20, HEIGHT - 48, size=13)
+    outcome = int(s["outcome"])
+    status = f"won by player {int(s['winner'])}" if outcome == WON else STATUS[outcome]
+    p.heading(f"{turn_word} {int(s['turn']) + 1} · {status}")
+    if outcome == RUNNING:
+        decider = int(s["decider"])
+        p.text(f"Player {seat}'s turn · {int(s['actions_left'])} action(s) left", swatch=seat_colour(seat), bold=True)
+        who = "" if decider == seat else f" (player {decider})"
+        p.text(f"deciding: {decisions[int(s['decision'])]}{who}", MUTED, max_lines=2)
+    else:
+        winner = int(s["winner"])
+        if outcome == WON and winner >= 0:
+            p.text(f"Player {winner} holds the centre with a key", swatch=seat_colour(winner), bold=True)
+    return p
+
+
+def drawn_tile(p: Panel, c: Canvas, s: np.void, components: Any, label: str) -> None:
+    """The tile (field) just drawn, if any, as a figure in the panel; ``components`` is the
+    edition's ``components`` module (its tile tables and names)."""
+    t = int(s["drawn_tile"])
+    if t < 0:
+        return
+    mask_row, level_row = components.TILE_CORRIDOR_MASK[t], components.TILE_CORRIDOR_LEVEL[t]
+    masks = [int(m) for m, lv in zip(mask_row, level_row) if lv >= 0]
+    levels = [int(lv) for lv in level_row if lv >= 0]
+    drawn_tile_figure(p, c, label, masks, levels, components.TILE_NAMES[t])
+
+
+def players_section(
+    p: Panel,
+    s: np.void,
+    seat: int,
+    viewer: int | None,
+    life_max: int,
+    extra: dict[int, str],
+    where: dict[int, str],
+) -> None:
+    """The panel's "Players" heading and ``player_rows``, with the keys each one holds."""
+    p.gap(4)
+    p.heading("Players")
+    keys_of: dict[int, list[int]] = {}
+    for k, holder in enumerate(s["key_holder"]):
+        if holder >= 0:
+            keys_of.setdefault(int(holder), []).append(k)
+    player_rows(p, s, seat, viewer, life_max, keys_of, extra, where)

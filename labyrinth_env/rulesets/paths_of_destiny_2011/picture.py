@@ -10,21 +10,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.render import INK, MUTED, Canvas, Panel, seat_colour
-from labyrinth_env.render.hexboard import TRAP_BACK, TRAP_DOOR, TRAP_RED, Token, draw_board, draw_tokens
+from labyrinth_env.render import INK, MUTED, Canvas, seat_colour
+from labyrinth_env.render.hexboard import TRAP_DOOR, TRAP_RED, Token, draw_board
 from labyrinth_env.render.pod import (
-    HEIGHT,
-    PANEL_X,
-    WIDTH,
     abbreviations,
     character_token,
-    drawn_tile_figure,
+    drawn_tile,
     face_down_fields,
+    finish_board,
     key_token,
-    legend,
     new_canvas,
     place_name,
-    player_rows,
+    players_section,
+    status_panel,
+    trap_token,
 )
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
@@ -33,7 +32,6 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.env import character_text
 TRAP_ABBR = abbreviations(C.TRAP_NAMES)
 GUARD_AWAKE = "#3d5a80"
 GUARD_ASLEEP = "#a7b6c9"
-_STATUS = {K.RUNNING: "running", K.TRUNCATED: "stopped (turn limit)"}
 
 
 def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Canvas:
@@ -73,43 +71,15 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
         kind = int(C.TRAP_TOKENS[int(s[trap][node])])
         face = TRAP_DOOR if C.TRAP_COLOUR[kind] == C.DOOR else TRAP_RED
         failed = " (failed here once: bracketed difficulty)" if s[fail][node] else ""
-        if s[up][node]:
-            tok = Token(face, TRAP_ABBR[kind], C.describe_trap(kind) + failed, radius=0.24, shape="diamond")
-        elif omniscient:
-            tok = Token(
-                TRAP_BACK,
-                TRAP_ABBR[kind],
-                "face down: " + C.describe_trap(kind),
-                radius=0.24,
-                shape="diamond",
-                text="#f0b0a8",
-            )
-        else:
-            tok = Token(TRAP_BACK, "?", "a face-down trap", radius=0.24, shape="diamond")
+        tok = trap_token(face, TRAP_ABBR[kind], C.describe_trap(kind), bool(s[up][node]), omniscient, failed)
         tokens.setdefault(int(node), []).append(tok)
-    draw_tokens(c, layout, anchors, tokens)
-    legend(c, 22, HEIGHT - 78)
-    c.text(22, 24, "Paths of Destiny · 2011 edition", 15, "#f1e9da", bold=True)
-    if omniscient:
-        c.text(22, 44, "omniscient view: hidden traps shown", 11, "#f0b0a8")
+    finish_board(c, layout, anchors, tokens, "2011 edition", "hidden traps" if omniscient else None)
     _panel(c, s, viewer, seat)
     return c
 
 
 def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
-    p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 20, HEIGHT - 48, size=13)
-    outcome = int(s["outcome"])
-    status = f"won by player {int(s['winner'])}" if outcome == K.WON else _STATUS[outcome]
-    p.heading(f"Round {int(s['turn']) + 1} · {status}")
-    if outcome == K.RUNNING:
-        decider = int(s["decider"])
-        p.text(f"Player {seat}'s turn · {int(s['actions_left'])} action(s) left", swatch=seat_colour(seat), bold=True)
-        who = "" if decider == seat else f" (player {decider})"
-        p.text(f"deciding: {K.DECISIONS[int(s['decision'])]}{who}", MUTED, max_lines=2)
-    else:
-        winner = int(s["winner"])
-        if outcome == K.WON and winner >= 0:
-            p.text(f"Player {winner} holds the centre with a key", swatch=seat_colour(winner), bold=True)
+    p = status_panel(c, s, seat, "Round", K.DECISIONS)
     guard = "asleep" if s["guard_asleep"] else "awake"
     p.text(f"Guard: {guard} at {place_name(int(s['guard_node']), K.MC)}", GUARD_AWAKE, bold=True)
     p.text(
@@ -119,21 +89,11 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
         size=12,
         max_lines=2,
     )
-    t = int(s["drawn_tile"])
-    if t >= 0:
-        masks = [int(m) for m, lv in zip(C.TILE_CORRIDOR_MASK[t], C.TILE_CORRIDOR_LEVEL[t]) if lv >= 0]
-        levels = [int(lv) for lv in C.TILE_CORRIDOR_LEVEL[t] if lv >= 0]
-        drawn_tile_figure(p, c, "drawn field", masks, levels, C.TILE_NAMES[t])
-    p.gap(4)
-    p.heading("Players")
-    keys_of: dict[int, list[int]] = {}
-    for k in range(K.NUM_KEYS):
-        if s["key_holder"][k] >= 0:
-            keys_of.setdefault(int(s["key_holder"][k]), []).append(k)
+    drawn_tile(p, c, s, C, "drawn field")
     n = int(s["num_players"])
     where = {
         q: place_name(int(s["position"][q]), K.MC) if s["position"][q] >= 0 else "choosing a start" for q in range(n)
     }
     # the character and its tokens (public, l.131), as the text board writes them
     extra = {q: character_text(s, q).lstrip(", ") for q in range(n) if s["character"][q] >= 0}
-    player_rows(p, s, seat, viewer, C.LIFE, keys_of, extra, where)
+    players_section(p, s, seat, viewer, C.LIFE, extra, where)

@@ -11,21 +11,20 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.render import INK, MUTED, Canvas, Panel, seat_colour
-from labyrinth_env.render.hexboard import TRAP_BACK, TRAP_RED, Token, draw_board, draw_tokens
+from labyrinth_env.render import INK, MUTED, Canvas, seat_colour
+from labyrinth_env.render.hexboard import TRAP_RED, Token, draw_board
 from labyrinth_env.render.pod import (
-    HEIGHT,
-    PANEL_X,
-    WIDTH,
     abbreviations,
     character_token,
-    drawn_tile_figure,
+    drawn_tile,
     face_down_fields,
+    finish_board,
     key_token,
-    legend,
     new_canvas,
     place_name,
-    player_rows,
+    players_section,
+    status_panel,
+    trap_token,
 )
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
@@ -35,7 +34,6 @@ TRAP_ABBR = abbreviations(C.TRAP_NAMES)
 TOKEN_ABBR = abbreviations(C.TOKEN_TYPE_NAMES)
 ITEM_COLOUR = "#2a9d8f"
 GOLEM = "#9aa5ae"
-_STATUS = {K.RUNNING: "running", K.TRUNCATED: "stopped (turn limit)"}
 
 
 def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Canvas:
@@ -77,43 +75,15 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
             tokens.setdefault(node, []).append(tok)
     for node in np.flatnonzero(s["node_trap"] >= 0):
         kind = int(C.TRAP_TOKENS[int(s["node_trap"][node])])
-        if s["trap_up"][node]:
-            tok = Token(TRAP_RED, TRAP_ABBR[kind], C.describe_trap(kind), radius=0.24, shape="diamond")
-        elif omniscient:
-            tok = Token(
-                TRAP_BACK,
-                TRAP_ABBR[kind],
-                "face down: " + C.describe_trap(kind),
-                radius=0.24,
-                shape="diamond",
-                text="#f0b0a8",
-            )
-        else:
-            tok = Token(TRAP_BACK, "?", "a face-down trap", radius=0.24, shape="diamond")
+        tok = trap_token(TRAP_RED, TRAP_ABBR[kind], C.describe_trap(kind), bool(s["trap_up"][node]), omniscient)
         tokens.setdefault(int(node), []).append(tok)
-    draw_tokens(c, layout, anchors, tokens)
-    legend(c, 22, HEIGHT - 78)
-    c.text(22, 24, "Paths of Destiny · 3rd edition", 15, "#f1e9da", bold=True)
-    if omniscient:
-        c.text(22, 44, "omniscient view: hidden traps and tiles shown", 11, "#f0b0a8")
+    finish_board(c, layout, anchors, tokens, "3rd edition", "hidden traps and tiles" if omniscient else None)
     _panel(c, s, viewer, seat)
     return c
 
 
 def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
-    p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 20, HEIGHT - 48, size=13)
-    outcome = int(s["outcome"])
-    status = f"won by player {int(s['winner'])}" if outcome == K.WON else _STATUS[outcome]
-    p.heading(f"Turn {int(s['turn']) + 1} · {status}")
-    if outcome == K.RUNNING:
-        decider = int(s["decider"])
-        p.text(f"Player {seat}'s turn · {int(s['actions_left'])} action(s) left", swatch=seat_colour(seat), bold=True)
-        who = "" if decider == seat else f" (player {decider})"
-        p.text(f"deciding: {K.DECISIONS[int(s['decision'])]}{who}", MUTED, max_lines=2)
-    else:
-        winner = int(s["winner"])
-        if outcome == K.WON and winner >= 0:
-            p.text(f"Player {winner} holds the centre with a key", swatch=seat_colour(winner), bold=True)
+    p = status_panel(c, s, seat, "Turn", K.DECISIONS)
     e = int(s["current_event"])
     if e >= 0:
         p.text(f"Event: {C.EVENT_NAMES[e]}", "#7a3b9e", bold=True)
@@ -127,17 +97,7 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
         size=12,
         max_lines=2,
     )
-    t = int(s["drawn_tile"])
-    if t >= 0:
-        masks = [int(m) for m, lv in zip(C.TILE_CORRIDOR_MASK[t], C.TILE_CORRIDOR_LEVEL[t]) if lv >= 0]
-        levels = [int(lv) for lv in C.TILE_CORRIDOR_LEVEL[t] if lv >= 0]
-        drawn_tile_figure(p, c, "drawn tile", masks, levels, C.TILE_NAMES[t])
-    p.gap(4)
-    p.heading("Players")
-    keys_of: dict[int, list[int]] = {}
-    for k in range(K.NUM_KEYS):
-        if s["key_holder"][k] >= 0:
-            keys_of.setdefault(int(s["key_holder"][k]), []).append(k)
+    drawn_tile(p, c, s, C, "drawn tile")
     n = int(s["num_players"])
     extra = {q: ", ".join(C.ITEM_NAMES[int(i)] for i in s["items"][q] if i >= 0) for q in range(n)}
     extra = {q: f"items: {v}" for q, v in extra.items() if v}
@@ -150,4 +110,4 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, seat: int) -> None:
         tokens_text = f" · {hand} {C.TOKEN_TYPE_NAMES[kind]}" if kind >= 0 else ""
         extra[q] = f"{C.CHARACTER_NAMES[ch]}{tokens_text}" + (f" · {extra[q]}" if q in extra else "")
     where = {q: place_name(int(s["position"][q]), K.MC) for q in range(n)}
-    player_rows(p, s, seat, viewer, C.LIFE, keys_of, extra, where)
+    players_section(p, s, seat, viewer, C.LIFE, extra, where)
