@@ -214,5 +214,22 @@ def shaping_potential(s, seat: int) -> float:
     return s.num_collected / NUM_TREASURES
 
 
-# the progress the self-play learner reads: here the shaping potential itself
-progress = shaping_potential
+@njit(cache=True)
+def progress(s, seat: int) -> float:
+    """The self-play learner's progress: 0.25 for each treasure the team has collected,
+    minus 0.02 per step (Manhattan) from the seat's piece to the nearest face-up treasure it
+    may take now (12 steps when none shows). The collected count is the team's, so a
+    partner's collecting is progress too. Face-down tiles count by nothing (unless public
+    memory shows their treasure). 0 once the game is won or lost."""
+    if s.outcome == WON or s.outcome == LOST:
+        return 0.0
+    here = s.piece[seat]
+    best = 2 * (SIZE - 1)  # noqa: F405
+    for c in range(s.cell_tile.shape[0]):
+        tile = s.cell_tile[c]
+        if tile < 0:
+            continue
+        treasure = TILE_TREASURE[tile]  # noqa: F405
+        if treasure >= 0 and treasure_visible(s, tile) and claimable_from(s, seat, treasure) >= 0:
+            best = min(best, abs(c // SIZE - here // SIZE) + abs(c % SIZE - here % SIZE))  # noqa: F405
+    return 0.25 * s.num_collected - 0.02 * best
