@@ -189,11 +189,9 @@ def puct_select(
 def completed_q_policy(logits, mask, root_prior, root_value: float, visits, q, out) -> None:
     """``out``: softmax over the legal actions of ``logits + sigma(completed q)``, where an
     unvisited action's q is the mixed value (the network's root value and the visited
-    actions' q weighted by their prior), read on the returns' own scale ([-1, 1] as
-    [0, 1]). With no value evidence it stays the network's own policy (visit counts instead
-    would sharpen towards whatever the prior already favours). Rescaling q to [0, 1] over
-    the legal actions (min to max) made an untrained value's noise between near-equal
-    actions worth five logits, and self-play games with it stopped finishing."""
+    actions' q weighted by their prior), rescaled to [0, 1] over the legal actions. With
+    no value evidence it stays the network's own policy (visit counts instead would
+    sharpen towards whatever the prior already favours)."""
     total_n = 0
     max_n = 0
     weighted = 0.0
@@ -207,10 +205,15 @@ def completed_q_policy(logits, mask, root_prior, root_value: float, visits, q, o
     mixed = root_value
     if prior_visited > 0.0:
         mixed = (root_value + total_n * weighted / prior_visited) / (1.0 + total_n)
-    scale = (MAXVISIT_INIT + max_n) * VALUE_SCALE * 0.5  # q in [-1, 1] read as (q + 1) / 2
+    low, high = np.inf, -np.inf
     for a in range(mask.shape[0]):
-        completed = q[a] if visits[a] > 0 else mixed
-        out[a] = logits[a] + scale * completed if mask[a] else 0.0
+        if mask[a]:
+            out[a] = q[a] if visits[a] > 0 else mixed
+            low = min(low, out[a])
+            high = max(high, out[a])
+    scale = (MAXVISIT_INIT + max_n) * VALUE_SCALE / max(high - low, 1e-8)
+    for a in range(mask.shape[0]):
+        out[a] = logits[a] + scale * (out[a] - low) if mask[a] else 0.0
     masked_softmax(out, mask, out)
 
 
