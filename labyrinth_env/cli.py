@@ -263,7 +263,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:
-                print(f"  . {env.unwrapped.event_text(event)}")
+                print(f"  . {event['text']}")
             shown = len(log)
             if term or trunc:
                 if name == me:
@@ -308,7 +308,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
     for event in env.game_log:
-        print(event)
+        print(event["text"])
     print(env.render())
     return 0
 

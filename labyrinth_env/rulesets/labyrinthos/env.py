@@ -77,6 +77,7 @@ from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
+from labyrinth_env.rulesets.labyrinthos.sentences import SENTENCES
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,10 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = LabyrinthosOptions
+    sentences = SENTENCES
+
+    def sentence_context(self) -> dict[str, Any]:
+        return {"monster": self.options.monster}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

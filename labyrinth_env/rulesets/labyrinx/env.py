@@ -71,6 +71,7 @@ from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
+from labyrinth_env.rulesets.labyrinx.sentences import SENTENCES
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,10 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = LabyrinxOptions
+    sentences = SENTENCES
+
+    def sentence_context(self) -> dict[str, Any]:
+        return {"exit": cell_name(int(self.record["exit0"]))}
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -162,6 +162,7 @@ from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011.sentences import SENTENCES
 
 node_name = hexenv.node_name
 
@@ -213,6 +214,7 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny2011Options
+    sentences = SENTENCES
     character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:

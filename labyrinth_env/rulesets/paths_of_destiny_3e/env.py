@@ -106,6 +106,7 @@ from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_3e import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_3e.sentences import SENTENCES
 
 node_name = hexenv.node_name
 
@@ -157,6 +158,7 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny3eOptions
+    sentences = SENTENCES
     character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:
