@@ -450,6 +450,20 @@ class LabyrinthAECEnv(AECEnv):
                 forward = ForwardModel(self.ruleset, self.agent_name_mapping[agent], self._states)
         return SeatView(observation["observation"], observation["action_mask"], self.public_log(), forward)
 
+    def private_lines(self, viewer: int | str) -> list[str]:
+        """What seat ``viewer`` (a seat or agent name) knows that the board does not show
+        everyone, as lines for a person: its hand by card kind, what it peeked at; then its
+        own character, items and tokens with their texts. Nothing of any other seat's hidden
+        information (``tests/test_web_play.py``)."""
+        seat = self._viewer_seat(viewer)
+        if seat is None:
+            raise ValueError("private_lines needs a seat (0..n-1) or an agent name")
+        return self.seat_lines(self.record, seat)
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        """``private_lines`` of a ruleset (the record ``s``, a checked ``seat``); none by default."""
+        return []
+
     # a ruleset's sentences by event type (``core.sentences``); types it leaves out are
     # worded from their fields
     sentences: ClassVar[dict[str, Any]] = {}

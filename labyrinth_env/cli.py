@@ -241,11 +241,54 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
             print(f"  {text!r} is not legal now: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
 
 
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The env options ``play`` was given (``--players``, ``--variant``, ``--max-turns``,
+    ``--option NAME=VALUE``)."""
+    from labyrinth_env.options import option_assignment
+
+    options: dict[str, Any] = {"num_players": args.players} if args.players else {}
+    if args.variant is not None:
+        options["variant"] = args.variant
+    if args.max_turns is not None:
+        options["max_turns"] = args.max_turns
+    options.update(option_assignment(text) for text in args.option)
+    return options
+
+
+def cmd_play_web(args: argparse.Namespace) -> int:
+    """``play --web``: serve the game on 127.0.0.1 until the person stops it (Ctrl-C)."""
+    import webbrowser
+
+    from labyrinth_env.agents import split_agent_specs
+    from labyrinth_env.play_web import WebGame, serve
+
+    replay = args.replay or f"results/play/{args.env}_seed{args.seed}.json"
+    check_output_file(replay, "--replay", make_folders=True)
+    specs = split_agent_specs(args.agents) or ["heuristic"]
+    game = WebGame(args.env, None if args.watch else args.seat, specs, args.seed, play_options(args), replay)
+    server = serve(game, args.port)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    print(f"{game.env.ruleset.title}: the game is at {url} (Ctrl-C stops the server)")
+    if not args.no_browser:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped" + (f"; replay written to {game.saved}" if game.saved else ""))
+    finally:
+        server.server_close()
+    return 0
+
+
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
 
-    options = {"num_players": args.players} if args.players else {}
+    if args.web:
+        return cmd_play_web(args)
+    if args.watch or args.no_browser or args.port:
+        raise ValueError("--watch, --no-browser and --port are for the browser game: add --web")
+    options = play_options(args)
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
     players = env.unwrapped.options.num_players
     if not 0 <= args.seat < players:
@@ -330,12 +373,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_envs)
     for name, (text, _) in PASS_THROUGH.items():
         sub.add_parser(name, help=text, add_help=False)  # listed here, parsed by their own module
-    p = sub.add_parser("play", help="play in the terminal against agents (actions listed by name)")
+    p = sub.add_parser(
+        "play", help="play against agents in the terminal (actions listed by name) or in the browser (--web)"
+    )
     p.add_argument("--env", required=True, choices=labyrinth_env.list_envs())
     p.add_argument("--players", type=int, help="num_players (default: the env's)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        help="your seat, 0..players-1 (who plays first is the game's: most rulesets throw or draw for it)",
+    )
     p.add_argument("--agents", default="heuristic", help="agent specs for the other seats, comma-separated")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variant", help="the variant option (Team Edition: introductory, standard, expert)")
+    p.add_argument("--max-turns", type=int, help="the max_turns option (end the game early)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="any env option (repeatable)")
+    p.add_argument("--web", action="store_true", help="play in the browser: a local page on 127.0.0.1")
+    p.add_argument("--watch", action="store_true", help="with --web: agents in every seat, you watch")
+    p.add_argument("--no-browser", action="store_true", help="with --web: print the page's address, open nothing")
+    p.add_argument("--port", type=int, default=0, help="with --web: the port (default: any free one)")
+    p.add_argument(
+        "--replay",
+        metavar="FILE.json",
+        help="where the finished game's replay is written (default results/play/<env>_seed<SEED>.json)",
+    )
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board, or write an HTML viewer")
     p.add_argument("path", help="a replay JSON file, or a tournament's games.jsonl with --game")

@@ -116,6 +116,27 @@ class raw_env(LabyrinthAECEnv):
     def sentence_context(self) -> dict[str, Any]:
         return {"monster": self.options.monster}
 
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        counts = s["hand"][seat]
+        lines = [f"your hand ({int(counts.sum())} cards):"]
+        for t, v in enumerate(counts):
+            if v > 0:
+                copies = f" x{int(v)}" if v > 1 else ""
+                lines.append(f"  {C.CARD_NAMES[t]}{copies}: {C.CARD_TEXT[t]}")
+        if not counts.sum():
+            lines.append("  (empty)")
+        seen = [
+            f"{C.KEY_COLOUR_NAMES[K.KEY_TOKEN_COLOUR[k]]} {C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[k]]}"
+            for k in range(len(s["key_pile"]))
+            if s["key_pile"][k] and s["key_seen"][seat, k]
+        ]
+        if seen:
+            lines.append("key tokens in the pile you have looked at: " + ", ".join(seen))
+        h = int(s["hero"][seat])
+        if h >= 0:
+            lines.append(f"your hero: {C.HERO_NAMES[h]} (special action: {C.SPECIAL_NAMES[h]})")
+        return lines
+
     def options_vector(self) -> np.ndarray:
         o = self.options
         vec = super().options_vector()

@@ -215,6 +215,15 @@ class raw_env(LabyrinthAECEnv):
     ruleset = SPEC
     Options = PathsOfDestiny2011Options
     sentences = SENTENCES
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        lines = [hexenv.player_line(s, seat).replace(f"player {seat}", "you", 1) + character_text(s, seat)]
+        c = int(s["character"][seat])
+        if c >= 0:
+            skills = [C.SKILL_NAMES[C.SKILLS_PER_CHARACTER * c + k] for k in range(C.SKILLS_PER_CHARACTER)]
+            lines.append(f"your skills: {', '.join(skills)}")
+        return lines
+
     character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:

@@ -156,6 +156,14 @@ class raw_env(LabyrinthAECEnv):
         homes = {cell_name(int(C.HOME_CELLS[p])): C.COLORS[p] for p in range(C.NUM_SEATS)}
         return {"homes": homes, "home_of": {p: cell_name(int(C.HOME_CELLS[p])) for p in range(n)}}
 
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        wants = [C.TREASURES[int(t)] for t in s["slots"][seat] if t >= 0]
+        return [
+            f"you are {C.COLORS[seat]} (home corner {cell_name(int(C.HOME_CELLS[seat]))}), "
+            f"spells: push and {C.SPELLS[int(s['spell'][seat])]}",
+            f"treasures on your board: {', '.join(wants) or 'none'}",
+        ]
+
     def options_vector(self) -> np.ndarray:
         o = self.options
         vec = super().options_vector()
