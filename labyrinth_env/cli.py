@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -42,7 +43,8 @@ def play_random_game(env_id: str, seed: int, **options) -> tuple[dict, int, floa
 def cmd_envs(_: argparse.Namespace) -> int:
     table = Table(title="labyrinth-env rulesets (labyrinth_env.make(env_id, **options))")
     for col in ("env id", "game", "players", "kind", "status"):
-        table.add_column(col, overflow="fold")
+        # an id is typed as shown: never wrapped (it was, mid-word, at 80 columns)
+        table.add_column(col, overflow="fold", no_wrap=col == "env id")
     for spec in labyrinth_env.specs():
         lo, hi = spec.players
         kind = "cooperative" if spec.cooperative else "competitive"
@@ -195,12 +197,21 @@ def choice_groups(names: dict[int, str]) -> dict[str, list[int]]:
     return {name: [action] for action, name in names.items()}
 
 
-def _ask_action(env: Any, read: Callable[[str], str]) -> int:
-    """Ask the person for one of the legal actions: a number from the list shown or a full
-    action name; long lists come in steps (a kind of action, then the action), ``b`` goes
-    back a step, ``?`` shows the list again, ``q`` quits."""
+def _ask_action(env: Any, read: Callable[[str], str], legend: Callable[[], None] = lambda: None) -> int:
+    """Ask the person for one of the legal actions: a number from the list shown, an
+    action's name or a group's label as shown; long lists come in steps (a kind of action,
+    then the action), ``b`` goes back a step, ``?`` shows the key and the list again, ``q``
+    quits. A single legal action is taken without asking, with a line saying so."""
+    from labyrinth_env.play_web import absolute_names
+
     raw = env.unwrapped
-    legal = {int(a): raw.action_to_str(int(a)) for a in raw.legal_actions()}
+    decider = raw.agent_name_mapping[raw.agent_selection]
+    players = raw.options.num_players
+    legal = {int(a): absolute_names(raw.action_to_str(int(a)), decider, players) for a in raw.legal_actions()}
+    if len(legal) == 1:
+        action, name = next(iter(legal.items()))
+        print(f"  the only legal action, taken for you: {name}")
+        return action
     stack = [legal]
     while True:
         current = stack[-1]
@@ -213,18 +224,25 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
             print(f"  {i:3d}  " + (f"{key}  ({len(members)} choices)" if len(members) > 1 else current[members[0]]))
         back = ", 'b' goes back" if len(stack) > 1 else ""
         while True:
-            prompt = f"your choice (0-{len(keys) - 1} or an action's name; '?' lists, 'q' quits{back}): "
+            prompt = f"your choice (0-{len(keys) - 1} or a name; '?' key and list, 'q' quits{back}): "
             text = read(prompt).strip()
             if text.lower() in ("q", "quit", "exit"):
                 raise KeyboardInterrupt
             if text == "?":
+                legend()
                 break
             if text.lower() == "b" and len(stack) > 1:
                 stack.pop()
                 break
-            if text.isdigit():
-                if int(text) < len(keys):
-                    chosen = groups[keys[int(text)]]
+            if not text:
+                print(f"  type a number 0-{len(keys) - 1} or an action's name ('?' shows the key and the list)")
+                continue
+            typed = " ".join(text.lower().split())
+            by_label = {" ".join(k.lower().split()): k for k in keys}
+            if text.isdigit() or typed in by_label:
+                index = int(text) if text.isdigit() else keys.index(by_label[typed])
+                if index < len(keys):
+                    chosen = groups[keys[index]]
                     if len(chosen) == 1:
                         return chosen[0]
                     stack.append({a: current[a] for a in chosen})
@@ -232,13 +250,40 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
                 print(f"  {text} is not on the list: choose 0-{len(keys) - 1}, or '?' to see the list again")
                 continue
             try:
-                action = raw.str_to_action(text)
+                # a name as shown, with its "(Player N)" or without
+                action = raw.str_to_action(re.sub(r" \(player \d+\)", "", typed))
             except ValueError:
+                # a group's label from a deeper step of the list ("push top col 1"): its actions
+                within = {a: n for a, n in current.items() if n.lower().startswith(typed + " ")}
+                if within:
+                    stack.append(within)
+                    break
                 print(f"  no action is named {text!r}: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
                 continue
             if action in legal:
                 return action
             print(f"  {text!r} is not legal now: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
+
+
+def warm_up_agents(env: Any, specs: list[str]) -> None:
+    """Let every opponent decide once on a copy of the game before the first move, so that
+    their kernels (numba compiles them on the first run only) are ready, and say so: they
+    compiled in the middle of a game (51 s and 196 s in 3e), unannounced."""
+    import copy
+
+    from labyrinth_env.agents import make_agent
+
+    if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+        return
+    print(f"getting the agents ready ({', '.join(sorted(set(specs)))}): the first run compiles their kernels...")
+    start = time.perf_counter()
+    for spec in sorted(set(specs)):
+        probe = copy.deepcopy(env)
+        agent = make_agent(spec, seed=0)  # a throwaway: the players' agents keep their seeds
+        agent.reset(0)
+        name = probe.agent_selection
+        agent.act(probe.observe(name), probe.seat_view(name, model=getattr(agent, "uses_model", True)))
+    print(f"agents ready ({time.perf_counter() - start:.0f} s)")
 
 
 def play_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -300,7 +345,18 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
         agent.reset(args.seed)
     me = f"player_{args.seat}"
     print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
+    warm_up_agents(env.unwrapped, [specs[i % len(specs)] for i in range(players) if i != args.seat])
+
+    def board() -> tuple[str, str]:
+        text = env.render()
+        head, sep, key = text.partition("\nkey: ")
+        return head.rstrip(), ("key: " + key) if sep else ""
+
+    def legend() -> None:
+        print(board()[1])
+
     shown = 0
+    told_key = False
     try:
         for name in env.agent_iter():
             obs, reward, term, trunc, _ = env.last()
@@ -310,13 +366,19 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
             shown = len(log)
             if term or trunc:
                 if name == me:
+                    print(board()[0])
                     print(f"game over: your reward {reward:+.2f}")
                 env.step(None)
                 continue
             if name == me:
-                print(env.render())
+                picture, key = board()
+                print(picture)
+                if not told_key:
+                    print(key + "\n(the key again: '?')")
+                    told_key = True
+                print("what only you know:\n" + "\n".join("  " + line for line in env.unwrapped.private_lines(me)))
                 print(f"your turn: {env.unwrapped.pending_decision()}")
-                action = _ask_action(env, read)
+                action = _ask_action(env, read, legend)
             else:
                 opponent = opponents[env.unwrapped.agent_name_mapping[name]]
                 view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))

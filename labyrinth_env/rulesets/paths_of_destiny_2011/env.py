@@ -413,7 +413,7 @@ def render_text(s: np.void) -> str:
         panel += [f"turned face up now: {C.TILE_NAMES[int(s['fd_tile'][int(s['rv_cell'])])]}"]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
     panel += [hexenv.player_line(s, p) + character_text(s, p) for p in range(n)]
-    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)")
+    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)\n     #? a face-down field")
 
 
 def character_text(s: np.void, p: int) -> str:
