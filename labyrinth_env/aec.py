@@ -321,6 +321,11 @@ class LabyrinthAECEnv(AECEnv):
             )
         return index
 
+    def action_label(self, action: int) -> str:
+        """``action``'s name as a person is offered it now (``play``, the browser): its name,
+        unless the pending decision gives the same index another meaning."""
+        return self.action_to_str(action)
+
     def pending_decision(self) -> str:
         """The name of the decision the acting seat must make now."""
         return self.kernel.DECISIONS[int(self.record["decision"])]

@@ -207,7 +207,7 @@ def _ask_action(env: Any, read: Callable[[str], str], legend: Callable[[], None]
     raw = env.unwrapped
     decider = raw.agent_name_mapping[raw.agent_selection]
     players = raw.options.num_players
-    legal = {int(a): absolute_names(raw.action_to_str(int(a)), decider, players) for a in raw.legal_actions()}
+    legal = {int(a): absolute_names(raw.action_label(int(a)), decider, players) for a in raw.legal_actions()}
     if len(legal) == 1:
         action, name = next(iter(legal.items()))
         print(f"  the only legal action, taken for you: {name}")
@@ -249,6 +249,9 @@ def _ask_action(env: Any, read: Callable[[str], str], legend: Callable[[], None]
                     break
                 print(f"  {text} is not on the list: choose 0-{len(keys) - 1}, or '?' to see the list again")
                 continue
+            shown = {" ".join(n.lower().split()): a for a, n in current.items()}
+            if typed in shown:
+                return shown[typed]
             try:
                 # a name as shown, with its "(Player N)" or without
                 action = raw.str_to_action(re.sub(r" \(player \d+\)", "", typed))

@@ -124,7 +124,7 @@ class WebGame:
             from labyrinth_env.cli import choice_groups
 
             decider = self.decider()
-            names = {a: absolute_names(env.action_to_str(a), decider, players) for a in env.legal_actions()}
+            names = {a: absolute_names(env.action_label(a), decider, players) for a in env.legal_actions()}
             grouped = choice_groups(names) if len(names) > 8 else {"": list(names)}
             for label, actions in grouped.items():
                 groups.append({"label": label, "actions": [{"id": a, "name": names[a]} for a in actions]})

@@ -105,3 +105,25 @@ def test_the_text_board_names_every_built_spaces_corridors(env_id):
         if nodes:
             first = hexenv.edges_name(int(s["node_mask"][nodes[0]]))
             assert f"{hexenv.node_name(cell * hexenv.MAX_CORRIDORS)} {first}" in listed, cell
+
+
+def test_labyrinthos_a_discard_is_offered_as_a_discard():
+    """Issue 37: discards before drawing read "desperate action: X", as if played."""
+    from labyrinth_env.rulesets.labyrinthos import kernel as K
+
+    env = labyrinth_env.raw_env("labyrinthos_v2")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    seen = 0
+    for _ in range(3000):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        legal = env.legal_actions()
+        cards = [a for a in legal if K.A_CARD <= a < K.A_CARD + K.NUM_CARD_TYPES]
+        if int(env.record["decision"]) in (K.D_DISCARD_OPT, K.D_DISCARD) and cards:
+            assert all(env.action_label(a).startswith("discard ") for a in cards)
+            seen += 1
+        elif cards:
+            assert all(env.action_label(a).startswith("desperate action") for a in cards)
+        env.step(legal[rng.integers(len(legal))])
+    assert seen

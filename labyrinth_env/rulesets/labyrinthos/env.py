@@ -116,6 +116,14 @@ class raw_env(LabyrinthAECEnv):
     def sentence_context(self) -> dict[str, Any]:
         return {"monster": self.options.monster}
 
+    def action_label(self, action: int) -> str:
+        # a card action discards in the two discard decisions: "desperate action: X" read as
+        # if the card were played (issue 37)
+        card = int(action) - K.A_CARD
+        if int(self.record["decision"]) in (K.D_DISCARD_OPT, K.D_DISCARD) and 0 <= card < C.NUM_CARD_TYPES:
+            return f"discard {C.CARD_NAMES[card]}"
+        return super().action_label(action)
+
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         counts = s["hand"][seat]
         lines = [f"your hand ({int(counts.sum())} cards):"]
