@@ -314,6 +314,7 @@ def cmd_play_web(args: argparse.Namespace) -> int:
     check_output_file(replay, "--replay", make_folders=True)
     specs = split_agent_specs(args.agents) or ["heuristic"]
     game = WebGame(args.env, None if args.watch else args.seat, specs, args.seed, play_options(args), replay)
+    warm_up_agents(game.env, [s for p, s in enumerate(game.specs) if p != game.seat])
     server = serve(game, args.port)
     url = f"http://127.0.0.1:{server.server_address[1]}/"
     print(f"{game.env.ruleset.title}: the game is at {url} (Ctrl-C stops the server)")
