@@ -127,3 +127,13 @@ def test_pod2011_throws_against_their_difficulty():
         say({"type": "jump_down", "seat": 0, "die": 4, "success": True})
         == "Player 0 jumps down: 4 against 4+: success."
     )
+
+
+def test_a_revealed_trap_and_a_placed_item_say_what_they_do():
+    """Issue 37: nothing explained items or traps; an item's abilities are read "aloud to all
+    players" when it is placed (3e l.150)."""
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3")
+    text = env.event_text({"type": "item_placed", "seat": 0, "item": "Flaming Sword", "node": "(1,0)"})
+    assert text.startswith("An item is placed at (1,0): Flaming Sword: +2 to your Combat Checks")
+    text = env.event_text({"type": "trap_revealed", "seat": 0, "node": "(1,0)", "trap": "Poisoned Spears"})
+    assert text.startswith("The trap at (1,0) is revealed: Poisoned Spears (3 x 8+): choose: lose 1 Life")

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from types import ModuleType
 
 from labyrinth_env.core.sentences import Sentence, player, plural
 
 
-def shared_sentences(piece: str, check_names: Any = None) -> dict[str, Sentence]:
-    """``piece``: what a tile is called in the edition (``tile``, ``field``)."""
+def shared_sentences(piece: str, C: ModuleType) -> dict[str, Sentence]:
+    """``piece``: what a tile is called in the edition (``tile``, ``field``); ``C``: its
+    components, whose ``describe_trap`` says a revealed trap's text (read aloud at the table)."""
     return {
         "first_player_roll": lambda e, ctx: f"{player(e['seat'])} throws {e['roll']} for the first player",
         # the kernel counts turns from 0; the board's panel (hexenv.panel_head) from 1
@@ -21,7 +22,9 @@ def shared_sentences(piece: str, check_names: Any = None) -> dict[str, Sentence]
         "rest": lambda e, ctx: (
             f"{player(e['seat'])} rests" + (f" ({plural(e['stun_left'], 'stun token')} left)" if e["stun_left"] else "")
         ),
-        "trap_revealed": lambda e, ctx: f"The trap at {e['node']} is revealed: {e['trap']}",
+        "trap_revealed": lambda e, ctx: (
+            f"The trap at {e['node']} is revealed: {C.describe_trap(C.TRAP_NAMES.index(e['trap']))}"
+        ),
         "life": lambda e, ctx: (
             f"{player(e['seat'])} {'gains' if e['change'] > 0 else 'loses'} "
             f"{plural(abs(e['change']), 'Life', 'Life')} ({e['life']} left)"

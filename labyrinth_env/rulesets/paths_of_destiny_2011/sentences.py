@@ -57,7 +57,7 @@ def _skill(e: Event, ctx: Context) -> str:
 
 
 SENTENCES: dict[str, Sentence] = {
-    **shared_sentences("field"),
+    **shared_sentences("field", C),
     "trap_set": lambda e, ctx: f"{player(e['seat'])} sets a face-down trap at {e['node']}",
     "move": _move,
     "jump_down": lambda e, ctx: f"{player(e['seat'])} jumps down: {against(e['die'], C.JUMP_SUCCESS, e['success'])}",

@@ -35,9 +35,10 @@ def _revealed(e: Event, ctx: Context) -> str:
 
 
 SENTENCES: dict[str, Sentence] = {
-    **shared_sentences("tile"),
+    **shared_sentences("tile", C),
     "trap_placed": lambda e, ctx: f"{player(e['seat'])} sets a face-down trap at {e['node']}",
-    "item_placed": lambda e, ctx: f"The {e['item']} is placed at {e['node']}",
+    # "reads its abilities aloud to all players" (l.150)
+    "item_placed": lambda e, ctx: f"An item is placed at {e['node']}: {C.describe_item(C.ITEM_NAMES.index(e['item']))}",
     "move": lambda e, ctx: f"{player(e['seat'])} moves from {e['from']} to {e['to']}",
     # a safe jump throws no dice: its event carries no roll worth saying
     "safe_jump": lambda e, ctx: f"{player(e['seat'])} makes a safe jump",
