@@ -332,6 +332,7 @@ def cmd_play_web(args: argparse.Namespace) -> int:
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
+    from labyrinth_env.play_web import absolute_names
 
     if args.web:
         return cmd_play_web(args)
@@ -387,7 +388,8 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 opponent = opponents[env.unwrapped.agent_name_mapping[name]]
                 view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))
                 action = opponent.act(obs, view)
-                print(f"{name}: {env.unwrapped.action_to_str(action)}")
+                seat = env.unwrapped.agent_name_mapping[name]
+                print(f"{name}: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
             env.step(action)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped")

@@ -127,3 +127,22 @@ def test_labyrinthos_a_discard_is_offered_as_a_discard():
             assert all(env.action_label(a).startswith("desperate action") for a in cards)
         env.step(legal[rng.integers(len(legal))])
     assert seen
+
+
+@pytest.mark.parametrize(
+    "env_id", ["labyrinx_v1", "labyrinthos_v2", "paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5", "team_edition_v2"]
+)
+def test_a_whole_game_in_the_terminal_by_numbers(env_id, capsys):
+    """A person answering every question with a number from the list plays a whole game."""
+    rng = np.random.default_rng(1)
+
+    def read(prompt: str) -> str:
+        top = int(re.search(r"\(0-(\d+)", prompt).group(1))
+        return str(rng.integers(0, top + 1))
+
+    args = cli.build_parser().parse_args(["play", "--env", env_id, "--agents", "random", "--max-turns", "2"])
+    assert cli.cmd_play(args, read=read) == 0
+    out = capsys.readouterr().out
+    assert "game over: your reward" in out and "stopped" not in out
+    # a relative seat in an action's name comes with the player it is
+    assert not re.search(r"player \+\d(?! \(Player \d\))", out)
