@@ -63,6 +63,28 @@ def test_the_api_refuses_what_is_not_the_persons_to_do(tmp_path):
         server.shutdown()
 
 
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5"])
+def test_a_hex_boards_places_are_named_as_the_actions_name_them(tmp_path, env_id):
+    """Placing the drawn tile: every space the actions name is a titled space of the
+    picture, which the page makes clickable."""
+    game = WebGame(env_id, 0, ["random"], 0, {}, tmp_path / "r.json")
+    rng = np.random.default_rng(0)
+    for _ in range(2000):
+        if game.persons_turn():
+            state = game.state()
+            if any(name.startswith("build ") for g in state["groups"] for name in (a["name"] for a in g["actions"])):
+                break
+            legal = game.env.legal_actions()
+            game.act(legal[rng.integers(len(legal))])
+        else:
+            game.advance()
+    else:
+        pytest.fail("no tile to place in 2000 steps")
+    assert state["places"]
+    for place in state["places"]:
+        assert f"<title>{place}: " in state["svg"], place
+
+
 def test_action_names_say_which_player_a_relative_seat_is():
     assert absolute_names("attack player +1", 1, 3) == "attack player +1 (Player 2)"
     assert absolute_names("push player +2", 2, 3) == "push player +2 (Player 1)"
@@ -118,18 +140,32 @@ def test_a_whole_game_in_headless_chromium(tmp_path, env_id):
         driver.get(servers[0][1])
         wait.until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-ready") == "1")
         driver.execute_script("document.getElementById('speed').value = '50';")
-        clicks, deadline = 0, time.monotonic() + 120
+        clicks, place_clicks, deadline = 0, 0, time.monotonic() + 120
         while driver.find_element(By.TAG_NAME, "body").get_attribute("data-over") != "1":
             assert time.monotonic() < deadline, f"{env_id}: the game did not end ({clicks} clicks)"
             buttons = driver.find_elements(By.CSS_SELECTOR, "button.action")
+            places = driver.find_elements(By.CSS_SELECTOR, "#picture g.place")
             if driver.find_element(By.TAG_NAME, "body").get_attribute("data-turn") == "1" and buttons:
                 steps = driver.find_element(By.TAG_NAME, "body").get_attribute("data-steps")
+                if places and rng.random() < 0.5:
+                    # a place on the board: its only action is taken, or its actions are listed
+                    place = places[rng.integers(len(places))]
+                    name = place.get_attribute("data-place")
+                    driver.execute_script("arguments[0].dispatchEvent(new MouseEvent('click', {bubbles: true}))", place)
+                    place_clicks += 1
+                    time.sleep(0.05)
+                    listed = driver.find_elements(By.CSS_SELECTOR, "button.action")
+                    if driver.find_element(By.TAG_NAME, "body").get_attribute("data-steps") == steps:
+                        assert listed and all(name in b.text for b in listed), name
+                    continue
                 buttons[rng.integers(len(buttons))].click()
                 clicks += 1
                 wait.until(lambda d, s=steps: d.find_element(By.TAG_NAME, "body").get_attribute("data-steps") != s)
             else:
                 time.sleep(0.02)
         assert clicks >= 1
+        if not env_id.startswith("paths_of_destiny"):  # 2 short turns may build nothing there
+            assert place_clicks >= 1, "the board's places are clickable"
         final = driver.find_element(By.ID, "final").text
         assert "replay saved" in final
         wait.until(lambda d: "game over" in d.find_element(By.ID, "status").text)
