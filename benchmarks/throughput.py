@@ -669,7 +669,15 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument(
         "--option", action="append", default=[], metavar="NAME=VALUE", help="an env option for every env (repeatable)"
     )
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON output (default {DEFAULT_OUT})")
+    # the default named from the source tree: argparse wraps help at hyphens, and an absolute
+    # path (".../labyrinth-env/...") broke in two
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=DEFAULT_OUT,
+        metavar="OUT.json",
+        help="JSON output (default: benchmarks/results/throughput.json in the source tree)",
+    )
     args = parser.parse_args(argv)
     try:
         ids = check_env_ids(args.env)

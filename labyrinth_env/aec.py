@@ -166,7 +166,8 @@ class LabyrinthAECEnv(AECEnv):
         self.seed_used: int | None = None
         self._seed_stream: np.random.Generator | None = None  # bare resets' seeds (see reset)
         self.actions_taken: list[int] = []
-        self._decoded_log: list[dict[str, Any]] = []
+        self._decoded_log: list[dict[str, Any]] = []  # the events as data (what replays digest)
+        self._text_log: list[dict[str, Any]] = []  # the same with their sentences (game_log)
         self._frozen_log: list[Any] = []  # the same events as read-only mappings, for seat views
         self._pending_events: list[np.ndarray] = []
         self._window: Any = None  # the matplotlib figure of render_mode="human", once opened
@@ -184,6 +185,7 @@ class LabyrinthAECEnv(AECEnv):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self.__dict__.setdefault("_frozen_log", [])
+        self.__dict__.setdefault("_text_log", [])
         self._loops = self.batch
 
     # spaces -----------------------------------------------------------------------------------
@@ -241,6 +243,7 @@ class LabyrinthAECEnv(AECEnv):
         self.actions_taken = []
         self.illegal_action: tuple[str, int] | None = None  # (agent, action) that ended the game (checked mode)
         self._decoded_log = []
+        self._text_log = []
         self._frozen_log = []
         self._pending_events = []
         self._has_reset = True
@@ -317,6 +320,11 @@ class LabyrinthAECEnv(AECEnv):
                 f"{self.env_id}: action {index} is out of range; actions are 0..{self.kernel.NUM_ACTIONS - 1}"
             )
         return index
+
+    def action_label(self, action: int) -> str:
+        """``action``'s name as a person is offered it now (``play``, the browser): its name,
+        unless the pending decision gives the same index another meaning."""
+        return self.action_to_str(action)
 
     def pending_decision(self) -> str:
         """The name of the decision the acting seat must make now."""
@@ -402,14 +410,24 @@ class LabyrinthAECEnv(AECEnv):
         if n:
             self._pending_events.append(s["events"][:n].copy())
 
-    @property
-    def game_log(self) -> list[dict[str, Any]]:
-        """Every event of the game so far, decoded (``{"type": ..., ...}``)."""
+    def _event_data(self) -> list[dict[str, Any]]:
+        """Every event so far as the decoders give it (no sentences): what replays digest."""
         if self._pending_events:
             for block in self._pending_events:
                 self._decoded_log.extend(self.decode_event(record) for record in block)
             self._pending_events = []
         return self._decoded_log
+
+    @property
+    def game_log(self) -> list[dict[str, Any]]:
+        """Every event of the game so far, decoded (``{"type": ..., ...}``), each with its
+        ``text``: one sentence for people (``event_text``), last. The replay digest
+        (``log_digest``) covers the decoded fields only, so rewording a sentence changes no
+        recorded game."""
+        data = self._event_data()
+        for event in data[len(self._text_log) :]:
+            self._text_log.append({**event, "text": self.event_text(event)})
+        return self._text_log
 
     def public_log(self) -> Any:
         """The decoded events so far as a read-only sequence of read-only mappings: the log
@@ -437,15 +455,44 @@ class LabyrinthAECEnv(AECEnv):
                 forward = ForwardModel(self.ruleset, self.agent_name_mapping[agent], self._states)
         return SeatView(observation["observation"], observation["action_mask"], self.public_log(), forward)
 
+    def private_lines(self, viewer: int | str) -> list[str]:
+        """What seat ``viewer`` (a seat or agent name) knows that the board does not show
+        everyone, as lines for a person: its hand by card kind, what it peeked at; then its
+        own character, items and tokens with their texts. Nothing of any other seat's hidden
+        information (``tests/test_web_play.py``)."""
+        seat = self._viewer_seat(viewer)
+        if seat is None:
+            raise ValueError("private_lines needs a seat (0..n-1) or an agent name")
+        return self.seat_lines(self.record, seat)
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        """``private_lines`` of a ruleset (the record ``s``, a checked ``seat``); none by default."""
+        return []
+
+    # a ruleset's sentences by event type (``core.sentences``); types it leaves out are
+    # worded from their fields
+    sentences: ClassVar[dict[str, Any]] = {}
+
+    def sentence_context(self) -> dict[str, Any]:
+        """What a ruleset's sentences may read besides the event: the game's public setup
+        (the same for every seat). None by default."""
+        return {}
+
     def event_text(self, event: dict[str, Any]) -> str:
-        """One decoded event as a sentence for people (``game_log`` itself stays data):
-        ``{"type": "rotate_tile", "seat": 1, "cell": "r2c4"}`` -> ``Player 1: rotate tile
-        (cell r2c4).`` A ruleset may word its events better by overriding this."""
+        """One decoded event as a sentence for people, with players by absolute number:
+        ``{"type": "move", "seat": 1, "from": "r2c4", "to": "r2c5", ...}`` -> ``Player 1
+        moves from r2c4 to r2c5.`` (the ruleset's ``sentences``); an event type without one
+        reads ``Player 1: rotate tile (cell r2c4).``"""
+        from labyrinth_env.core.sentences import say
+
+        text = say(self.sentences, event, self.sentence_context())
+        if text is not None:
+            return text
         words = str(event.get("type", "event")).replace("_", " ")
         seat = event.get("seat")
         details = []
         for key, value in event.items():
-            if key in ("type", "seat"):
+            if key in ("type", "seat", "text"):
                 continue
             if isinstance(value, bool):
                 value = "yes" if value else "no"
@@ -562,7 +609,7 @@ class LabyrinthAECEnv(AECEnv):
     def log_digest(self) -> str:
         """The digest a replay records (``log_sha256``): of the decoded log and, in a game an
         illegal action ended, of that action (``replay_digest``)."""
-        return replay_digest(self.game_log, getattr(self, "illegal_action", None))
+        return replay_digest(self._event_data(), getattr(self, "illegal_action", None))
 
     def replay_dict(self) -> dict[str, Any]:
         if not self._has_reset:

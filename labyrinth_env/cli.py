@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import re
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -42,7 +43,8 @@ def play_random_game(env_id: str, seed: int, **options) -> tuple[dict, int, floa
 def cmd_envs(_: argparse.Namespace) -> int:
     table = Table(title="labyrinth-env rulesets (labyrinth_env.make(env_id, **options))")
     for col in ("env id", "game", "players", "kind", "status"):
-        table.add_column(col, overflow="fold")
+        # an id is typed as shown: never wrapped (it was, mid-word, at 80 columns)
+        table.add_column(col, overflow="fold", no_wrap=col == "env id")
     for spec in labyrinth_env.specs():
         lo, hi = spec.players
         kind = "cooperative" if spec.cooperative else "competitive"
@@ -195,12 +197,21 @@ def choice_groups(names: dict[int, str]) -> dict[str, list[int]]:
     return {name: [action] for action, name in names.items()}
 
 
-def _ask_action(env: Any, read: Callable[[str], str]) -> int:
-    """Ask the person for one of the legal actions: a number from the list shown or a full
-    action name; long lists come in steps (a kind of action, then the action), ``b`` goes
-    back a step, ``?`` shows the list again, ``q`` quits."""
+def _ask_action(env: Any, read: Callable[[str], str], legend: Callable[[], None] = lambda: None) -> int:
+    """Ask the person for one of the legal actions: a number from the list shown, an
+    action's name or a group's label as shown; long lists come in steps (a kind of action,
+    then the action), ``b`` goes back a step, ``?`` shows the key and the list again, ``q``
+    quits. A single legal action is taken without asking, with a line saying so."""
+    from labyrinth_env.play_web import absolute_names
+
     raw = env.unwrapped
-    legal = {int(a): raw.action_to_str(int(a)) for a in raw.legal_actions()}
+    decider = raw.agent_name_mapping[raw.agent_selection]
+    players = raw.options.num_players
+    legal = {int(a): absolute_names(raw.action_label(int(a)), decider, players) for a in raw.legal_actions()}
+    if len(legal) == 1:
+        action, name = next(iter(legal.items()))
+        print(f"  the only legal action, taken for you: {name}")
+        return action
     stack = [legal]
     while True:
         current = stack[-1]
@@ -213,27 +224,43 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
             print(f"  {i:3d}  " + (f"{key}  ({len(members)} choices)" if len(members) > 1 else current[members[0]]))
         back = ", 'b' goes back" if len(stack) > 1 else ""
         while True:
-            prompt = f"your choice (0-{len(keys) - 1} or an action's name; '?' lists, 'q' quits{back}): "
+            prompt = f"your choice (0-{len(keys) - 1} or a name; '?' key and list, 'q' quits{back}): "
             text = read(prompt).strip()
             if text.lower() in ("q", "quit", "exit"):
                 raise KeyboardInterrupt
             if text == "?":
+                legend()
                 break
             if text.lower() == "b" and len(stack) > 1:
                 stack.pop()
                 break
-            if text.isdigit():
-                if int(text) < len(keys):
-                    chosen = groups[keys[int(text)]]
+            if not text:
+                print(f"  type a number 0-{len(keys) - 1} or an action's name ('?' shows the key and the list)")
+                continue
+            typed = " ".join(text.lower().split())
+            by_label = {" ".join(k.lower().split()): k for k in keys}
+            if text.isdigit() or typed in by_label:
+                index = int(text) if text.isdigit() else keys.index(by_label[typed])
+                if index < len(keys):
+                    chosen = groups[keys[index]]
                     if len(chosen) == 1:
                         return chosen[0]
                     stack.append({a: current[a] for a in chosen})
                     break
                 print(f"  {text} is not on the list: choose 0-{len(keys) - 1}, or '?' to see the list again")
                 continue
+            shown = {" ".join(n.lower().split()): a for a, n in current.items()}
+            if typed in shown:
+                return shown[typed]
             try:
-                action = raw.str_to_action(text)
+                # a name as shown, with its "(Player N)" or without
+                action = raw.str_to_action(re.sub(r" \(player \d+\)", "", typed))
             except ValueError:
+                # a group's label from a deeper step of the list ("push top col 1"): its actions
+                within = {a: n for a, n in current.items() if n.lower().startswith(typed + " ")}
+                if within:
+                    stack.append(within)
+                    break
                 print(f"  no action is named {text!r}: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
                 continue
             if action in legal:
@@ -241,46 +268,119 @@ def _ask_action(env: Any, read: Callable[[str], str]) -> int:
             print(f"  {text!r} is not legal now: choose a number 0-{len(keys) - 1}, or '?' to see the list again")
 
 
+def warm_up_agents(env_id: str, specs: list[str]) -> None:
+    """Compile (or load) what the opponents will run before the first move, and say so:
+    their kernels compiled in the middle of a game (51 s and 196 s in 3e), unannounced."""
+    from labyrinth_env.compile import prepare
+
+    names = ", ".join(sorted(set(specs))) or "none"
+    print(f"getting the agents ready ({names}): the first run compiles their kernels...")
+    start = time.perf_counter()
+    prepare(env_id, specs)
+    print(f"agents ready ({time.perf_counter() - start:.0f} s)")
+
+
+def play_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The env options ``play`` was given (``--players``, ``--variant``, ``--max-turns``,
+    ``--option NAME=VALUE``)."""
+    from labyrinth_env.options import option_assignment
+
+    options: dict[str, Any] = {"num_players": args.players} if args.players else {}
+    if args.variant is not None:
+        options["variant"] = args.variant
+    if args.max_turns is not None:
+        options["max_turns"] = args.max_turns
+    options.update(option_assignment(text) for text in args.option)
+    return options
+
+
+def cmd_play_web(args: argparse.Namespace) -> int:
+    """``play --web``: serve the game on 127.0.0.1 until the person stops it (Ctrl-C)."""
+    import webbrowser
+
+    from labyrinth_env.agents import split_agent_specs
+    from labyrinth_env.play_web import WebGame, serve
+
+    replay = args.replay or f"results/play/{args.env}_seed{args.seed}.json"
+    check_output_file(replay, "--replay", make_folders=True)
+    specs = split_agent_specs(args.agents) or ["heuristic"]
+    game = WebGame(args.env, None if args.watch else args.seat, specs, args.seed, play_options(args), replay)
+    warm_up_agents(args.env, [s for p, s in enumerate(game.specs) if p != game.seat])
+    server = serve(game, args.port)
+    url = f"http://127.0.0.1:{server.server_address[1]}/"
+    print(f"{game.env.ruleset.title}: the game is at {url} (Ctrl-C stops the server)")
+    if not args.no_browser:
+        webbrowser.open(url)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        print("\nstopped" + (f"; replay written to {game.saved}" if game.saved else ""))
+    finally:
+        server.server_close()
+    return 0
+
+
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
-    from labyrinth_env.compile import prepare
+    from labyrinth_env.play_web import absolute_names
 
-    options = {"num_players": args.players} if args.players else {}
+    if args.web:
+        return cmd_play_web(args)
+    if args.watch or args.no_browser or args.port:
+        raise ValueError("--watch, --no-browser and --port are for the browser game: add --web")
+    options = play_options(args)
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
     players = env.unwrapped.options.num_players
     if not 0 <= args.seat < players:
         raise ValueError(f"--seat {args.seat} is not a seat of a {players}-player game (0..{players - 1})")
     specs = split_agent_specs(args.agents) or ["heuristic"]
-    prepare(args.env, specs)  # compiled before the first move, not between two of them
     opponents = [make_agent(specs[i % len(specs)], seed=args.seed + i) for i in range(players)]
     env.reset(seed=args.seed)
     for agent in opponents:
         agent.reset(args.seed)
     me = f"player_{args.seat}"
     print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
+    warm_up_agents(args.env, [specs[i % len(specs)] for i in range(players) if i != args.seat])
+
+    def board() -> tuple[str, str]:
+        text = env.render()
+        head, sep, key = text.partition("\nkey: ")
+        return head.rstrip(), ("key: " + key) if sep else ""
+
+    def legend() -> None:
+        print(board()[1])
+
     shown = 0
+    told_key = False
     try:
         for name in env.agent_iter():
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:
-                print(f"  . {env.unwrapped.event_text(event)}")
+                print(f"  . {event['text']}")
             shown = len(log)
             if term or trunc:
                 if name == me:
+                    print(board()[0])
                     print(f"game over: your reward {reward:+.2f}")
                 env.step(None)
                 continue
             if name == me:
-                print(env.render())
+                picture, key = board()
+                print(picture)
+                if not told_key:
+                    print(key + "\n(the key again: '?')")
+                    told_key = True
+                print("what only you know:\n" + "\n".join("  " + line for line in env.unwrapped.private_lines(me)))
                 print(f"your turn: {env.unwrapped.pending_decision()}")
-                action = _ask_action(env, read)
+                action = _ask_action(env, read, legend)
             else:
                 opponent = opponents[env.unwrapped.agent_name_mapping[name]]
                 view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))
                 action = opponent.act(obs, view)
-                print(f"{name}: {env.unwrapped.action_to_str(action)}")
+                seat = env.unwrapped.agent_name_mapping[name]
+                print(f"{name}: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
             env.step(action)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped")
@@ -310,7 +410,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
     for event in env.game_log:
-        print(event)
+        print(event["text"])
     print(env.render())
     return 0
 
@@ -332,12 +432,31 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_envs)
     for name, (text, _) in PASS_THROUGH.items():
         sub.add_parser(name, help=text, add_help=False)  # listed here, parsed by their own module
-    p = sub.add_parser("play", help="play in the terminal against agents (actions listed by name)")
+    p = sub.add_parser(
+        "play", help="play against agents in the terminal (actions listed by name) or in the browser (--web)"
+    )
     p.add_argument("--env", required=True, choices=labyrinth_env.list_envs())
     p.add_argument("--players", type=int, help="num_players (default: the env's)")
-    p.add_argument("--seat", type=int, default=0, help="your seat (0 plays first)")
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=0,
+        help="your seat, 0..players-1 (who plays first is the game's: most rulesets throw or draw for it)",
+    )
     p.add_argument("--agents", default="heuristic", help="agent specs for the other seats, comma-separated")
     p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--variant", help="the variant option (Team Edition: introductory, standard, expert)")
+    p.add_argument("--max-turns", type=int, help="the max_turns option (end the game early)")
+    p.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="any env option (repeatable)")
+    p.add_argument("--web", action="store_true", help="play in the browser: a local page on 127.0.0.1")
+    p.add_argument("--watch", action="store_true", help="with --web: agents in every seat, you watch")
+    p.add_argument("--no-browser", action="store_true", help="with --web: print the page's address, open nothing")
+    p.add_argument("--port", type=int, default=0, help="with --web: the port (default: any free one)")
+    p.add_argument(
+        "--replay",
+        metavar="FILE.json",
+        help="where the finished game's replay is written (default results/play/<env>_seed<SEED>.json)",
+    )
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board, or write an HTML viewer")
     p.add_argument("path", help="a replay JSON file, or a tournament's games.jsonl with --game")

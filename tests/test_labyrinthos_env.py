@@ -586,7 +586,7 @@ def test_truncation_by_max_turns_gives_zero_rewards():
     assert int(env.unwrapped.record["turn"]) == 6
     assert not any(env.terminations.values())
     assert all(r == 0 for r in env._cumulative_rewards.values())
-    assert env.unwrapped.game_log[-1] == {"type": "truncated"}
+    assert {k: v for k, v in env.unwrapped.game_log[-1].items() if k != "text"} == {"type": "truncated"}
 
 
 def test_action_names_round_trip_in_the_rulebooks_words():

@@ -1262,7 +1262,7 @@ def test_max_turns_truncation_in_env():
         e.step(K.A_END_TURN)
     assert all(e.truncations.values()) and not any(e.terminations.values())
     assert e.rewards == {"player_0": 0.0, "player_1": 0.0}
-    assert e.game_log[-1] == {"type": "truncated"}
+    assert {k: v for k, v in e.game_log[-1].items() if k != "text"} == {"type": "truncated"}
 
 
 def test_rng_helper_gives_the_asked_rolls():

@@ -93,7 +93,8 @@ def test_replay_of_a_tournament_game_and_bad_input(tmp_path, capsys):
     capsys.readouterr()
     assert cli(["replay", str(results), "--game", "0"]) == 0  # without --html: the log and the text board
     printed = capsys.readouterr().out
-    assert "'type': 'start_turn'" in printed and "Daedalus pages left" in printed
+    # the log as sentences (issue 37: it printed the raw dicts), then the board
+    assert "Turn 1: Player 0 plays" in printed and "'type'" not in printed and "Daedalus pages left" in printed
     for argv, message in (
         ([str(results), "--html", str(out)], "choose one with --game"),
         ([str(results), "--game", "5", "--html", str(out)], "no game with index 5"),

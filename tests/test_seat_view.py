@@ -183,6 +183,12 @@ def test_two_games_differing_only_in_hidden_information_give_equal_views(env_id)
         assert np.array_equal(va.action_mask, vb.action_mask)
         assert _events(va.log) == _events(vb.log)
         assert va.seat == vb.seat == seat
+        # what a person in that seat is shown (issue 37): the terminal's and the page's
+        # private lines, the picture drawn for the seat, the text board, the log's sentences
+        assert a.private_lines(seat) == b.private_lines(seat)
+        assert a.to_svg(viewer=seat) == b.to_svg(viewer=seat)
+        assert a.render_text() == b.render_text()
+        assert [e["text"] for e in va.log] == [e["text"] for e in vb.log]
         for seed in (0, 7, 2**63):
             assert va.model.sample(seed).tobytes() == vb.model.sample(seed).tobytes()
         obs = va.as_observation()

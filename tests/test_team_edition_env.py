@@ -345,7 +345,11 @@ def test_cooperative_rewards_all_equal():
     env.reset(seed=2)
     while not any(env.terminations.values()):
         env.step(K.A_END)
-    assert env.unwrapped.game_log[-1] == {"type": "game_end", "outcome": "lost", "collected": 0}
+    assert {k: v for k, v in env.unwrapped.game_log[-1].items() if k != "text"} == {
+        "type": "game_end",
+        "outcome": "lost",
+        "collected": 0,
+    }
     assert set(env._cumulative_rewards.values()) == {-1.0}
 
 
@@ -497,6 +501,9 @@ def test_determinize_deals_unread_pages_from_what_nobody_has_seen():
         assert a.tobytes() == b.tobytes()
 
 
+PAGE = "The Book of Daedalus turns a page: "  # a page event's sentence (game_log's "text")
+
+
 @pytest.mark.parametrize("kind", ["push", "flip", "teleport"])
 def test_opening_page_is_logged_like_every_other_page(kind):
     """Issue 19, item 5: the first page is read while ``reset`` sets the game up; its page
@@ -510,7 +517,7 @@ def test_opening_page_is_logged_like_every_other_page(kind):
     starts = [i for i, e in enumerate(log) if e["type"] == "start_turn"]
     assert len(starts) == 1 and log[starts[0]]["turn"] == 0
     page = log[starts[0] + 1]
-    assert page == {"type": "daedalus_page", "seat": 0, "kind": kind, "text": C.describe_page(first)}
+    assert page == {"type": "daedalus_page", "seat": 0, "kind": kind, "text": PAGE + C.describe_page(first) + "."}
     effect = {"push": "daedalus_push", "flip": "daedalus_flip", "teleport": "sent_home"}[kind]
     assert any(e["type"] == effect for e in log[starts[0] + 2 :]), "and what the page did"
     for agent in env.agents:
@@ -520,7 +527,9 @@ def test_opening_page_is_logged_like_every_other_page(kind):
             assert obs[K.OBS_GLOBAL + K.G_LAST_PAGE + 3 + first[1]] == 1.0
     env.step(K.A_END)
     second = [e for e in env.game_log[len(log) :] if e["type"] == "daedalus_page"]
-    assert second == [{"type": "daedalus_page", "seat": 1, "kind": kind, "text": C.describe_page(s["pages"][1])}]
+    assert second == [
+        {"type": "daedalus_page", "seat": 1, "kind": kind, "text": PAGE + C.describe_page(s["pages"][1]) + "."}
+    ]
 
 
 def test_render_ansi_shows_board_and_panel():

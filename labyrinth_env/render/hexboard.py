@@ -173,6 +173,12 @@ def _bridge(c: Canvas, layout: HexLayout, x: float, y: float, dirs: list[int], w
         c.polyline([(mx + px, my + py), (mx - px, my - py)], WOOD_DARK, 1.2, round_caps=False)
 
 
+def _space_name(cell: int) -> str:
+    """``(q,r)``: a board space as the actions and the text map name it."""
+    q, r = (int(v) for v in FRAME_QR[cell])
+    return f"({q},{r})"
+
+
 def draw_board(
     c: Canvas,
     layout: HexLayout,
@@ -215,7 +221,9 @@ def draw_board(
                 lx, ly = x + ox * layout.a * 0.5, y + oy * layout.a * 0.5
                 c.text(lx, ly, "start", layout.a * 0.32, "#ffffff", anchor="middle", bold=True)
         elif not built[cell] or not used:
-            c.polygon(layout.corners(x, y, 0.95), fill=EMPTY, stroke=EMPTY_EDGE, width=1.0)
+            # titled by the space's name in the actions: the browser game makes it clickable
+            with c.group("space", title=f"{_space_name(cell)}: empty space"):
+                c.polygon(layout.corners(x, y, 0.95), fill=EMPTY, stroke=EMPTY_EDGE, width=1.0)
         else:
             tile = cell_tile[cell]
             name = tile_names[tile] if 0 <= tile < len(tile_names) else "tile"
@@ -231,7 +239,7 @@ def draw_board(
                 [levels[k] for k in used],
                 rock,
                 floor,
-                title=f"{name} ({cell})",
+                title=f"{_space_name(cell)}: {name}",
             )
             if cell == centre_cell:
                 c.polygon(layout.corners(x, y, 0.84), stroke=GOLD, width=3.0)

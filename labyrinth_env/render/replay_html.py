@@ -49,17 +49,8 @@ def replay_record(path: str | Path, game: int | None = None) -> dict[str, Any]:
 
 
 def event_text(event: dict[str, Any]) -> str:
-    """``{"type": "move", "seat": 1, "to": "r2c3"}`` -> ``move: seat 1, to r2c3``."""
-    rest = ", ".join(f"{k} {_value(v)}" for k, v in event.items() if k != "type")
-    return f"{event.get('type', '?')}: {rest}" if rest else str(event.get("type", "?"))
-
-
-def _value(v: Any) -> str:
-    if isinstance(v, bool):
-        return "yes" if v else "no"
-    if isinstance(v, (list, tuple)):
-        return "[" + ", ".join(_value(x) for x in v) + "]"
-    return str(v)
+    """An event of ``game_log`` as the page shows it: its sentence (``text``)."""
+    return str(event["text"])
 
 
 def replay_frames(data: dict[str, Any], omniscient: bool = False) -> tuple[list[dict[str, Any]], Any]:
@@ -92,7 +83,7 @@ def replay_frames(data: dict[str, Any], omniscient: bool = False) -> tuple[list[
             }
         )
     digest = data.get("log_sha256")
-    if digest is not None and digest != replay_digest(env.game_log, data.get("illegal_action")):
+    if digest is not None and digest != replay_digest(env._event_data(), data.get("illegal_action")):
         raise ValueError("the replayed game log differs from the recorded one (other rules or version?)")
     return frames, env
 

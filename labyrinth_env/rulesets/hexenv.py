@@ -198,17 +198,23 @@ def tile_rotations(tile: int, C: ModuleType) -> list[str]:
 
 
 def corridor_lines(s: np.void, C: ModuleType) -> list[str]:
-    """The tiles with several corridors, each corridor by its name in the actions
-    (``(q,r)/k``), its edges and, off the ground, its level (``C.LEVEL_NAMES``)."""
+    """Every built space's corridors, since the map shows only that a tile is there (issue
+    37: single corridors, key spaces and the centre never showed): the space's name, then
+    each corridor's edges (``SE-W``), its level off the ground (``C.LEVEL_NAMES``), the
+    next corridors as ``/k`` (their names in the actions, ``(q,r)/k``)."""
     parts = []
     for cell in range(NUM_BOARD):
-        nodes = [x for x in range(cell * MAX_CORRIDORS, (cell + 1) * MAX_CORRIDORS) if s["node_mask"][x]]
-        if len(nodes) > 1:
-            for x in nodes:
-                lv = int(s["node_level"][x])
-                level = "" if lv == C.GROUND else f" {C.LEVEL_NAMES[lv]}"
-                parts.append(f"{node_name(x)}{NBSP}{edges_name(int(s['node_mask'][x]))}{level.replace(' ', NBSP)}")
-    return ["tiles with several corridors: " + ", ".join(parts)] if parts else []
+        ways = []
+        for x in range(cell * MAX_CORRIDORS, (cell + 1) * MAX_CORRIDORS):
+            if not s["node_mask"][x]:
+                continue
+            lv = int(s["node_level"][x])
+            level = "" if lv == C.GROUND else f" {C.LEVEL_NAMES[lv]}"
+            k = x - cell * MAX_CORRIDORS
+            ways.append((f"/{k} " if k else "") + edges_name(int(s["node_mask"][x])) + level)
+        if ways:
+            parts.append((node_name(cell * MAX_CORRIDORS) + " " + " ".join(ways)).replace(" ", NBSP))
+    return ["corridors: " + ", ".join(parts)] if parts else []
 
 
 def key_line(s: np.void) -> list[str]:
@@ -265,7 +271,11 @@ def player_line(s: np.void, p: int) -> str:
 def render(glyph: dict[int, str], panel: list[str], field: str, marks: str) -> str:
     """The whole text board: the map, the panel below it (lines wrapped at 100 columns, never
     at a ``NBSP``), then the key."""
-    wrapped = [part.replace(NBSP, " ") for line in panel for part in textwrap.wrap(line, 100, subsequent_indent="  ")]
+    wrapped = [
+        part.replace(NBSP, " ")
+        for line in panel
+        for part in textwrap.wrap(line, 100, subsequent_indent="  ", break_on_hyphens=False)
+    ]
     return "\n".join([*hex_map(glyph), "", *wrapped, "", *legend(field, marks)])
 
 

@@ -77,6 +77,7 @@ from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
+from labyrinth_env.rulesets.labyrinthos.sentences import SENTENCES
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,39 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = LabyrinthosOptions
+    sentences = SENTENCES
+
+    def sentence_context(self) -> dict[str, Any]:
+        return {"monster": self.options.monster}
+
+    def action_label(self, action: int) -> str:
+        # a card action discards in the two discard decisions: "desperate action: X" read as
+        # if the card were played (issue 37)
+        card = int(action) - K.A_CARD
+        if int(self.record["decision"]) in (K.D_DISCARD_OPT, K.D_DISCARD) and 0 <= card < C.NUM_CARD_TYPES:
+            return f"discard {C.CARD_NAMES[card]}"
+        return super().action_label(action)
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        counts = s["hand"][seat]
+        lines = [f"your hand ({int(counts.sum())} cards):"]
+        for t, v in enumerate(counts):
+            if v > 0:
+                copies = f" x{int(v)}" if v > 1 else ""
+                lines.append(f"  {C.CARD_NAMES[t]}{copies}: {C.CARD_TEXT[t]}")
+        if not counts.sum():
+            lines.append("  (empty)")
+        seen = [
+            f"{C.KEY_COLOUR_NAMES[K.KEY_TOKEN_COLOUR[k]]} {C.KEY_ACTION_NAMES[K.KEY_TOKEN_ACTION[k]]}"
+            for k in range(len(s["key_pile"]))
+            if s["key_pile"][k] and s["key_seen"][seat, k]
+        ]
+        if seen:
+            lines.append("key tokens in the pile you have looked at: " + ", ".join(seen))
+        h = int(s["hero"][seat])
+        if h >= 0:
+            lines.append(f"your hero: {C.HERO_NAMES[h]} (special action: {C.SPECIAL_NAMES[h]})")
+        return lines
 
     def options_vector(self) -> np.ndarray:
         o = self.options

@@ -71,6 +71,7 @@ from labyrinth_env.options import check_bool, option
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
+from labyrinth_env.rulesets.labyrinx.sentences import SENTENCES
 
 
 @dataclass(frozen=True)
@@ -101,6 +102,28 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = LabyrinxOptions
+    sentences = SENTENCES
+
+    def sentence_context(self) -> dict[str, Any]:
+        return {"exit": cell_name(int(self.record["exit0"]))}
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        hand = [int(s["hand"][seat, k]) for k in range(int(s["hand_len"][seat]))]
+        lines = [f"your hand ({len(hand)} of {K.HAND_LIMIT}):"]
+        lines += [f"  card {k}: {C.KIND_NAMES[C.CARD_KIND[card]]}" for k, card in enumerate(hand)] or ["  (empty)"]
+        # face-down cards this seat peeked at (l.33) or saw face up before they turned back
+        known = [
+            f"  {cell_name(cell)}: {C.KIND_NAMES[C.CARD_KIND[int(s['cell_card'][cell])]]}"
+            for cell in range(K.NUM_CELLS)
+            if s["known"][seat, cell] and not s["cell_up"][cell] and s["cell_card"][cell] >= 0
+        ]
+        if known:
+            lines += ["face-down cards you know (peeked at or seen):", *known]
+        ch = int(s["character"][seat])
+        lines.append(f"your character: {C.CHARACTER_NAMES[ch]}")
+        if s["powers"] and int(C.CHAR_POWER[ch]) != C.POW_NONE:
+            lines.append(f"  special power: {C.POWER_NAMES[int(C.CHAR_POWER[ch])]}")
+        return lines
 
     def options_vector(self) -> np.ndarray:
         o = self.options

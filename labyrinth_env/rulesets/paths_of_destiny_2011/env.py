@@ -162,6 +162,7 @@ from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_2011 import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_2011.sentences import SENTENCES
 
 node_name = hexenv.node_name
 
@@ -213,6 +214,16 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny2011Options
+    sentences = SENTENCES
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        lines = [hexenv.player_line(s, seat).replace(f"player {seat}", "you", 1) + character_text(s, seat)]
+        c = int(s["character"][seat])
+        if c >= 0:
+            skills = [C.SKILL_NAMES[C.SKILLS_PER_CHARACTER * c + k] for k in range(C.SKILLS_PER_CHARACTER)]
+            lines.append(f"your skills: {', '.join(skills)}")
+        return lines
+
     character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:
@@ -402,7 +413,7 @@ def render_text(s: np.void) -> str:
         panel += [f"turned face up now: {C.TILE_NAMES[int(s['fd_tile'][int(s['rv_cell'])])]}"]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
     panel += [hexenv.player_line(s, p) + character_text(s, p) for p in range(n)]
-    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)")
+    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)\n     #? a face-down field")
 
 
 def character_text(s: np.void, p: int) -> str:

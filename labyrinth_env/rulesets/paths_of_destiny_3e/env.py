@@ -106,6 +106,7 @@ from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_3e import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
+from labyrinth_env.rulesets.paths_of_destiny_3e.sentences import SENTENCES
 
 node_name = hexenv.node_name
 
@@ -157,6 +158,26 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = PathsOfDestiny3eOptions
+    sentences = SENTENCES
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        c = int(s["character"][seat])
+        lines = [f"your character: {C.CHARACTER_NAMES[c]}: {C.CHARACTER_TEXT[c]}" if c >= 0 else "no character"]
+        items = [int(i) for i in s["items"][seat] if i >= 0]
+        lines += ["your items:"] + [f"  {C.describe_item(i)}" for i in items] if items else ["your items: none"]
+        tokens = [
+            C.TOKEN_TYPE_NAMES[int(C.ABILITY_TOKENS[i])]
+            for i in range(K.NUM_ABILITY_TOKENS)
+            if s["tok_owner"][i] == seat and s["tok_node"][i] < 0
+        ]
+        if tokens:
+            lines.append("your ability tokens: " + ", ".join(tokens))
+        keys = [str(k) for k in range(len(s["key_holder"])) if s["key_holder"][k] == seat]
+        lines.append(
+            f"keys you carry: {', '.join(keys) or 'none'}; life {int(s['life'][seat])}, stun {int(s['stun'][seat])}"
+        )
+        return lines
+
     character_table = CHARACTERS
 
     def options_vector(self) -> np.ndarray:

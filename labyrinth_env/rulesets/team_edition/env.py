@@ -81,6 +81,7 @@ from labyrinth_env.rulesets.team_edition import SPEC
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 from labyrinth_env.rulesets.team_edition.render import render_text
+from labyrinth_env.rulesets.team_edition.sentences import SENTENCES
 
 
 def _check_deck(value: Any) -> dict[str, int]:
@@ -148,6 +149,20 @@ class raw_env(LabyrinthAECEnv):
 
     ruleset = SPEC
     Options = TeamEditionOptions
+    sentences = SENTENCES
+
+    def sentence_context(self) -> dict[str, Any]:
+        n = self.options.num_players
+        homes = {cell_name(int(C.HOME_CELLS[p])): C.COLORS[p] for p in range(C.NUM_SEATS)}
+        return {"homes": homes, "home_of": {p: cell_name(int(C.HOME_CELLS[p])) for p in range(n)}}
+
+    def seat_lines(self, s: np.void, seat: int) -> list[str]:
+        wants = [C.TREASURES[int(t)] for t in s["slots"][seat] if t >= 0]
+        return [
+            f"you are {C.COLORS[seat]} (home corner {cell_name(int(C.HOME_CELLS[seat]))}), "
+            f"spells: push and {C.SPELLS[int(s['spell'][seat])]}",
+            f"treasures on your board: {', '.join(wants) or 'none'}",
+        ]
 
     def options_vector(self) -> np.ndarray:
         o = self.options

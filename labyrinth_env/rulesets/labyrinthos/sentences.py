@@ -1,0 +1,88 @@
+"""Labyrinthos events as sentences (``env.event_text``; ``core.sentences``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from labyrinth_env.core.sentences import Sentence, player, players, plural
+
+Event = Mapping[str, Any]
+Context = Mapping[str, Any]
+
+
+def _monster(ctx: Context) -> str:
+    return f"the {ctx.get('monster', 'monster')}"
+
+
+def _move(e: Event, ctx: Context) -> str:
+    how = "" if e["how"] == "move" else f" ({e['how']})"
+    if e["from"] is None:
+        return f"{player(e['seat'])} enters the labyrinth at {e['to']}{how}"
+    return f"{player(e['seat'])} moves from {e['from']} to {e['to']}{how}"
+
+
+def _monster_move(e: Event, ctx: Context) -> str:
+    who = _monster(ctx)
+    if e["from"] is None:
+        return f"{who[0].upper()}{who[1:]} enters the labyrinth at {e['to']}"
+    return f"{who[0].upper()}{who[1:]} moves from {e['from']} to {e['to']} ({e['how']})"
+
+
+def _displace(e: Event, ctx: Context) -> str:
+    where = f"to {e['to']}" if e["to"] is not None else "off the board"
+    return f"{player(e['seat'])} is driven {where} (chosen by {player(e['by'])})"
+
+
+SENTENCES: dict[str, Sentence] = {
+    # the kernel counts turns from 0; the board's panel (render_text) from 1
+    "start_turn": lambda e, ctx: f"Turn {e['turn'] + 1}: {player(e['seat'])} plays",
+    "first_player": lambda e, ctx: f"{player(e['seat'])} plays first",
+    "hero": lambda e, ctx: f"{player(e['seat'])} is {e['hero']}",
+    "move": _move,
+    "explore": lambda e, ctx: f"{player(e['seat'])} explores {e['cell']}: a {e['tile']} tile",
+    "orient": lambda e, ctx: f"{player(e['seat'])} lays the tile at {e['cell']} turned {e['rotation']} clockwise",
+    "discover_key": lambda e, ctx: (
+        f"{player(e['seat'])} discovers a {e['colour']} key ({e['action']}) and puts it on the {e['slot']} slot"
+    ),
+    "card": lambda e, ctx: f"{player(e['seat'])} plays {e['card']}",
+    "cancel": lambda e, ctx: f"{player(e['seat'])} cancels {player(e['of'])}'s {e['card']}",
+    "rotate_wall": lambda e, ctx: f"{player(e['seat'])} turns the wall between {e['from']} to lie between {e['to']}",
+    "rotate_tile": lambda e, ctx: f"{player(e['seat'])} turns the tile at {e['cell']} {e['way']}",
+    "wall_placed": lambda e, ctx: (
+        (f"{player(e['seat'])} places a wall" if e["seat"] >= 0 else "A wall is placed") + f" between {e['edge']}"
+    ),
+    "wall_removed": lambda e, ctx: (
+        f"The wall between {e['edge']} is removed" + (f" by {player(e['seat'])}" if e["seat"] >= 0 else "")
+    ),
+    "heal": lambda e, ctx: f"{player(e['seat'])} heals the {e['slot']} slot",
+    "recover": lambda e, ctx: f"{player(e['seat'])} recovers, healing {plural(e['wounds'], 'wound')}",
+    "rearrange": lambda e, ctx: f"{player(e['seat'])} moves the {e['from']} action to the {e['to']} slot",
+    "wound": lambda e, ctx: (
+        f"{player(e['seat'])} is wounded" + (f" in the {e['slot']} slot" if e["slot"] is not None else "")
+    ),
+    "refresh": lambda e, ctx: f"{player(e['seat'])} takes {e['feet']} feet and {e['hand']} hand tokens",
+    "draw": lambda e, ctx: f"{player(e['seat'])} draws {plural(e['cards'], 'card')}",
+    # a discard is not a play: the card goes to the discard pile unused
+    "discard": lambda e, ctx: f"{player(e['seat'])} discards {e['card']} (not played)",
+    "minotaur_die": lambda e, ctx: f"{player(e['seat'])} rolls the monster die: {e['face']}",
+    "blood_die": lambda e, ctx: f"{player(e['seat'])} rolls the blood die: {plural(e['wounds'], 'wound')}",
+    "monster_move": _monster_move,
+    "attack": lambda e, ctx: f"{_monster(ctx)} attacks at {e['cell']}: {players(e['heroes'])}",
+    "displace": _displace,
+    "tokens": lambda e, ctx: f"{player(e['seat'])} has {e['feet']} feet and {e['hand']} hand tokens",
+    "reshuffle": lambda e, ctx: f"The discards ({plural(e['cards'], 'card')}) are shuffled into a new deck",
+    "special_action": lambda e, ctx: f"{player(e['seat'])} uses the special action {e['action']}",
+    "key_action": lambda e, ctx: f"{player(e['seat'])} uses the key action {e['action']}",
+    "hunt": lambda e, ctx: f"{_monster(ctx)} hunts {player(e['target'])}",
+    "win": lambda e, ctx: f"{player(e['seat'])} wins",
+    "truncated": lambda e, ctx: "The game is cut short (max_turns)",
+    "movement_points": lambda e, ctx: f"{_monster(ctx)} gets {plural(e['points'], 'movement point')}",
+    "shield_maiden": lambda e, ctx: f"{player(e['seat'])}'s Shield Maiden takes no wound",
+    "wild_intuition": lambda e, ctx: (
+        f"{player(e['seat'])} uses Wild Intuition" + (" and rolls" if e["rolls"] else " and does not roll")
+    ),
+    "key_swap": lambda e, ctx: (
+        f"{player(e['seat'])} swaps keys with {player(e['with'])}: gives {e['gave']}, gets {e['got']}"
+    ),
+}

@@ -1,0 +1,139 @@
+"""Issue 37, item 1: one sentence per event (``game_log``'s ``text``), players by absolute
+number, throws against what they needed, turn numbers as the board shows them."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+import pytest
+
+import labyrinth_env
+from labyrinth_env.aec import replay_digest
+
+GAMES = {
+    "labyrinx_v1": {"max_turns": 60},
+    "labyrinthos_v2": {"max_turns": 40},
+    "paths_of_destiny_3e_v3": {"max_turns": 40},
+    "paths_of_destiny_2011_v5": {"max_turns": 40},
+    "team_edition_v2": {},
+}
+
+
+def random_game(env_id: str, seed: int, check_step=None, **options):
+    env = labyrinth_env.raw_env(env_id, **{**GAMES[env_id], **options})
+    env.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+        before = len(env.game_log)
+        legal = env.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+        if check_step is not None:
+            check_step(env, env.game_log[before:])
+    return env
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_every_event_is_one_sentence_of_its_ruleset(env_id):
+    env = random_game(env_id, 1)
+    log = env.game_log
+    assert log, "a game logs events"
+    for event in log:
+        text = event["text"]
+        assert list(event)[-1] == "text" and text[0].isupper() and text.endswith("."), event
+        # no raw key of the structured event ("to_start: seat 0, from ..."), no relative seat
+        assert "seat " not in text and "_" not in text.replace("max_turns", ""), text
+        assert not re.search(r"player \+\d", text, re.I), text
+        assert event["type"] in env.sentences, f"{env_id}: no sentence for {event['type']!r}"
+    # the sentences are not part of what a replay digests: recorded games stay valid
+    assert env.log_digest() == replay_digest(env._event_data())
+    assert all("text" not in e for e in env._event_data() if e["type"] != "daedalus_page")
+
+
+def _board_turn(env) -> int:
+    return int(re.search(r"\bturn (\d+)", env.render_text()).group(1))
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_the_log_numbers_turns_as_the_board_does(env_id):
+    """Issue 37: the events' turn numbers were one lower than the board's (Labyrinthos,
+    Team Edition)."""
+    seen = []
+
+    def check(env, events):
+        starts = [e for e in events if e["type"] == "start_turn"]
+        if starts and not any(e["type"] in ("win", "truncated", "game_end") for e in events):
+            said = int(re.match(r"Turn (\d+):", starts[-1]["text"]).group(1))
+            assert said == _board_turn(env), (starts[-1], env.render_text()[:0])
+            seen.append(said)
+
+    random_game(env_id, 2, check)
+    assert len(seen) >= 3
+
+
+def test_labyrinx_a_move_into_the_exit_space_names_the_exit():
+    """Issue 37: a move to (3,4) was logged as (3,3): the exit space is one location over
+    several spaces, named by its first; the sentence names the exit space."""
+    env = labyrinth_env.raw_env("labyrinx_v1")
+    env.reset(seed=0)
+    exit_name = env.sentence_context()["exit"]
+    rng = np.random.default_rng(0)
+    found = 0
+    for _ in range(3000):
+        if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+            break
+        before = len(env.game_log)
+        legal = env.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+        for e in env.game_log[before:]:
+            if e["type"] == "move" and e["to"] == exit_name:
+                assert e["text"].endswith("to the exit space."), e
+                found += 1
+            elif e["type"] == "move":
+                assert e["to"] in e["text"], e
+    assert found
+
+
+def test_team_edition_a_teleport_to_another_corner_is_not_sent_home():
+    env = random_game("team_edition_v2", 0, daedalus_deck={"teleport": 12})
+    home_of = env.sentence_context()["home_of"]
+    pages = [e for e in env.game_log if e["type"] == "sent_home" and e["cause"] == "daedalus page"]
+    elsewhere = [e for e in pages if home_of[e["seat"]] != e["to"]]
+    at_home = [e for e in pages if home_of[e["seat"]] == e["to"]]
+    assert elsewhere and all("is teleported" in e["text"] and "sent home" not in e["text"] for e in elsewhere)
+    assert all("is sent home" in e["text"] for e in at_home)
+
+
+def test_pod3e_throws_against_their_difficulty_and_no_roll_for_a_safe_jump():
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3")
+    say = env.event_text
+    assert say({"type": "safe_jump", "seat": 0, "roll": 0, "success": True}) == "Player 0 makes a safe jump."
+    assert say({"type": "jump_check", "seat": 1, "roll": 7, "success": False}) == (
+        "Player 1 makes a Jump Check: 7 against 8+: failure."
+    )
+    assert say({"type": "golem_check", "seat": 0, "roll": 12, "success": True}).endswith("12 against 12+: success.")
+    text = say({"type": "trap_check", "seat": 1, "trap": "Poisoned Spears", "failed_rolls": 2, "rolls": 3})
+    assert "3 throws" in text and "8+" in text and "2 failed" in text
+
+
+def test_pod2011_throws_against_their_difficulty():
+    env = labyrinth_env.raw_env("paths_of_destiny_2011_v5")
+    say = env.event_text
+    text = say(
+        {"type": "trap_check", "seat": 1, "trap": "Net", "roll": 7, "difficulty": 8, "how": "enter", "success": False}
+    )
+    assert text == "Player 1 throws against the Net trap (enter): 7 against 8+: failure."
+    assert (
+        say({"type": "jump_down", "seat": 0, "die": 4, "success": True})
+        == "Player 0 jumps down: 4 against 4+: success."
+    )
+
+
+def test_a_revealed_trap_and_a_placed_item_say_what_they_do():
+    """Issue 37: nothing explained items or traps; an item's abilities are read "aloud to all
+    players" when it is placed (3e l.150)."""
+    env = labyrinth_env.raw_env("paths_of_destiny_3e_v3")
+    text = env.event_text({"type": "item_placed", "seat": 0, "item": "Flaming Sword", "node": "(1,0)"})
+    assert text.startswith("An item is placed at (1,0): Flaming Sword: +2 to your Combat Checks")
+    text = env.event_text({"type": "trap_revealed", "seat": 0, "node": "(1,0)", "trap": "Poisoned Spears"})
+    assert text.startswith("The trap at (1,0) is revealed: Poisoned Spears (3 x 8+): choose: lose 1 Life")
