@@ -26,7 +26,8 @@ the main decision:
 
 A drawn field goes where it makes the seat's cheapest path lowest. Ties (between placements,
 nearest targets, first steps) are broken in an order drawn afresh each turn
-(``hexsearch.tie_salt``), never by the lowest index, which favoured some start fields
+(``hexsearch.tie_salt``), laid in the deciding seat's own turn of the board
+(``hexsearch.tie_frame``), never by the lowest index, which favoured some start fields
 (issue 33, item 6). The Guard steps away
 from the seat's path and never onto the seat, preferably onto a rival carrying a key.
 Enslavement: the Mistress of Golems takes the round's Guard card for a rival of her corridor
@@ -255,7 +256,7 @@ def plan(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int:
     """Run the search from ``seat``; returns its best target (-1 if cut off)."""
     fill_wild(s, fill)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
-    return hexsearch.best_target(dist, targets, fill_targets(s, seat, targets), hexsearch.tie_salt(s.turn))
+    return hexsearch.best_target(s, dist, targets, fill_targets(s, seat, targets))
 
 
 @njit(cache=True)
@@ -378,7 +379,7 @@ def slave_dir_action(s, mask) -> int:
     p = s.slave
     cell = s.position[p] // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -440,7 +441,7 @@ def place_action(s, mask) -> int:
     w.drawn_tile = -1
     t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
     now = INF if t < 0 else dist[t]
-    salt = hexsearch.tie_salt(s.turn)
+    salt, frame = hexsearch.tie_salt(s.turn), hexsearch.tie_frame(s)
     best, best_cost, best_key = -1, INF, INF * hexsearch.TIE_SPAN
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
@@ -450,7 +451,7 @@ def place_action(s, mask) -> int:
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
         cost = INF if t < 0 else dist[t]
         K.clear_cell(w, i // 6)
-        key = hexsearch.ranked(cost, salt, a)  # ties: the turn's order, not the first cell
+        key = hexsearch.ranked(cost, salt, hexsearch.tie_place(frame, i // 6, i % 6))  # ties: ``tie_frame``
         if key < best_key:
             best, best_cost, best_key = a, cost, key
     if mask[A_FOUNDATION] and best_cost >= now:
@@ -473,7 +474,7 @@ def guard_dir_action(s, mask) -> int:
         v = pred[v]
     cell = s.guard_node // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -673,7 +674,7 @@ def prayer_action(s, mask, me: int) -> int:
         if K.keys_held(s, q) == 0 or hexsearch.first_legal(mask, base, base + 6) < 0:
             continue
         now = way_cost(s, q)
-        for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+        for d in hexsearch.tie_order(s):  # ties: the turn's order
             if not mask[base + d]:
                 continue
             v = way_if_moved(s, work, q, K.move_target(s, q, d)) - COST_MOVE * 2 - now
@@ -694,7 +695,7 @@ def trap_swap_action(s, mask, me: int, base: int, move_one: bool) -> int:
     mine, theirs = way_cost(s, me), rivals_way(s, me)
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, SKILL_GAIN - 1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[base + d]:
             continue
         v = swap_gain(s, work, node, across(s, node, d), me, mine, theirs, move_one)
@@ -710,7 +711,7 @@ def rite_action(s, mask, me: int) -> int:
     only) is worth it."""
     base = A_RITE
     best, best_v = -1, RITE_HARM - 1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[base + d]:
             continue
         to = across(s, s.position[me], d)
@@ -733,7 +734,7 @@ def rite_send_action(s, mask) -> int:
     v = s.rite_victim
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, -1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[A_RITE + d]:
             continue
         value = way_if_moved(s, work, v, K.move_target(s, v, d))
@@ -885,7 +886,7 @@ def uncover_action(s, mask, me: int) -> int:
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
     w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
-    salt = hexsearch.tie_salt(s.turn)
+    salt, frame = hexsearch.tie_salt(s.turn), hexsearch.tie_frame(s)
     best, best_cost = -1, INF * hexsearch.TIE_SPAN
     for r in range(6):
         a = K.A_SKILL_DIR + r
@@ -893,7 +894,7 @@ def uncover_action(s, mask, me: int) -> int:
             continue
         K.set_tile(w, cell, tile, r)
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
-        cost = hexsearch.ranked(INF if t < 0 else dist[t], salt, a)
+        cost = hexsearch.ranked(INF if t < 0 else dist[t], salt, hexsearch.tie_place(frame, cell, r))
         K.clear_cell(w, cell)
         w.cell_built[cell] = 1
         if cost < best_cost:
