@@ -17,7 +17,7 @@ the deciding seat's own frame (``tie_frame``: the board turned so that its start
 field 0), so that every start field sees the same order: an order drawn from the turn number
 alone is the same in every game at that turn, and a start field that the first player's
 throw puts on a given turn always met the same order, seen from its side of the board
-(2011, 4 players: the start field 3 won 0.185 of 3,000 games, its mirror image, field 0,
+(2011, 4 players: the start field 3 won 0.185 of 3,000 games, field 0, the same field turned half round,
 0.256; issue 33).
 """
 
