@@ -37,7 +37,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = get_spec("paths_of_destiny_2011_v5").loops
+B = get_spec("paths_of_destiny_2011_v6").loops
 
 MC = K.MC
 CENTER = int(HEX_CENTER)

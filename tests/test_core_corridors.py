@@ -24,7 +24,7 @@ from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K11
 
 B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and batched loops
-B11 = get_spec("paths_of_destiny_2011_v5").loops
+B11 = get_spec("paths_of_destiny_2011_v6").loops
 
 
 def _line_board(masks: list[int], built: list[bool]):
@@ -185,7 +185,7 @@ def _brute_force_placements_2011(s, tile, out) -> None:
 def test_2011_placements_equal_trying_every_placement():
     """The 2011 edition's rule (every start field and, for the seats that had one, a key
     keep a way to the centre) through the shortcut equals a search per cell and rotation."""
-    env = labyrinth_env.raw_env("paths_of_destiny_2011_v5", num_players=4)
+    env = labyrinth_env.raw_env("paths_of_destiny_2011_v6", num_players=4)
     opts = env.options_vector()
     states = new_states(K11, 1)
     s = states[0]

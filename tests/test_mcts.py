@@ -14,7 +14,7 @@ RULESETS = {
     "team_edition_v2": {"num_players": 2, "variant": "standard"},
     "paths_of_destiny_3e_v3": {"num_players": 3},
     # with characters (issue 21): skills in the search, the Head Hunter's face-down second traps
-    "paths_of_destiny_2011_v5": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
+    "paths_of_destiny_2011_v6": {"num_players": 3, "characters": ["Head Hunter", "Witch", "Architect"]},
 }
 SMALL = "mcts:simulations=24,rollout_turns=1"  # searches that take milliseconds
 

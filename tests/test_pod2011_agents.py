@@ -18,10 +18,10 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v5").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v6").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v5").loops
-ENV = "paths_of_destiny_2011_v5"
+B = get_spec("paths_of_destiny_2011_v6").loops
+ENV = "paths_of_destiny_2011_v6"
 N19, N20 = node(19), node(20)
 
 

@@ -22,7 +22,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011 import picture
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import render_text
 
-ENV_ID = "paths_of_destiny_2011_v5"
+ENV_ID = "paths_of_destiny_2011_v6"
 N19, N20 = node(19), node(20)
 FAR = key_node_of(2)
 SEAT_OFFSETS = K.NUM_SEATS - 1
@@ -492,6 +492,73 @@ def test_mystification_swaps_traps_even_with_the_guard_there_l382():
     sc = east("Illusionist", "Monk")
     sc.put(0, N19)
     assert not sc.legal(skill_dir(1, 0)), "no trap on either side: nothing to swap"
+
+
+def test_mystification_swaps_every_trap_of_a_corridor_with_two_l382():
+    # l.382 "swapping places of the traps in the given corridor": both traps of a corridor
+    # with two (l.134, l.386) change places with the next corridor's, together
+    sc = east("Illusionist", "Monk")
+    sc.put(0, N19)
+    sc.put(1, key_node_of(3))
+    a = sc.place_trap(N19, "Poisoned Darts")
+    b = sc.trap_token_of(C.TRAP_NAMES.index("Net"))
+    sc.s["node_trap2"][N19] = b
+    sc.s["trap2_up"][N19] = 1
+    c = sc.place_trap(N20, "Falling Rocks", face_up=True)
+    sc.step(skill_dir(1, 0))
+    assert (int(sc.s["node_trap"][N20]), int(sc.s["node_trap2"][N20])) == (a, b), "both went"
+    assert (int(sc.s["node_trap"][N19]), int(sc.s["node_trap2"][N19])) == (c, -1), "the one came"
+    assert int(sc.s["trap2_up"][N20]) == 1 and int(sc.s["trap_up"][N20]) == 0, "each token as it lay"
+    sc.step(skill_dir(1, 0))  # and back: two traps into a corridor with none
+    assert (int(sc.s["node_trap"][N19]), int(sc.s["node_trap2"][N19])) == (a, b)
+    assert (int(sc.s["node_trap"][N20]), int(sc.s["node_trap2"][N20])) == (c, -1)
+
+
+def test_disarming_traps_the_thief_chooses_which_of_two_traps_l411():
+    # l.411 "disarming a trap in that corridor": one trap; of two, the Thief says which
+    for pick, gone, stays in ((0, "Poisoned Darts", "Jammed Door"), (1, "Jammed Door", "Poisoned Darts")):
+        sc = east("Thief", "Witch")
+        sc.put(0, N20)
+        sc.guard(N20)
+        sc.place_trap(N20, "Poisoned Darts")
+        sc.s["node_trap2"][N20] = sc.trap_token_of(C.TRAP_NAMES.index("Jammed Door"))
+        sc.s["trap2_up"][N20] = 1
+        kept = sc.s["node_trap"][N20] if pick == 1 else sc.s["node_trap2"][N20]
+        sc.step(K.A_SKILL + 1)
+        assert sc.decision == K.D_WHICH_TRAP and sc.decider == 0, "he chooses which"
+        assert sc.legal(K.A_TRAP_ORDER) and sc.legal(K.A_TRAP_ORDER + 1)
+        sc.dice(6, 6)
+        evs = sc.step(K.A_TRAP_ORDER + pick)
+        assert [e[3] for e in events_of(evs, K.EV_DISARM)] == [C.TRAP_NAMES.index(gone)]
+        assert int(sc.s["node_trap"][N20]) == kept and int(sc.s["node_trap2"][N20]) == -1, stays
+    sc = east("Thief", "Witch")  # one trap: no question
+    sc.put(0, N20)
+    sc.place_trap(N20, "Poisoned Darts")
+    sc.dice(6, 6)
+    sc.step(K.A_SKILL + 1)
+    assert sc.decision == K.D_MAIN and int(sc.s["node_trap"][N20]) == -1
+
+
+def test_misfortune_rite_the_witch_chooses_which_of_two_traps_to_set_off_l417():
+    # l.417 "Activating a door trap does not bring any results." / l.418 "If a witch
+    # activates a turn-back trap": the rite activates one trap; of two, she says which
+    for pick, checked in ((0, []), (1, ["Poisoned Darts"])):
+        sc = east("Witch", "Monk")
+        sc.put(0, N19)
+        sc.put(1, N20)
+        sc.place_trap(N20, "Jammed Door")
+        sc.s["node_trap2"][N20] = sc.trap_token_of(C.TRAP_NAMES.index("Poisoned Darts"))
+        sc.step(skill_dir(2, 0))
+        assert sc.decision == K.D_WHICH_TRAP and sc.decider == 0, "she chooses which"
+        obs = sc.observe(0)
+        assert obs[K.OBS_CHARS + K.C_WHICH_TRAP] == 1.0, "the decision is observed"
+        if pick:
+            sc.dice(1, 1)
+        evs = sc.step(K.A_TRAP_ORDER + pick)
+        assert [C.TRAP_NAMES[e[2]] for e in events_of(evs, K.EV_TRAP_CHECK)] == checked
+        assert int(sc.s["life"][1]) == (3 if pick else 4) and sc.decision == K.D_MAIN
+        revealed = [C.TRAP_NAMES[e[3]] for e in events_of(evs, K.EV_TRAP_REVEALED)]
+        assert revealed == ["Poisoned Darts" if pick else "Jammed Door"], "only the one set off"
 
 
 def test_entrapment_second_trap_in_a_corridor_skills_prevail_over_the_rules_l134():

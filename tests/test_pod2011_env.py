@@ -33,11 +33,11 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
-B = get_spec("paths_of_destiny_2011_v5").loops  # the ruleset's batched loops and single-game entry points
+B = get_spec("paths_of_destiny_2011_v6").loops  # the ruleset's batched loops and single-game entry points
 
-B = get_spec("paths_of_destiny_2011_v5").loops
+B = get_spec("paths_of_destiny_2011_v6").loops
 
-ENV_ID = "paths_of_destiny_2011_v5"
+ENV_ID = "paths_of_destiny_2011_v6"
 PLAYERS = [2, 3, 4, 5, 6]
 
 
@@ -62,7 +62,7 @@ def test_api_test_raw_env(num_players):
 
 
 def test_registered_with_module_pair():
-    from labyrinth_env import paths_of_destiny_2011_v5 as mod
+    from labyrinth_env import paths_of_destiny_2011_v6 as mod
 
     assert ENV_ID in labyrinth_env.list_envs()
     assert labyrinth_env.registry.player_range(ENV_ID) == (2, 6)

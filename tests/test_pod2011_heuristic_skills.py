@@ -186,3 +186,27 @@ def test_heuristic_enslavement_steps_him_onto_the_key_carrier():
     assert act(sc) == K.A_GUARD_DIR + EAST, "onto the Thief, who drops his key"
     sc.step(K.A_GUARD_DIR + EAST)
     assert int(sc.s["key_node"][3]) == N20
+
+
+def test_heuristic_of_two_traps_disarms_the_door_and_sets_off_the_worse_l411_l417():
+    # v6: Disarming Traps (l.411) and the Misfortune Rite (l.417) take one of a corridor's
+    # two traps, the user's choice: the Thief disarms the face-up door trap he would have to
+    # leave through, wherever it lies; the Witch sets off the trap that hurts more
+    sc = east("Thief", "Monk")
+    sc.put(0, N20)
+    sc.put(1, key_node_of(3))
+    sc.place_trap(N20, "Poisoned Darts", face_up=True)
+    sc.s["node_trap2"][N20] = sc.trap_token_of(C.TRAP_NAMES.index("Jammed Door"))
+    sc.s["trap2_up"][N20] = 1
+    assert act(sc) == K.A_SKILL + 1, "the door trap in the second slot is worth disarming"
+    sc.step(K.A_SKILL + 1)
+    assert sc.decision == K.D_WHICH_TRAP and act(sc) == K.A_TRAP_ORDER + 1
+    sc = east("Witch", "Monk")
+    sc.put(0, N19)
+    sc.put(1, N20)
+    sc.give_key(1, 2)
+    sc.place_trap(N20, "Jammed Door", face_up=True)
+    sc.s["node_trap2"][N20] = sc.trap_token_of(C.TRAP_NAMES.index("Poisoned Darts"))
+    sc.s["trap2_up"][N20] = 1
+    sc.step(A_RITE + EAST)
+    assert sc.decision == K.D_WHICH_TRAP and act(sc) == K.A_TRAP_ORDER + 1, "the darts, not the door"

@@ -27,7 +27,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env
 
-B = get_spec("paths_of_destiny_2011_v5").loops
+B = get_spec("paths_of_destiny_2011_v6").loops
 CENTRE = node(CENTER)  # 54
 N19, N20 = node(19), node(20)
 KEY0, KEY3 = key_node_of(0), key_node_of(3)

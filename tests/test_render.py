@@ -196,7 +196,7 @@ def test_team_edition_face_down_treasure_only_in_omniscient_view():
     assert "next page" not in env.to_svg() and "next page" in env.to_svg(omniscient=True)
 
 
-@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5"])
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v6"])
 def test_paths_of_destiny_face_down_trap_only_in_omniscient_view(env_id):
     env = labyrinth_env.raw_env(env_id, num_players=2)
     env.reset(seed=1)

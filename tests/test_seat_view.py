@@ -23,7 +23,7 @@ from labyrinth_env.spec import RulesetSpec
 GAMES = {
     "labyrinthos_v2": {"num_players": 3},
     "labyrinx_v1": {"num_players": 3, "character_powers": True},
-    "paths_of_destiny_2011_v5": {"num_players": 3},
+    "paths_of_destiny_2011_v6": {"num_players": 3},
     "paths_of_destiny_3e_v3": {"num_players": 3},
     "team_edition_v2": {"num_players": 2, "variant": "standard"},
 }

@@ -21,8 +21,8 @@ POD2011_CAST = ["Witch", "Architect", "Monk", "Illusionist", "Thief", "Female Ar
 CASES = [
     ("team_edition_v2", {"num_players": 2}),
     ("team_edition_v2", {"num_players": 3, "variant": "standard", "lookahead": True}),
-    *[("paths_of_destiny_2011_v5", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
-    *[("paths_of_destiny_2011_v5", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
+    *[("paths_of_destiny_2011_v6", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
+    *[("paths_of_destiny_2011_v6", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
 ]
 
 

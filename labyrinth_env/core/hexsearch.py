@@ -12,7 +12,13 @@ first step of a cheapest path to ``v``: a direction 0-5, ``HOP_LEVEL`` or
 
 Ties are broken in an order drawn afresh each turn (``tie_salt``): a fixed order (the
 lowest direction, key or cell index first) is not the same for every starting space, and
-it made some seats win far more often than others (issue 33, item 6).
+it made some seats win far more often than others (issue 33, item 6). The order is laid in
+the deciding seat's own frame (``tie_frame``: the board turned so that its start field is
+field 0), so that every start field sees the same order: an order drawn from the turn number
+alone is the same in every game at that turn, and a start field that the first player's
+throw puts on a given turn always met the same order, seen from its side of the board
+(2011, 4 players: the start field 3 won 0.185 of 3,000 games, field 0, the same field turned half round,
+0.256; issue 33).
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import numpy as np
 
 from labyrinth_env.core.contract import RUNNING
 from labyrinth_env.core.corridors import corridor_across
-from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
+from labyrinth_env.core.hexboard import FRAME_NEIGHBORS, FRAME_QR, MAX_CORRIDORS, NUM_BOARD, NUM_CELLS, NUM_NODES
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import keys_held
 from labyrinth_env.core.rng import splitmix64
@@ -31,6 +37,24 @@ INF = 1 << 30
 HOP_LEVEL = 6  # the first step changes level on a bridge tile
 HOP_BUILD = 10  # + direction of the empty cell: the first step is a build
 TIE_SPAN = 1 << 20  # ``ranked``: a cost times this, plus a tie rank below it
+
+
+def _turned_cells() -> np.ndarray:
+    """``[t, cell]``: the cell the board's ``cell`` lies on once the board is turned ``t``
+    sixths about the centre (direction ``d`` becomes ``d + t``; start field ``i`` becomes
+    ``i + t``)."""
+    index = {(int(q), int(r)): i for i, (q, r) in enumerate(FRAME_QR)}
+    out = np.empty((6, NUM_CELLS), dtype=np.int64)
+    for turns in range(6):
+        for cell in range(NUM_CELLS):
+            q, r = int(FRAME_QR[cell, 0]), int(FRAME_QR[cell, 1])
+            for _ in range(turns):
+                q, r = q + r, -q  # one sixth: the direction (1, 0) becomes (1, -1)
+            out[turns, cell] = index[(q, r)]
+    return out
+
+
+TURNED_CELL = _turned_cells()
 
 # 2d6: the distribution of the sum (index = total)
 PMF_2D6 = np.zeros(13, dtype=np.float64)
@@ -53,20 +77,46 @@ def tie_rank(salt: np.uint64, i: int) -> int:
 
 
 @njit(cache=True)
-def tie_directions(salt: np.uint64) -> tuple[int, int]:
+def tie_frame(s) -> int:
+    """The deciding seat's start field (0 while it has none): the turn of the board in
+    which ties are broken, so that each start field sees the same order from its side."""
+    if s.decider < 0 or s.seat_start[s.decider] < 0:
+        return 0
+    return int(s.seat_start[s.decider])
+
+
+@njit(cache=True)
+def tie_id(frame: int, v: int) -> int:
+    """Vertex ``v`` of the search graph (a corridor node or a wildcard cell) as it lies in
+    ``frame``'s turn of the board: the id its tie rank is drawn for."""
+    back = (6 - frame) % 6
+    if v >= NUM_NODES:
+        return NUM_NODES + TURNED_CELL[back, v - NUM_NODES]
+    return TURNED_CELL[back, v // MAX_CORRIDORS] * MAX_CORRIDORS + v % MAX_CORRIDORS
+
+
+@njit(cache=True)
+def tie_place(frame: int, cell: int, rot: int) -> int:
+    """A tile on ``cell`` turned ``rot`` sixths, as it lies in ``frame``'s turn of the board."""
+    return TURNED_CELL[(6 - frame) % 6, cell] * 6 + (rot - frame) % 6
+
+
+@njit(cache=True)
+def tie_directions(salt: np.uint64, frame: int) -> tuple[int, int]:
     """(spin, sign): the six directions are tried as ``(spin + sign * k) % 6``, k = 0..5,
     turned and, half the time, mirrored (sign 5 = -1 mod 6), so that of two directions
-    either comes first half the time, whichever side of the board they face."""
-    spin = int(salt % np.uint64(6))
+    either comes first half the time, whichever side of the board they face; turned with
+    ``frame``, so a start field's order is the same from its side."""
+    spin = (int(salt % np.uint64(6)) + frame) % 6
     sign = 1 if (salt >> np.uint64(8)) & np.uint64(1) else 5
     return spin, sign
 
 
 @njit(cache=True)
-def tie_order(turn: int) -> np.ndarray:
-    """The six directions in ``turn``'s order (``tie_directions``), for a heuristic's loop
-    that keeps the first best direction."""
-    spin, sign = tie_directions(tie_salt(turn))
+def tie_order(s) -> np.ndarray:
+    """The six directions in the turn's order seen by the deciding seat (``tie_directions``),
+    for a heuristic's loop that keeps the first best direction."""
+    spin, sign = tie_directions(tie_salt(s.turn), tie_frame(s))
     out = np.empty(6, dtype=np.int64)
     for k in range(6):
         out[k] = (spin + sign * k) % 6
@@ -91,7 +141,7 @@ def cheapest_paths(
     a helper called per edge with the arrays costs more than the search. The directions
     are tried in the turn's order (``tie_salt``: turned and, half the time, mirrored), so a
     first step among equally cheap ones favours no side of the board."""
-    spin, sign = tie_directions(tie_salt(s.turn))
+    spin, sign = tie_directions(tie_salt(s.turn), tie_frame(s))
     dist[:] = INF
     first[:] = -1
     pred[:] = -1
@@ -170,13 +220,15 @@ def new_scratch(num_targets: int):
 
 
 @njit(cache=True)
-def best_target(dist, targets, num_targets: int, salt: np.uint64) -> int:
+def best_target(s, dist, targets, num_targets: int) -> int:
     """The nearest of ``targets[:num_targets]`` (-1 when none can be reached); among the
-    nearest, the first in ``salt``'s order (``tie_salt``)."""
+    nearest, the first in the turn's order seen by the deciding seat (``tie_salt``,
+    ``tie_frame``)."""
+    salt, frame = tie_salt(s.turn), tie_frame(s)
     best, best_d = -1, INF * TIE_SPAN
     for i in range(num_targets):
         t = targets[i]
-        d = ranked(dist[t], salt, t)
+        d = ranked(dist[t], salt, tie_id(frame, t))
         if d < best_d:
             best, best_d = t, d
     return best

@@ -1,12 +1,12 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v5``): the ruleset's spec.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v6``): the ruleset's spec.
 
-The env is ``labyrinth_env.make("paths_of_destiny_2011_v5")`` or, PettingZoo style,
-``from labyrinth_env import paths_of_destiny_2011_v5``."""
+The env is ``labyrinth_env.make("paths_of_destiny_2011_v6")`` or, PettingZoo style,
+``from labyrinth_env import paths_of_destiny_2011_v6``."""
 
 from labyrinth_env.spec import ZERO_SUM, RulesetSpec
 
 SPEC = RulesetSpec(
-    env_id="paths_of_destiny_2011_v5",
+    env_id="paths_of_destiny_2011_v6",
     title="Paths of Destiny, 2011 edition",
     players=(2, 6),
     utility=ZERO_SUM,

@@ -1,4 +1,4 @@
-"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v5``), 2-6 players.
+"""Labyrinth: The Paths of Destiny, 2011 edition (``paths_of_destiny_2011_v6``), 2-6 players.
 
 Build the labyrinth field by field on a hexagonal board, lift a key (never the one next to
 your own start field) and reach the central field with it. Traps (red ones on entry,
@@ -6,7 +6,7 @@ orange door traps on leaving), the Guard that sleeps and wakes, bridges to jump 
 or climb up, and fights with the other players stand in the way.
 Rules: ``docs/rules/paths_of_destiny_2011.md``.
 
-| Import | ``labyrinth_env.make("paths_of_destiny_2011_v5", num_players=4)`` |
+| Import | ``labyrinth_env.make("paths_of_destiny_2011_v6", num_players=4)`` |
 |---|---|
 | Actions | Discrete(``kernel.NUM_ACTIONS``) |
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
@@ -35,11 +35,12 @@ are named ``(q,r)`` as the text map writes them):
 | | use skill 1-3 on player +1..+5 (Blessing, Curse, Enslavement, the Shot at one player), |
 | | use skill 1-3 towards a direction (Dark Enlivening, Mystification), |
 | | pray: move player +1..+5 in a direction (Prayer) |
-| which trap first (two traps in a corridor, l.386; the player crossing) | cross the first / second trap set first |
+| which trap first (two traps in a corridor, l.386; the player crossing) | the first / second trap set (crossed first) |
 | try to steal a key? (the Thief in an encounter, l.410) | use skill 1 on player +k / do not try to steal a key |
 | where does the Misfortune Rite send the player? (the Witch, l.418) | use skill 3 towards a direction |
 | where to build the field face down (the Illusionist, l.380) | field cell x rotation 0 (the place actions) |
 | turn the covered field face up (the Illusionist, l.381) | use skill 1 towards direction r: turned r sixths |
+| which of the two traps (Disarming Traps, l.411; Misfortune Rite, l.417) | the first / second trap set |
 | action, the Architect | correction: turn the field <direction> / his own field by 1/6-5/6 |
 
 Observation (egocentric: relative seat 0 is the observer): per corridor node (43 cells x
@@ -145,6 +146,16 @@ game is v4's, action for action):
   shoots every player in range; "use skill 2 on player +j" shoots that player alone, offered when
   two or more are in range. No action is added (the skill-on-a-player actions exist for every slot).
 - The text board and the picture show a corridor's second trap.
+v6 (issue 33, three skills and a corridor's second trap; games with characters change, the
+default game is v5's, action for action):
+- Mystification (the Illusionist, l.382 "swapping places of the traps in the given corridor"):
+  every trap of her corridor and of the one next to it change places, a corridor's two together;
+  v5 moved only the first of two.
+- Disarming Traps (the Thief, l.411 "disarming a trap in that corridor") and the Misfortune Rite
+  (the Witch, l.417-418 "Activating a door trap ...", "If a witch activates a turn-back trap"): one
+  trap each; in a corridor with two the user chooses which (decision "which of the two traps",
+  the actions "the first / second trap set", shown in the character block's decision features,
+  so the observation with characters has one feature more); v5 always took the first.
 """
 
 from __future__ import annotations
@@ -260,7 +271,7 @@ class raw_env(LabyrinthAECEnv):
         directions = hexenv.direction_names("")
         names += [f"use skill {k + 1} towards{d}" for k in range(K.SKILLS_PER_CHARACTER) for d in directions]
         names += [f"pray: move player +{o}{d}" for o in offsets for d in directions]
-        names += ["cross the first trap set first", "cross the second trap set first"]
+        names += ["the first trap set", "the second trap set"]
         names += ["do not try to steal a key"]
         fields = [f"the field{d}" for d in directions] + ["his own field"]
         names += [f"correction: turn {f} by {t}/6" for f in fields for t in range(1, 6)]

@@ -26,7 +26,8 @@ the main decision:
 
 A drawn field goes where it makes the seat's cheapest path lowest. Ties (between placements,
 nearest targets, first steps) are broken in an order drawn afresh each turn
-(``hexsearch.tie_salt``), never by the lowest index, which favoured some start fields
+(``hexsearch.tie_salt``), laid in the deciding seat's own turn of the board
+(``hexsearch.tie_frame``), never by the lowest index, which favoured some start fields
 (issue 33, item 6). The Guard steps away
 from the seat's path and never onto the seat, preferably onto a rival carrying a key.
 Enslavement: the Mistress of Golems takes the round's Guard card for a rival of her corridor
@@ -40,8 +41,8 @@ and a fight not won when a key is at stake.
 With characters (``characters`` option): in the draft it takes the first free card of
 ``DRAFT_ORDER``; its fights count blessings, curses and Domination; before its path it hands
 an adrenaline token back when its actions are spent, blesses itself with a key carrier in
-its corridor (before the fight), disarms a face-up door trap in its corridor, always tries
-a theft, crosses two traps in the order they lie. Shot and Curse are not used: shooting or
+its corridor (before the fight), disarms a face-up door trap in its corridor (of two traps,
+that one), always tries a theft, crosses two traps in the order they lie. Shot and Curse are not used: shooting or
 cursing every key carrier in reach cost the Female Archer and the Witch more actions than
 it won (balance report, 4 and 5 players, 300 games: the Witch's share 0.44x / 0.43x of the
 fair one with them, 1.03x / 0.81x without). The skills that change a way are judged by the
@@ -49,9 +50,9 @@ cheapest paths they change, tried on a copy of the record (``way_skill_action``)
 ways of the other players carrying a key made longer, its own made shorter, by two actions
 or more (the skill's own action included). Prayer moves a key carrier of the Monk's
 corridor where his way is longest (the Guard or a trap he meets there counted); Dark
-Enlivening and Mystification move or swap the trap of its corridor with the one next to
+Enlivening and Mystification move or swap the traps of its corridor with the one next to
 it; the Misfortune Rite sets off a trap under a key carrier next to the Witch when its
-expected harm is worth the action, and sends its turn-back victim where his way is
+expected harm is worth the action (of two traps, the more harmful), and sends its turn-back victim where his way is
 longest; Correction turns the field that shortens the Architect's way most when it wins two
 actions more than it shortens the others' ways (opening a way for everyone cost him 0.7x of
 his share with 4-6 players). Passive
@@ -80,6 +81,7 @@ from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.foundation import A_FOU
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.rite import A_RITE
 from labyrinth_env.rulesets.paths_of_destiny_2011.kernel.skills import (
     across,
+    enliven,
     fight_bonus,
     in_reach,
     swap_traps,
@@ -254,7 +256,7 @@ def plan(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int:
     """Run the search from ``seat``; returns its best target (-1 if cut off)."""
     fill_wild(s, fill)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
-    return hexsearch.best_target(dist, targets, fill_targets(s, seat, targets), hexsearch.tie_salt(s.turn))
+    return hexsearch.best_target(s, dist, targets, fill_targets(s, seat, targets))
 
 
 @njit(cache=True)
@@ -342,8 +344,7 @@ def skill_action(s, mask, me: int) -> int:
         if ready and carrier_in_reach(s, me, True) >= 0:
             return K.A_SKILL + 1
     elif c == K.THIEF:
-        t = s.node_trap[s.position[me]]
-        if mask[K.A_SKILL + 1] and s.trap_up[s.position[me]] and TRAP_DOOR[TRAP_TOKENS[t]]:
+        if mask[K.A_SKILL + 1] and door_slot(s, s.position[me]) >= 0:
             return K.A_SKILL + 1
     elif c == K.MISTRESS:
         return enslavement_action(s, mask, me)
@@ -378,7 +379,7 @@ def slave_dir_action(s, mask) -> int:
     p = s.slave
     cell = s.position[p] // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -440,7 +441,7 @@ def place_action(s, mask) -> int:
     w.drawn_tile = -1
     t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
     now = INF if t < 0 else dist[t]
-    salt = hexsearch.tie_salt(s.turn)
+    salt, frame = hexsearch.tie_salt(s.turn), hexsearch.tie_frame(s)
     best, best_cost, best_key = -1, INF, INF * hexsearch.TIE_SPAN
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
@@ -450,7 +451,7 @@ def place_action(s, mask) -> int:
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
         cost = INF if t < 0 else dist[t]
         K.clear_cell(w, i // 6)
-        key = hexsearch.ranked(cost, salt, a)  # ties: the turn's order, not the first cell
+        key = hexsearch.ranked(cost, salt, hexsearch.tie_place(frame, i // 6, i % 6))  # ties: ``tie_frame``
         if key < best_key:
             best, best_cost, best_key = a, cost, key
     if mask[A_FOUNDATION] and best_cost >= now:
@@ -473,7 +474,7 @@ def guard_dir_action(s, mask) -> int:
         v = pred[v]
     cell = s.guard_node // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_GUARD_DIR + d
         if not mask[a]:
             continue
@@ -595,12 +596,43 @@ def way_if_moved(s, work, q: int, to: int) -> int:
 
 
 @njit(cache=True)
-def swap_gain(s, work, a: int, b: int, me: int, mine: int, theirs: int) -> int:
-    """``way_change`` with the traps of corridors ``a`` and ``b`` swapped on ``work``."""
+def swap_gain(s, work, a: int, b: int, me: int, mine: int, theirs: int, move_one: bool) -> int:
+    """``way_change`` on ``work`` with the first trap of corridor ``a`` moved into ``b``
+    (``move_one``: Dark Enlivening) or the traps of both swapped (Mystification)."""
     work[0] = s
     w = work[0]
-    swap_traps(w, a, b)
+    if move_one:
+        enliven(w, a, b)
+    else:
+        swap_traps(w, a, b)
     return way_change(w, me, mine, theirs)
+
+
+@njit(cache=True)
+def door_slot(s, node: int) -> int:
+    """The slot (0 first, 1 second) of a face-up door trap in corridor ``node``, or -1."""
+    if s.node_trap[node] >= 0 and s.trap_up[node] and TRAP_DOOR[TRAP_TOKENS[s.node_trap[node]]]:
+        return 0
+    if s.node_trap2[node] >= 0 and s.trap2_up[node] and TRAP_DOOR[TRAP_TOKENS[s.node_trap2[node]]]:
+        return 1
+    return -1
+
+
+@njit(cache=True)
+def enter_harm(t: int, up: int) -> int:
+    """What a trap costs a player coming in, in half-actions (a face-down one by its presence)."""
+    return TRAP_COST[TRAP_TOKENS[t], C.MODE_ENTER] if up else TRAP_COST_HIDDEN_ENTER
+
+
+@njit(cache=True)
+def which_trap_action(s, me: int) -> int:
+    """Of a corridor's two traps: the Misfortune Rite sets off the more harmful (ties: the
+    first), Disarming Traps takes the face-up door trap (what it disarms for, else the first)."""
+    if s.rite_node >= 0:
+        node = s.rite_node
+        second = enter_harm(s.node_trap2[node], s.trap2_up[node]) > enter_harm(s.node_trap[node], s.trap_up[node])
+        return K.A_TRAP_ORDER + (1 if second else 0)
+    return K.A_TRAP_ORDER + (1 if door_slot(s, s.position[me]) == 1 else 0)
 
 
 @njit(cache=True)
@@ -642,7 +674,7 @@ def prayer_action(s, mask, me: int) -> int:
         if K.keys_held(s, q) == 0 or hexsearch.first_legal(mask, base, base + 6) < 0:
             continue
         now = way_cost(s, q)
-        for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+        for d in hexsearch.tie_order(s):  # ties: the turn's order
             if not mask[base + d]:
                 continue
             v = way_if_moved(s, work, q, K.move_target(s, q, d)) - COST_MOVE * 2 - now
@@ -652,10 +684,10 @@ def prayer_action(s, mask, me: int) -> int:
 
 
 @njit(cache=True)
-def trap_swap_action(s, mask, me: int, base: int) -> int:
+def trap_swap_action(s, mask, me: int, base: int, move_one: bool) -> int:
     """Dark Enlivening (the Witch, l.416) or Mystification (the Illusionist, l.382), actions
-    ``base + d``: the traps of its corridor and of the one across ``d`` change places (a
-    move when one has none) where that lengthens the key carriers' ways or shortens its own
+    ``base + d``: its corridor's first trap moves across ``d`` (``move_one``) or the traps
+    of both corridors change places, where that lengthens the key carriers' ways or shortens its own
     (a door trap it would have to leave through) by two actions or more."""
     if hexsearch.first_legal(mask, base, base + 6) < 0:
         return -1
@@ -663,10 +695,10 @@ def trap_swap_action(s, mask, me: int, base: int) -> int:
     mine, theirs = way_cost(s, me), rivals_way(s, me)
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, SKILL_GAIN - 1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[base + d]:
             continue
-        v = swap_gain(s, work, node, across(s, node, d), me, mine, theirs)
+        v = swap_gain(s, work, node, across(s, node, d), me, mine, theirs, move_one)
         if v > best_v:
             best, best_v = base + d, v
     return best
@@ -679,12 +711,13 @@ def rite_action(s, mask, me: int) -> int:
     only) is worth it."""
     base = A_RITE
     best, best_v = -1, RITE_HARM - 1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[base + d]:
             continue
         to = across(s, s.position[me], d)
-        t = s.node_trap[to]
-        harm = TRAP_COST[TRAP_TOKENS[t], C.MODE_ENTER] if s.trap_up[to] else TRAP_COST_HIDDEN_ENTER
+        harm = enter_harm(s.node_trap[to], s.trap_up[to])
+        if s.node_trap2[to] >= 0:  # of two, she sets off the more harmful (``which_trap_action``)
+            harm = max(harm, enter_harm(s.node_trap2[to], s.trap2_up[to]))
         v = 0
         for q in range(s.num_players):
             if q != me and s.position[q] == to and K.keys_held(s, q) > 0:
@@ -701,7 +734,7 @@ def rite_send_action(s, mask) -> int:
     v = s.rite_victim
     work = np.empty(1, dtype=STATE_DTYPE)
     best, best_v = -1, -1
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         if not mask[A_RITE + d]:
             continue
         value = way_if_moved(s, work, v, K.move_target(s, v, d))
@@ -744,9 +777,9 @@ def way_skill_action(s, mask, me: int) -> int:
         a = rite_action(s, mask, me)
         if a >= 0:
             return a
-        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_DARK_ENLIVENING % K.SKILLS_PER_CHARACTER) * 6)
+        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_DARK_ENLIVENING % K.SKILLS_PER_CHARACTER) * 6, True)
     if c == K.ILLUSIONIST:
-        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_MYSTIFICATION % K.SKILLS_PER_CHARACTER) * 6)
+        return trap_swap_action(s, mask, me, K.A_SKILL_DIR + (K.SK_MYSTIFICATION % K.SKILLS_PER_CHARACTER) * 6, False)
     if c == K.ARCHITECT:
         return correction_action(s, mask, me)
     return -1
@@ -780,6 +813,8 @@ def heuristic_action(s, mask) -> int:
         a = K.A_TRAP_ORDER
     elif dec == K.D_RITE:
         a = rite_send_action(s, mask)
+    elif dec == K.D_WHICH_TRAP:
+        a = which_trap_action(s, me)
     elif dec == K.D_FACE_DOWN or dec == K.D_UNCOVER:
         a = illusion_decision(s, mask, me)
     elif dec == K.D_OCCUPANT:
@@ -851,7 +886,7 @@ def uncover_action(s, mask, me: int) -> int:
     work = np.empty(1, dtype=STATE_DTYPE)
     work[0] = s
     w = work[0]  # keep ``work`` in use below: a record taken from it must not outlive it
-    salt = hexsearch.tie_salt(s.turn)
+    salt, frame = hexsearch.tie_salt(s.turn), hexsearch.tie_frame(s)
     best, best_cost = -1, INF * hexsearch.TIE_SPAN
     for r in range(6):
         a = K.A_SKILL_DIR + r
@@ -859,7 +894,7 @@ def uncover_action(s, mask, me: int) -> int:
             continue
         K.set_tile(w, cell, tile, r)
         t = plan(w, me, dist, first, pred, queue, inq, targets, fill)
-        cost = hexsearch.ranked(INF if t < 0 else dist[t], salt, a)
+        cost = hexsearch.ranked(INF if t < 0 else dist[t], salt, hexsearch.tie_place(frame, cell, r))
         K.clear_cell(w, cell)
         w.cell_built[cell] = 1
         if cost < best_cost:

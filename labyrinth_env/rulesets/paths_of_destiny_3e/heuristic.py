@@ -40,7 +40,8 @@ wins the combat, or ties it with Life to spare; tokens are resolved in any order
 
 A drawn tile goes where it brings the seat's cheapest path to a target lowest. Ties (between
 placements, nearest targets, first steps) are broken in an order drawn afresh each turn
-(``hexsearch.tie_salt``), never by the lowest index, which favoured some starting spaces.
+(``hexsearch.tie_salt``), laid in the deciding seat's own turn of the board
+(``hexsearch.tie_frame``), never by the lowest index, which favoured some starting spaces.
 The Golem steps away from the seat's path and never onto the seat,
 preferably onto an opponent (a key carrier first). Free attacks: attack key carriers and
 central-space occupants when the odds allow, decline hopeless ones. The Crystal of Fate
@@ -327,7 +328,7 @@ def plan_cost(s, seat: int, dist, first, pred, queue, inq, targets, fill) -> int
     fill_wild(s, fill, False)
     shortest_paths(s, s.position[seat], fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, seat, targets)
-    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
+    t = hexsearch.best_target(s, dist, targets, nt)
     return INF if t < 0 else dist[t]
 
 
@@ -380,7 +381,7 @@ def choose_attack(s, mask, me: int, base: int, free: bool) -> int:
 def step_off_move(s, mask, me: int) -> int:
     """The legal move onto the cheapest neighbouring corridor (not the Golem's), or -1."""
     best, best_c = -1, INF
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_MOVE + d
         if not mask[a]:
             continue
@@ -517,7 +518,7 @@ def illusion_cut(s, mask, me: int) -> int:
                 continue
             src = s.position[p]
             shortest_paths(s, src, fill, dist, first, pred, queue, inq)
-            t = hexsearch.best_target(dist, targets, fill_targets(s, p, targets), hexsearch.tie_salt(s.turn))
+            t = hexsearch.best_target(s, dist, targets, fill_targets(s, p, targets))
             n = 0
             v = t
             path = np.empty(hexsearch.NUM_GRAPH, dtype=np.int64)
@@ -570,7 +571,7 @@ def orient_action(s, mask) -> int:
             src = corridor_across(w.node_mask, NEIGHBORS, src // MC, (s.rv_edge + 3) % 6, MC)
         fill_wild(w, fill, False)
         shortest_paths(w, src, fill, dist, first, pred, queue, inq)
-        tt = hexsearch.best_target(dist, targets, fill_targets(w, who, targets), hexsearch.tie_salt(w.turn))
+        tt = hexsearch.best_target(w, dist, targets, fill_targets(w, who, targets))
         cost = INF if tt < 0 else dist[tt]
         K.clear_cell(w, cell)
         w.cell_built[cell] = 1
@@ -626,7 +627,7 @@ def main_action(s, mask) -> int:
             fill[cell] = 1
     shortest_paths(work[0], src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
+    t = hexsearch.best_target(s, dist, targets, nt)
     if work.shape[0] == 0:
         return K.A_END_TURN  # (``work`` mentioned last: alive until here)
     if t >= 0 and t != src:
@@ -663,7 +664,7 @@ def place_action(s, mask) -> int:
     # frees ``work`` after its last mention.
     w = work[0]
     w.drawn_tile = -1
-    salt = hexsearch.tie_salt(s.turn)
+    salt, frame = hexsearch.tie_salt(s.turn), hexsearch.tie_frame(s)
     best, best_cost = -1, INF * hexsearch.TIE_SPAN
     for i in range(NUM_BOARD * 6):
         a = K.A_PLACE + i
@@ -679,7 +680,7 @@ def place_action(s, mask) -> int:
         for k in range(MC):
             w.node_trap[cell * MC + k] = -1
         K.clear_cell(w, cell)
-        cost = hexsearch.ranked(cost, salt, a)  # ties: the turn's order, not the first cell
+        cost = hexsearch.ranked(cost, salt, hexsearch.tie_place(frame, cell, rot))  # ties: ``tie_frame``
         if cost < best_cost:
             best, best_cost = a, cost
     if best < 0 or work.shape[0] == 0:  # (``work`` mentioned last: alive until here)
@@ -696,7 +697,7 @@ def golem_dir_action(s, mask) -> int:
     fill_wild(s, fill, False)
     shortest_paths(s, src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = hexsearch.best_target(dist, targets, nt, hexsearch.tie_salt(s.turn))
+    t = hexsearch.best_target(s, dist, targets, nt)
     on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
     v = t
     while v >= 0:
@@ -704,7 +705,7 @@ def golem_dir_action(s, mask) -> int:
         v = pred[v]
     cell = s.golem_node // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_GOLEM_DIR + d
         if not mask[a]:
             continue
@@ -857,7 +858,7 @@ def push_action(s, mask) -> int:
     from the central space (ties: the turn's order)."""
     cell = s.push_from // MC
     best, best_v = -1, -1e9
-    for d in hexsearch.tie_order(s.turn):  # ties: the turn's order
+    for d in hexsearch.tie_order(s):  # ties: the turn's order
         a = K.A_PUSH_DIR + d
         if not mask[a]:
             continue

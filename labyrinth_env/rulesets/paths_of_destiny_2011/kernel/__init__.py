@@ -67,7 +67,16 @@ from .observe import observe  # noqa: F401
 from .queries import move_target, own_key_node, past_players, past_trap, pickable_key, set_position  # noqa: F401
 from .rite import clear_rite, rite_mask, rite_send
 from .seating import choose_start, seat_players, start_field_mask, throw_for_first  # noqa: F401
-from .skills import character_mask, drafting, setup_characters, take_character, theft_mask, try_theft
+from .skills import (
+    character_mask,
+    choose_which_trap,
+    drafting,
+    setup_characters,
+    take_character,
+    theft_mask,
+    try_theft,
+    which_trap_mask,
+)
 from .tables import *  # noqa: F403 (every constant of the kernel: K.<name>)
 from .tables import (
     A_PLACE,
@@ -89,6 +98,7 @@ from .tables import (
     D_THEFT,
     D_TRAP_ORDER,
     D_UNCOVER,
+    D_WHICH_TRAP,
     LIFE,
     NUM_ACTIONS,
     NUM_GUARD_CARDS,
@@ -139,6 +149,8 @@ def legal_mask(s, out) -> None:
         pod.placement_mask(s, out, A_PLACE)
     elif dec == D_UNCOVER:
         uncover_mask(s, out)
+    elif dec == D_WHICH_TRAP:
+        which_trap_mask(out)
     else:
         action_mask(s, out)
 
@@ -193,6 +205,8 @@ def step(s, action: int) -> bool:
         lay_face_down(s, s.decider, action)
     elif dec == D_UNCOVER:
         finish_uncover(s, s.decider, action)
+    elif dec == D_WHICH_TRAP:
+        choose_which_trap(s, s.decider, action)
     else:
         do_action(s, action)
     advance(s)  # from the main decision on: nothing if another decision is pending

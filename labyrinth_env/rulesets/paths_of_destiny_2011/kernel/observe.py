@@ -25,6 +25,7 @@ from .tables import (
     C_SLAVE,
     C_SUPPLY,
     C_TRAPS2,
+    C_WHICH_TRAP,
     CENTER_CELL,
     CHAR_SEAT_FEATURES,
     CK_FIGHT,
@@ -37,6 +38,7 @@ from .tables import (
     D_PLACE,
     D_RITE,
     D_UNCOVER,
+    D_WHICH_TRAP,
     F_CHAR,
     F_GUARD,
     F_KEY,
@@ -187,6 +189,8 @@ def observe_characters(s, seat: int, out) -> None:
         out[b + C_DRAFT + c] = 0.0 if (held >> c) & 1 else 1.0
     if s.outcome == RUNNING and OBS_DECISIONS <= s.decision <= D_RITE:
         out[b + C_DECISION + s.decision - D_CHARACTER] = 1.0
+    elif s.outcome == RUNNING and s.decision == D_WHICH_TRAP:
+        out[b + C_WHICH_TRAP] = 1.0
     observe_illusion(s, out)
     if s.ck_kind >= CK_SHOT:
         out[b + C_CHECK + s.ck_kind - CK_SHOT] = 1.0

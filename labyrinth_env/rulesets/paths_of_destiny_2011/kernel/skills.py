@@ -43,6 +43,7 @@ from .tables import (
     CK_SHOT,
     CK_THEFT,
     D_THEFT,
+    D_WHICH_TRAP,
     EV_CHARACTER,
     EV_DISARM,
     EV_SHOT,
@@ -321,15 +322,25 @@ def disarm_legal(s, seat: int) -> bool:
 
 @njit(cache=True)
 def disarm(s, seat: int) -> None:
-    """Throw 2 dice against the trap's number (its highest, of the ways it works; the
-    bracketed one once anyone failed it)."""
+    """l.411 "disarming a trap in that corridor": one trap, so of a corridor's two the Thief
+    chooses which (``D_WHICH_TRAP``; v5 always took the first set)."""
     node = s.position[seat]
+    emit(s, EV_SKILL, seat, SK_DISARMING, NO_TARGET, node)
+    if s.node_trap2[node] >= 0:
+        set_decision(s, D_WHICH_TRAP, seat)
+        return
+    throw_to_disarm(s, seat, node)
+
+
+@njit(cache=True)
+def throw_to_disarm(s, seat: int, node: int) -> None:
+    """Throw 2 dice against the corridor's first trap's number (its highest, of the ways it
+    works; the bracketed one once anyone failed it)."""
     ty = TRAP_TOKENS[s.node_trap[node]]
     mode = M_ENTER
     for m in range(M_LEAVE + 1):  # the trap's highest number, whichever way it works
         if TRAP_DIFF[ty, m] > TRAP_DIFF[ty, mode]:
             mode = m
-    emit(s, EV_SKILL, seat, SK_DISARMING, NO_TARGET, node)
     s.ck_kind = CK_DISARM
     s.ck_seat = seat
     s.ck_node = node
@@ -629,13 +640,16 @@ def across(s, node: int, d: int) -> int:
 
 @njit(cache=True)
 def swap_traps(s, a: int, b: int) -> None:
-    """The traps of corridors ``a`` and ``b`` (either may have none) change places, face up
-    or down and failed or not as they were; nobody counts as fallen into a trap that left."""
+    """Mystification: every trap of corridor ``a`` and every trap of ``b`` (none, one or
+    two on either side) change places, l.382 "swapping places of the traps", a corridor's
+    two going together (v5 moved only the first); each token face up or down and failed or
+    not as it was; nobody counts as fallen into a trap that left."""
     t, up, failed = s.node_trap[b], s.trap_up[b], s.trap_failed[b]
     s.node_trap[b], s.trap_up[b], s.trap_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
     s.node_trap[a], s.trap_up[a], s.trap_failed[a] = t, up, failed
-    settle_slots(s, a)  # a Head Hunter's second trap left behind becomes the first
-    settle_slots(s, b)
+    t, up, failed = s.node_trap2[b], s.trap2_up[b], s.trap2_failed[b]
+    s.node_trap2[b], s.trap2_up[b], s.trap2_failed[b] = s.node_trap2[a], s.trap2_up[a], s.trap2_failed[a]
+    s.node_trap2[a], s.trap2_up[a], s.trap2_failed[a] = t, up, failed
     for p in range(s.num_players):
         if s.position[p] == a or s.position[p] == b:
             s.trap_fell &= ~(1 << p)
@@ -664,9 +678,9 @@ def enliven(s, a: int, b: int) -> None:
     trap or, where ``b`` has one, as its second; face up or down and failed or not as it
     was; nobody counts as fallen into a trap that left."""
     if s.node_trap[b] < 0:
-        swap_traps(s, a, b)
-        return
-    s.node_trap2[b], s.trap2_up[b], s.trap2_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
+        s.node_trap[b], s.trap_up[b], s.trap_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
+    else:
+        s.node_trap2[b], s.trap2_up[b], s.trap2_failed[b] = s.node_trap[a], s.trap_up[a], s.trap_failed[a]
     s.node_trap[a], s.trap_up[a], s.trap_failed[a] = -1, 0, 0
     settle_slots(s, a)
     for p in range(s.num_players):
@@ -716,16 +730,51 @@ def rite_legal(s, seat: int, d: int) -> bool:
 
 @njit(cache=True)
 def misfortune_rite(s, seat: int, d: int) -> None:
-    """The trap is uncovered and goes off on each player there (a door trap: nothing)."""
+    """l.417-418 speak of the trap the Witch activates, one trap: of a corridor's two she
+    chooses which (``D_WHICH_TRAP``; v5 always set off the first set)."""
     to = across(s, s.position[seat], d)
-    ty = TRAP_TOKENS[s.node_trap[to]]
     emit(s, EV_SKILL, seat, SK_MISFORTUNE_RITE, NO_TARGET, to)
+    if s.node_trap2[to] >= 0:
+        s.rite_node = to  # where, until she has chosen (nothing is queued yet)
+        s.rite_queue = 0
+        set_decision(s, D_WHICH_TRAP, seat)
+        return
+    set_off(s, seat, to)
+
+
+@njit(cache=True)
+def set_off(s, seat: int, to: int) -> None:
+    """The corridor's first trap is uncovered and goes off on each player there (a door
+    trap: nothing, l.417)."""
+    ty = TRAP_TOKENS[s.node_trap[to]]
     if not s.trap_up[to]:
         s.trap_up[to] = 1
         emit(s, EV_TRAP_REVEALED, seat, to, ty)
     if TRAP_DIFF[ty, M_ENTER] > 0:
         s.rite_node = to
         s.rite_queue = rite_targets(s, to)
+    else:
+        s.rite_node = -1
+
+
+# --- which of two traps (Disarming Traps, the Misfortune Rite: decision) ---------------------------
+@njit(cache=True)
+def which_trap_mask(out) -> None:
+    out[A_TRAP_ORDER] = 1
+    out[A_TRAP_ORDER + 1] = 1
+
+
+@njit(cache=True)
+def choose_which_trap(s, seat: int, action: int) -> None:
+    """The trap chosen goes to the first slot, where the skill's own code reads it."""
+    rite = s.rite_node >= 0
+    node = s.rite_node if rite else s.position[seat]
+    if action == A_TRAP_ORDER + 1:
+        swap_slots(s, node)
+    if rite:
+        set_off(s, seat, node)
+    else:
+        throw_to_disarm(s, seat, node)
 
 
 # --- Prayer (the Monk, l.396) ---------------------------------------------------------------------

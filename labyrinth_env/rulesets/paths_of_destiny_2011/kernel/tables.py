@@ -100,7 +100,9 @@ A_SKILL = A_CHARACTER + NUM_CHARACTERS  # + slot (3): use the character's skill 
 A_SKILL_AT = A_SKILL + SKILLS_PER_CHARACTER  # + slot * 5 + (offset - 1): that skill on a player
 A_SKILL_DIR = A_SKILL_AT + SKILLS_PER_CHARACTER * (NUM_SEATS - 1)  # + slot * 6 + d: towards the corridor across d
 A_PRAY = A_SKILL_DIR + SKILLS_PER_CHARACTER * 6  # + (offset - 1) * 6 + d: the Monk's Prayer moves that player
-A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6  # + 0 / 1: of a corridor's two traps, the first / second set first
+# + 0 / 1: of a corridor's two traps, the first / second set: crossed first (``D_TRAP_ORDER``),
+# or disarmed or set off by the Rite (``D_WHICH_TRAP``)
+A_TRAP_ORDER = A_PRAY + (NUM_SEATS - 1) * 6
 A_NO_THEFT = A_TRAP_ORDER + 2  # the Thief does not try (the theft decision: else A_SKILL_AT + offset - 1)
 A_CORRECTION = A_NO_THEFT + 1  # + field * 5 + turns - 1: the Architect turns a field (0-5 across d, 6 his own)
 NUM_ACTIONS = A_CORRECTION + 7 * 5
@@ -109,7 +111,8 @@ NUM_ACTIONS = A_CORRECTION + 7 * 5
 (D_MAIN, D_START, D_PLACE, D_GUARD_DIR, D_REROLL, D_OCCUPANT, D_ENTRANT, D_DECLARE) = range(8)
 D_CHARACTER, D_TRAP_ORDER, D_THEFT, D_RITE = 8, 9, 10, 11
 D_FACE_DOWN, D_UNCOVER = 12, 13  # the Illusionist's Spreading Illusion (l.380-381)
-NUM_DECISIONS = 14
+D_WHICH_TRAP = 14  # which of a corridor's two traps Disarming Traps or the Misfortune Rite takes (v6)
+NUM_DECISIONS = 15
 OBS_DECISIONS = 8  # the decisions of v1's observation block; D_CHARACTER is shown in the character block
 DECISIONS = (
     "action",
@@ -126,6 +129,7 @@ DECISIONS = (
     "where does the Misfortune Rite send the player?",
     "where to build the field face down",
     "turn the covered field face up",
+    "which of the two traps (Disarming Traps, Misfortune Rite)",
 )
 
 # throws in progress (``ck_kind``)
@@ -401,8 +405,10 @@ OBS_BASE_SIZE = OBS_GLOBAL + GLOBAL_FEATURES  # without characters: v1's observa
 OBS_CHARS = OBS_BASE_SIZE
 CHAR_SEAT_FEATURES = NUM_CHARACTERS + 3  # character one-hot, adrenaline / 3, blessing / 6, curse / 6
 C_DRAFT = NUM_SEATS * CHAR_SEAT_FEATURES  # characters still free (the draft)
-C_DECISION = C_DRAFT + NUM_CHARACTERS  # choosing a character, which trap first, a theft?, the rite
-C_CHECK = C_DECISION + 4  # the shot's throw, disarming's, the theft's
+# choosing a character, which trap first, a theft?, the rite; which of two traps (v6)
+C_DECISION = C_DRAFT + NUM_CHARACTERS
+C_WHICH_TRAP = C_DECISION + 4
+C_CHECK = C_DECISION + 5  # the shot's throw, disarming's, the theft's
 C_SUPPLY = C_CHECK + 3  # the tokens in the supplies
 C_EXTRA = C_SUPPLY + 3  # an action beyond the round's two (Adrenaline)
 C_TRAPS2 = C_EXTRA + 1  # per board corridor its second trap: face down, type one-hot, failed
