@@ -15,7 +15,7 @@ GAMES = {
     "labyrinx_v1": {"max_turns": 60},
     "labyrinthos_v2": {"max_turns": 40},
     "paths_of_destiny_3e_v3": {"max_turns": 40},
-    "paths_of_destiny_2011_v5": {"max_turns": 40},
+    "paths_of_destiny_2011_v6": {"max_turns": 40},
     "team_edition_v2": {},
 }
 
@@ -117,7 +117,7 @@ def test_pod3e_throws_against_their_difficulty_and_no_roll_for_a_safe_jump():
 
 
 def test_pod2011_throws_against_their_difficulty():
-    env = labyrinth_env.raw_env("paths_of_destiny_2011_v5")
+    env = labyrinth_env.raw_env("paths_of_destiny_2011_v6")
     say = env.event_text
     text = say(
         {"type": "trap_check", "seat": 1, "trap": "Net", "roll": 7, "difficulty": 8, "how": "enter", "success": False}

@@ -87,7 +87,7 @@ def test_bench_help_keeps_its_default_path_whole(capsys):
     assert "benchmarks/results/throughput.json" in out
 
 
-@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5"])
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v6"])
 def test_the_text_board_names_every_built_spaces_corridors(env_id):
     """Issue 37: only tiles with several corridors had a line; single corridors, key spaces
     and the centre never showed."""
@@ -130,7 +130,7 @@ def test_labyrinthos_a_discard_is_offered_as_a_discard():
 
 
 @pytest.mark.parametrize(
-    "env_id", ["labyrinx_v1", "labyrinthos_v2", "paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5", "team_edition_v2"]
+    "env_id", ["labyrinx_v1", "labyrinthos_v2", "paths_of_destiny_3e_v3", "paths_of_destiny_2011_v6", "team_edition_v2"]
 )
 def test_a_whole_game_in_the_terminal_by_numbers(env_id, capsys):
     """A person answering every question with a number from the list plays a whole game."""

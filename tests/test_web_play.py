@@ -21,7 +21,7 @@ GAMES = {
     "labyrinx_v1": {"max_turns": 4},
     "labyrinthos_v2": {"max_turns": 2},
     "paths_of_destiny_3e_v3": {"max_turns": 2},
-    "paths_of_destiny_2011_v5": {"max_turns": 2},
+    "paths_of_destiny_2011_v6": {"max_turns": 2},
     "team_edition_v2": {"max_turns": 2},
 }
 
@@ -63,7 +63,7 @@ def test_the_api_refuses_what_is_not_the_persons_to_do(tmp_path):
         server.shutdown()
 
 
-@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v5"])
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v6"])
 def test_a_hex_boards_places_are_named_as_the_actions_name_them(tmp_path, env_id):
     """Placing the drawn tile: every space the actions name is a titled space of the
     picture, which the page makes clickable."""
