@@ -163,6 +163,7 @@ def _warm_alphazero(spec: Any, raw: Any) -> None:
         net,
         params,
         np.zeros((rows, K.OBS_SIZE), dtype=np.float32),
+        np.zeros((rows, K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32),
         np.zeros((rows, K.NUM_ACTIONS), dtype=np.uint8),
         np.zeros((rows, K.NUM_ACTIONS), dtype=np.float32),
         np.zeros(rows, dtype=np.int64),
@@ -174,11 +175,9 @@ def _warm_alphazero(spec: Any, raw: Any) -> None:
     view = raw.seat_view()
     visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
     improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
-    m.search(view.model.position(), view.model.seat, np.uint64(0), net, params, visits, improved)
-    mask = np.asarray(view.action_mask).astype(np.uint8)
-    scratch = (np.zeros(K.NUM_ACTIONS, dtype=np.float32), np.zeros(K.NUM_SEATS, dtype=np.float32))
-    hidden = (np.zeros(4, dtype=np.float32), np.zeros(4, dtype=np.float32))
-    N.forward(net, np.ascontiguousarray(view.observation, dtype=np.float32), mask, *scratch, *hidden)
+    features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+    m.search(view.model.position(), view.model.seat, np.uint64(0), net, params, visits, improved, features)
+    m.net_action_one(view.model.position(), view.model.seat, net, np.uint64(0))
 
 
 def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:
