@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 import time
 from collections.abc import Sequence
@@ -33,18 +32,7 @@ from labyrinth_env.agents import list_agents, make_agent, parse_agent_spec, spli
 from labyrinth_env.compile import prepare
 from labyrinth_env.options import option_assignment
 from labyrinth_env.registry import check_output_file
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
-    """Wilson score interval for a binomial rate (sensible at 0 or all successes too,
-    where the normal approximation collapses to a zero-width interval)."""
-    if trials <= 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denom = 1.0 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+from labyrinth_env.stats import wilson_interval
 
 
 def game_outcome(log: list[dict[str, Any]]) -> tuple[str, int | None]:

@@ -273,7 +273,7 @@ def _stats(values: np.ndarray) -> dict[str, float]:
 
 
 def _rate(successes: int, trials: int) -> dict[str, Any]:
-    from labyrinth_env.agents.evaluate import wilson_interval
+    from labyrinth_env.stats import wilson_interval
 
     lo, hi = wilson_interval(successes, trials)
     return {

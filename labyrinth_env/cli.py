@@ -184,25 +184,12 @@ PASS_THROUGH: dict[str, tuple[str, str]] = {
 MENU_SIZE = 24  # at most this many lines per list; longer lists are asked for in steps
 
 
-def choice_groups(names: dict[int, str]) -> dict[str, list[int]]:
-    """Actions grouped for a person to choose in steps: by their first word (``push``,
-    ``move``, ``build``...) when that gives several groups, else by all but their last word
-    (``build at (0,1)`` then its rotations). One group per action when nothing groups."""
-    for key in (lambda n: n.split()[0], lambda n: n.rsplit(" ", 2)[0] if n.count(" ") >= 2 else n):
-        groups: dict[str, list[int]] = {}
-        for action, name in names.items():
-            groups.setdefault(key(name), []).append(action)
-        if 1 < len(groups) < len(names):
-            return groups
-    return {name: [action] for action, name in names.items()}
-
-
 def _ask_action(env: Any, read: Callable[[str], str], legend: Callable[[], None] = lambda: None) -> int:
     """Ask the person for one of the legal actions: a number from the list shown, an
     action's name or a group's label as shown; long lists come in steps (a kind of action,
     then the action), ``b`` goes back a step, ``?`` shows the key and the list again, ``q``
     quits. A single legal action is taken without asking, with a line saying so."""
-    from labyrinth_env.play_web import absolute_names
+    from labyrinth_env.play_web import absolute_names, choice_groups
 
     raw = env.unwrapped
     decider = raw.agent_name_mapping[raw.agent_selection]

@@ -34,6 +34,19 @@ from labyrinth_env.render.replay_html import _PAGE as REPLAY_PAGE
 PLACE = re.compile(r"\(-?\d+,-?\d+\)|\br\dc\d\b")
 
 
+def choice_groups(names: dict[int, str]) -> dict[str, list[int]]:
+    """Actions grouped for a person to choose in steps: by their first word (``push``,
+    ``move``, ``build``...) when that gives several groups, else by all but their last word
+    (``build at (0,1)`` then its rotations). One group per action when nothing groups."""
+    for key in (lambda n: n.split()[0], lambda n: n.rsplit(" ", 2)[0] if n.count(" ") >= 2 else n):
+        groups: dict[str, list[int]] = {}
+        for action, name in names.items():
+            groups.setdefault(key(name), []).append(action)
+        if 1 < len(groups) < len(names):
+            return groups
+    return {name: [action] for action, name in names.items()}
+
+
 def absolute_names(name: str, decider: int, players: int) -> str:
     """An action's name with its relative seats also named absolutely, as the log names
     players: ``attack player +1`` -> ``attack player +1 (Player 2)`` for seat 1 of 3."""
@@ -121,8 +134,6 @@ class WebGame:
         groups: list[dict[str, Any]] = []
         places: dict[str, list[int]] = {}
         if self.persons_turn():
-            from labyrinth_env.cli import choice_groups
-
             decider = self.decider()
             names = {a: absolute_names(env.action_label(a), decider, players) for a in env.legal_actions()}
             grouped = choice_groups(names) if len(names) > 8 else {"": list(names)}

@@ -92,9 +92,9 @@ def installed_stamp(module_name: str) -> str | None:
 def _project_packages() -> set[str]:
     """Top-level packages whose modules hold kernels: labyrinth_env's and each registered
     ruleset's."""
-    import labyrinth_env
+    from labyrinth_env.core.templates import ruleset_packages  # filled by the registry: core never asks it
 
-    return {"labyrinth_env", *(spec.package.split(".")[0] for spec in labyrinth_env.specs())}
+    return {"labyrinth_env", *(package.split(".")[0] for package in ruleset_packages())}
 
 
 def _cached_modules(root: Path) -> list[str]:

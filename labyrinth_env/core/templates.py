@@ -180,6 +180,12 @@ def _clone(fn: types.FunctionType, namespace: dict[str, Any], suffix: str = "") 
     return clone
 
 
+def ruleset_packages() -> list[str]:
+    """The packages of the rulesets the registry has handed over (``add_ruleset``)."""
+    with _lock:
+        return list(_rulesets)
+
+
 def add_ruleset(spec: Bindable) -> None:
     """Make ``spec``'s bound templates importable by name (the registry hands over every
     ruleset it registers; a package already served keeps its first spec)."""

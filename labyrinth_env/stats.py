@@ -1,0 +1,18 @@
+"""Small statistics every layer reports with (the agents' evaluations, tournaments,
+training, the game cards)."""
+
+from __future__ import annotations
+
+import math
+
+
+def wilson_interval(successes: int, trials: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson score interval for a binomial rate (sensible at 0 or all successes too,
+    where the normal approximation collapses to a zero-width interval)."""
+    if trials <= 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denom = 1.0 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
