@@ -237,7 +237,7 @@ def format_result(result: dict[str, Any]) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="labyrinth evaluate", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="labyrinth evaluate", description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("--env", default="team_edition_v2", choices=labyrinth_env.list_envs())
     parser.add_argument(
         "--agent", default="heuristic", help=f"agent spec ({', '.join(list_agents())}; e.g. mcts:simulations=100)"

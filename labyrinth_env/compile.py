@@ -362,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     import labyrinth_env
     from labyrinth_env.core.cache import cache_root
 
-    parser = argparse.ArgumentParser(prog="labyrinth compile", description=__doc__.split("\n\n")[0])
+    # the docstring's reST markup is for readers of the source, not of --help
+    parser = argparse.ArgumentParser(prog="labyrinth compile", description=__doc__.split("\n\n")[0].replace("``", ""))
     parser.add_argument("--env", action="append", metavar="ID", help="env id (repeatable; default every ruleset)")
     parser.add_argument(
         "--paths",

@@ -220,3 +220,12 @@ def test_sizes_and_headings_read_as_a_person_would_write_them():
     assert file_size_text(3_400_000) == "3.4 MB"
     assert env_heading({"env_id": "team_edition_v2", "options": {}}) == "team_edition_v2 (default options)"
     assert env_heading({"env_id": "labyrinx_v1", "options": {"num_players": 3}}) == "labyrinx_v1 (num_players=3)"
+
+
+@pytest.mark.parametrize("command", ["compile", "bench", "evaluate", "tournament", "analyze", "play", "replay"])
+def test_help_shows_no_source_markup(command, capsys):
+    """``--help`` is read in a terminal: the docstrings' reST backticks stay in the source."""
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    text = capsys.readouterr().out
+    assert "usage" in text and "``" not in text, text[:400]
