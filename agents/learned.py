@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from labyrinth_env.agents import alphazero_net as N
 from labyrinth_env.agents.base import Agent, Param, legal_actions, model_of
 from labyrinth_env.progress import first_use
 from labyrinth_env.spec import RulesetSpec
@@ -30,6 +29,15 @@ LEARNED_PARAMS: dict[str, Param] = {
     "simulations": Param(int, 0, "search iterations per move guided by the network (0: the network alone)", 0, 100_000),
     "c": Param(float, 1.5, "PUCT exploration constant of the search", low=0.0),
 }
+
+
+def _net_module() -> Any:
+    """``agents/alphazero_net``, imported when a learned agent is first made: importing
+    ``labyrinth_env.agents`` must not set up its numba cache (a read-only kernel cache
+    without the learner's kernels would warn at every import)."""
+    from labyrinth_env.agents import alphazero_net
+
+    return alphazero_net
 
 
 def shipped_path(env_id: str) -> Path:
@@ -57,7 +65,7 @@ class LearnedAgent(Agent):
         self._net: tuple | None = None
         self._ruleset: RulesetSpec | None = None
         if path:  # a bad file fails when the agent is made, not in the middle of a game
-            self._net, self.meta = N.load_net(path)
+            self._net, self.meta = _net_module().load_net(path)
         self.reset(seed)
 
     def reset(self, seed: int | None = None) -> None:
@@ -67,7 +75,7 @@ class LearnedAgent(Agent):
         if ruleset is self._ruleset and self._net is not None:
             return self._net
         if not self.path:
-            self._net, self.meta = N.load_net(shipped_path(ruleset.env_id))
+            self._net, self.meta = _net_module().load_net(shipped_path(ruleset.env_id))
         assert self._net is not None
         kernel = ruleset.kernel
         sizes = (self._net[0].shape[0], self._net[5].shape[0], self._net[7].shape[0])
@@ -108,11 +116,11 @@ class LearnedAgent(Agent):
             else:
                 visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
                 improved = np.zeros(kernel.NUM_ACTIONS, dtype=np.float32)
-                features = np.zeros((kernel.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+                features = np.zeros((kernel.NUM_ACTIONS, _net_module().NUM_FEATURES), dtype=np.float32)
                 self._module.search(
                     model.position(), model.seat, np.uint64(seed), net, self._params, visits, improved, features
                 )
-                action = int(N.masked_argmax(improved, mask))
+                action = int(_net_module().masked_argmax(improved, mask))
         if not mask[action]:
             raise RuntimeError(f"the learned agent chose action {action}, which the mask does not allow")
         return action

@@ -78,6 +78,15 @@ def test_an_unpacked_copy_serves_as_the_cache_read_only_too(archive, tmp_path):
     assert "compiling" not in stderr and "Warning" not in stderr, stderr[-2000:]
 
 
+def test_importing_the_agents_sets_up_no_learner_cache():
+    """``import labyrinth_env.agents`` leaves the self-play network's numba module alone: an
+    unpacked archive without the learner's kernels, read-only, warned at every import that
+    its folder could not be written (CI, the test above)."""
+    code = "import sys, labyrinth_env.agents; print('labyrinth_env.agents.alphazero_net' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "False", done.stdout + done.stderr[-2000:]
+
+
 def _members(archive: Path) -> list[tuple[tarfile.TarInfo, bytes]]:
     with tarfile.open(archive) as tar:
         return [(m, tar.extractfile(m).read() if m.isfile() else b"") for m in tar]

@@ -435,4 +435,4 @@ def test_the_feature_prior_benchmark_prints_a_table_and_writes_json(tmp_path, ca
     rows = json.loads(out.read_text())["rows"]
     assert [r["opponent"] for r in rows] == ["random", "heuristic"] and all(r["games"] == 4 for r in rows)
     assert feature_prior.main(["--env", "toy_race_v0", "--prior", "1,2"]) == 2
-    assert "--prior must be 4 numbers" in capsys.readouterr().err
+    assert "--prior must be 4 comma-separated numbers" in capsys.readouterr().err
