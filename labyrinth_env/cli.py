@@ -317,6 +317,8 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     if args.watch or args.no_browser or args.port:
         raise ValueError("--watch, --no-browser and --port are for the browser game: add --web")
     options = play_options(args)
+    if args.replay:
+        check_output_file(args.replay, "--replay", make_folders=True)
     env = labyrinth_env.make(args.env, render_mode="ansi", **options)
     players = env.unwrapped.options.num_players
     if not 0 <= args.seat < players:
@@ -371,6 +373,10 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
             env.step(action)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped")
+        return 0
+    if args.replay:
+        env.unwrapped.save_replay(args.replay)
+        print(f"replay written to {args.replay} (labyrinth replay {args.replay} --html game.html)")
     return 0
 
 
@@ -442,7 +448,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--replay",
         metavar="FILE.json",
-        help="where the finished game's replay is written (default results/play/<env>_seed<SEED>.json)",
+        help="where the finished game's replay is written (the terminal: only when given; --web: by default "
+        "results/play/<env>_seed<SEED>.json)",
     )
     p.set_defaults(func=cmd_play)
     p = sub.add_parser("replay", help="replay a saved game: print its log and final board, or write an HTML viewer")

@@ -137,3 +137,14 @@ def test_a_revealed_trap_and_a_placed_item_say_what_they_do():
     assert text.startswith("An item is placed at (1,0): Flaming Sword: +2 to your Combat Checks")
     text = env.event_text({"type": "trap_revealed", "seat": 0, "node": "(1,0)", "trap": "Poisoned Spears"})
     assert text.startswith("The trap at (1,0) is revealed: Poisoned Spears (3 x 8+): choose: lose 1 Life")
+
+
+def test_labyrinthos_sentences_name_nobody_for_the_minotaurs_tile_turn_and_read_as_english():
+    """A new user's walkthrough read "Player -1 turns the tile ...", "a Obsidian key" and
+    "the empty key slot slot"."""
+    from labyrinth_env.rulesets.labyrinthos.sentences import SENTENCES
+
+    turn = SENTENCES["rotate_tile"]({"seat": -1, "cell": "r3c4", "way": "clockwise"}, {})
+    assert turn == "The tile at r3c4 turns clockwise"
+    key = SENTENCES["discover_key"]({"seat": 0, "colour": "Obsidian", "action": "Move", "slot": "empty key slot"}, {})
+    assert "an Obsidian key" in key and "slot slot" not in key

@@ -146,3 +146,14 @@ def test_a_whole_game_in_the_terminal_by_numbers(env_id, capsys):
     assert "game over: your reward" in out and "stopped" not in out
     # a relative seat in an action's name comes with the player it is
     assert not re.search(r"player \+\d(?! \(Player \d\))", out)
+
+
+def test_a_finished_terminal_game_writes_its_replay_when_asked(tmp_path, capsys):
+    """``play --replay FILE`` in the terminal wrote nothing (a new user's walkthrough); the
+    finished game's replay now loads back to the same game."""
+    path = tmp_path / "game.json"
+    argv = ["--env", "team_edition_v2", "--agents", "random", "--max-turns", "2", "--replay", str(path)]
+    out = play(argv, ["0"] * 200, capsys)
+    assert f"replay written to {path}" in out
+    env = labyrinth_env.load_replay(path)
+    assert env.unwrapped.game_log[-1]["type"] == "game_end"

@@ -34,6 +34,11 @@ def against(total: Any, needed: Any, success: bool, at_least: bool = True) -> st
     return f"{total} against {goal}: {'success' if success else 'failure'}"
 
 
+def article(word: Any) -> str:
+    """``a`` or ``an`` before ``word`` (by its first letter: enough for the components' names)."""
+    return "an" if str(word)[:1].lower() in "aeiou" else "a"
+
+
 def plural(n: int, word: str, words: str | None = None) -> str:
     """``1 card``, ``3 cards``."""
     return f"{n} {word if n == 1 else (words or word + 's')}"

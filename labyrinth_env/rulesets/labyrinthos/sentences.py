@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labyrinth_env.core.sentences import Sentence, player, players, plural
+from labyrinth_env.core.sentences import Sentence, article, player, players, plural
 
 Event = Mapping[str, Any]
 Context = Mapping[str, Any]
@@ -43,12 +43,17 @@ SENTENCES: dict[str, Sentence] = {
     "explore": lambda e, ctx: f"{player(e['seat'])} explores {e['cell']}: a {e['tile']} tile",
     "orient": lambda e, ctx: f"{player(e['seat'])} lays the tile at {e['cell']} turned {e['rotation']} clockwise",
     "discover_key": lambda e, ctx: (
-        f"{player(e['seat'])} discovers a {e['colour']} key ({e['action']}) and puts it on the {e['slot']} slot"
+        f"{player(e['seat'])} discovers {article(e['colour'])} {e['colour']} key ({e['action']}) and puts it on the "
+        + (e["slot"] if str(e["slot"]).endswith("slot") else f"{e['slot']} slot")
     ),
     "card": lambda e, ctx: f"{player(e['seat'])} plays {e['card']}",
     "cancel": lambda e, ctx: f"{player(e['seat'])} cancels {player(e['of'])}'s {e['card']}",
     "rotate_wall": lambda e, ctx: f"{player(e['seat'])} turns the wall between {e['from']} to lie between {e['to']}",
-    "rotate_tile": lambda e, ctx: f"{player(e['seat'])} turns the tile at {e['cell']} {e['way']}",
+    "rotate_tile": lambda e, ctx: (
+        f"{player(e['seat'])} turns the tile at {e['cell']} {e['way']}"
+        if e["seat"] >= 0
+        else f"The tile at {e['cell']} turns {e['way']}"  # the Minotaur phase's symbol: nobody's action
+    ),
     "wall_placed": lambda e, ctx: (
         (f"{player(e['seat'])} places a wall" if e["seat"] >= 0 else "A wall is placed") + f" between {e['edge']}"
     ),
