@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -38,6 +39,9 @@ from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.options import options_dict, parse_options
 from labyrinth_env.spec import RulesetSpec
 
+# "(l.346)", ", l.171)" or "(The rulebook gives l.465; ...)" in a component's text: where
+# the rulebook says it, for the rules docs
+RULEBOOK_CITATION = re.compile(r"\s*\(l\.\d+(?:[-–]\d+)?\)|,\s*l\.\d+(?:[-–]\d+)?(?=\))|\s*\([^()]*\bl\.\d+[^()]*\)")
 REPLAY_FORMAT = "labyrinth-env-replay"
 REPLAY_VERSION = 1
 
@@ -463,7 +467,8 @@ class LabyrinthAECEnv(AECEnv):
         seat = self._viewer_seat(viewer)
         if seat is None:
             raise ValueError("private_lines needs a seat (0..n-1) or an agent name")
-        return self.seat_lines(self.record, seat)
+        # the component texts cite their rulebook lines for the rules docs, not for players
+        return [RULEBOOK_CITATION.sub("", line) for line in self.seat_lines(self.record, seat)]
 
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         """``private_lines`` of a ruleset (the record ``s``, a checked ``seat``); none by default."""

@@ -157,3 +157,17 @@ def test_a_finished_terminal_game_writes_its_replay_when_asked(tmp_path, capsys)
     assert f"replay written to {path}" in out
     env = labyrinth_env.load_replay(path)
     assert env.unwrapped.game_log[-1]["type"] == "game_end"
+
+
+@pytest.mark.parametrize("env_id", ["paths_of_destiny_3e_v3", "paths_of_destiny_2011_v6", "labyrinthos_v2"])
+def test_what_only_you_know_cites_no_rulebook_lines(env_id):
+    """A new user read "Crystal of Fate (l.346)" in their character's text: the components
+    cite their lines for the rules docs, the panel does not."""
+    options = {"characters": "random"} if env_id.startswith("paths_of_destiny_2011") else {}
+    seen = []
+    for seed in range(6):
+        env = labyrinth_env.raw_env(env_id, **options)
+        env.reset(seed=seed)
+        for seat in range(env.options.num_players):
+            seen += env.private_lines(seat)
+    assert seen and not [line for line in seen if re.search(r"\bl\.\d", line)]
