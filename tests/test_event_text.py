@@ -148,3 +148,15 @@ def test_labyrinthos_sentences_name_nobody_for_the_minotaurs_tile_turn_and_read_
     assert turn == "The tile at r3c4 turns clockwise"
     key = SENTENCES["discover_key"]({"seat": 0, "colour": "Obsidian", "action": "Move", "slot": "empty key slot"}, {})
     assert "an Obsidian key" in key and "slot slot" not in key
+
+
+def test_counts_and_endings_read_as_english():
+    """A new user read "1 feet", "1 steps" and "the team has truncated"."""
+    from labyrinth_env.rulesets.labyrinthos.sentences import SENTENCES as LABYRINTHOS
+    from labyrinth_env.rulesets.paths_of_destiny_2011.sentences import SENTENCES as POD2011
+    from labyrinth_env.rulesets.team_edition.sentences import SENTENCES as TEAM
+
+    assert "1 Foot token and 2 Hand tokens" in LABYRINTHOS["refresh"]({"seat": 0, "feet": 1, "hand": 2}, {})
+    assert POD2011["guard_card"]({"seat": 1, "card": "move", "steps": 1}, {}).endswith(", 1 step")
+    ending = TEAM["game_end"]({"seat": -1, "outcome": "truncated", "collected": 4}, {})
+    assert "run out of turns" in ending and "has truncated" not in ending

@@ -66,7 +66,10 @@ SENTENCES: dict[str, Sentence] = {
     "wound": lambda e, ctx: (
         f"{player(e['seat'])} is wounded" + (f" in the {e['slot']} slot" if e["slot"] is not None else "")
     ),
-    "refresh": lambda e, ctx: f"{player(e['seat'])} takes {e['feet']} feet and {e['hand']} hand tokens",
+    "refresh": lambda e, ctx: (
+        f"{player(e['seat'])} takes {plural(e['feet'], 'Foot token', 'Feet tokens')} and "
+        f"{plural(e['hand'], 'Hand token')}"
+    ),
     "draw": lambda e, ctx: f"{player(e['seat'])} draws {plural(e['cards'], 'card')}",
     # a discard is not a play: the card goes to the discard pile unused
     "discard": lambda e, ctx: f"{player(e['seat'])} discards {e['card']} (not played)",
@@ -75,7 +78,10 @@ SENTENCES: dict[str, Sentence] = {
     "monster_move": _monster_move,
     "attack": lambda e, ctx: f"{_monster(ctx)} attacks at {e['cell']}: {players(e['heroes'])}",
     "displace": _displace,
-    "tokens": lambda e, ctx: f"{player(e['seat'])} has {e['feet']} feet and {e['hand']} hand tokens",
+    "tokens": lambda e, ctx: (
+        f"{player(e['seat'])} has {plural(e['feet'], 'Foot token', 'Feet tokens')} and "
+        f"{plural(e['hand'], 'Hand token')}"
+    ),
     "reshuffle": lambda e, ctx: f"The discards ({plural(e['cards'], 'card')}) are shuffled into a new deck",
     "special_action": lambda e, ctx: f"{player(e['seat'])} uses the special action {e['action']}",
     "key_action": lambda e, ctx: f"{player(e['seat'])} uses the key action {e['action']}",

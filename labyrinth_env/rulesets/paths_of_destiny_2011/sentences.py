@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labyrinth_env.core.sentences import Sentence, against, player, players
+from labyrinth_env.core.sentences import Sentence, against, player, players, plural
 from labyrinth_env.rulesets.hex_sentences import shared_sentences
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
@@ -74,7 +74,8 @@ SENTENCES: dict[str, Sentence] = {
     "take_key": lambda e, ctx: f"{player(e['seat'])} takes key {e['key']} from {player(e['from'])}",
     "kill": lambda e, ctx: f"{player(e['seat'])} kills {player(e['victim'])}",
     "guard_card": lambda e, ctx: (
-        f"{player(e['seat'])} draws a Guard card: {e['card']}" + (f", {e['steps']} steps" if e["steps"] else "")
+        f"{player(e['seat'])} draws a Guard card: {e['card']}"
+        + (f", {plural(e['steps'], 'step')}" if e["steps"] else "")
     ),
     "guard_move": lambda e, ctx: f"The Guard moves from {e['from']} to {e['to']}",
     "guard_wakes": lambda e, ctx: "The Guard wakes up",

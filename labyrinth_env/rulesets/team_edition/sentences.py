@@ -67,6 +67,8 @@ SENTENCES: dict[str, Sentence] = {
     "end_turn": lambda e, ctx: f"{player(e['seat'])} ends turn {e['turn'] + 1}",
     "left_face_down": lambda e, ctx: f"{player(e['seat'])} leaves the tile at {e['cell']} face down",
     "game_end": lambda e, ctx: (
-        f"The game ends: the team has {e['outcome']}, {e['collected']} of 24 treasures collected"
+        "The game ends: the team has "
+        + {"truncated": "run out of turns"}.get(str(e["outcome"]), str(e["outcome"]))
+        + f", {e['collected']} of 24 treasures collected"
     ),
 }
