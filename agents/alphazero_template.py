@@ -15,7 +15,12 @@ instead of the heuristic and rollouts:
   its prior is the softmax of the logits over that world's legal actions, and its value,
   one entry per seat in the observer's egocentric order, is turned back into absolute
   seats and backed up; a finished game backs up the kernel's returns (adjudicated by
-  progress when the turn limit stopped it undecided: ``final_values``);
+  progress when the turn limit stopped it undecided: ``final_values``); with
+  ``leaf_mix`` > 0 a leaf's value is that share progress (``progress_values``, the
+  adjudication's shape) and the rest the network's: an untrained value head knows
+  nothing, and 128 simulations valued by progress alone already beat the heuristic in
+  Paths of Destiny 3e (26 of 40 games, docs/training.md), so the search has something
+  to teach from the first game on;
 - selection is PUCT over the actions legal in this determinization, with the node's prior
   renormalised over them and the child's availability count in the exploration term
   (ISMCTS); an unvisited child counts at its parent's mean value for the mover;
@@ -49,7 +54,8 @@ H: ModuleType | None = None  # the ruleset's heuristic: an evaluation opponent o
 
 # the params vector (float64) of ``search`` and ``selfplay``
 P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET, P_ADJUDICATE = 0, 1, 2, 3, 4, 5, 6
-NUM_PARAMS = 7
+P_LEAF_MIX, P_COOPERATIVE = 7, 8
+NUM_PARAMS = 9
 TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
 
 # the completed-Q policy of Danihelka et al. 2022 (Policy improvement by planning with
@@ -124,6 +130,19 @@ def final_values(s, ret, adjudicate: float) -> None:
             return
     for p in range(s.num_players):
         ret[p] = adjudicate * np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
+
+
+@njit(cache=True)
+def progress_values(s, out, cooperative: bool, root_progress: float) -> None:
+    """A static value of the running game ``s`` for every seat, from progress alone:
+    competitive, ``tanh(PROGRESS_SCALE * (own - best other))`` (the adjudication's shape);
+    cooperative, the team's gain since the search's root, squashed the same way."""
+    out[:] = 0.0
+    for p in range(s.num_players):
+        if cooperative:
+            out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - root_progress))
+        else:
+            out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
 
 
 @njit(cache=True)
@@ -229,6 +248,8 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
     c_puct = params[P_C]
     noise = params[P_NOISE]
     adjudicate = params[P_ADJUDICATE]
+    leaf_mix = params[P_LEAF_MIX]
+    cooperative = params[P_COOPERATIVE] != 0.0
     max_nodes = sims + 1
     first_child = np.full(max_nodes, -1, dtype=np.int64)
     next_sibling = np.full(max_nodes, -1, dtype=np.int64)
@@ -249,6 +270,8 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
     h2 = np.zeros(net[3].shape[0], dtype=np.float32)
     leaf_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    static = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    root_progress = 0.0
     root_logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     root_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
     root_mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
@@ -267,6 +290,11 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
             root_logits[:] = logits
             root_prior[:] = leaf_prior
             root_mask[:] = mask
+            root_progress = K.progress(s, seat)
+            if leaf_mix > 0.0:
+                progress_values(s, static, cooperative, root_progress)
+                for p in range(K.NUM_SEATS):
+                    ret[p] = (1.0 - leaf_mix) * ret[p] + leaf_mix * static[p]
             root_value = ret[seat]
             if noise > 0.0:
                 total = 0.0
@@ -322,6 +350,10 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
                 final_values(s, ret, adjudicate)
             else:
                 evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+                if leaf_mix > 0.0:
+                    progress_values(s, static, cooperative, root_progress)
+                    for p in range(K.NUM_SEATS):
+                        ret[p] = (1.0 - leaf_mix) * ret[p] + leaf_mix * static[p]
             if nodes < max_nodes:
                 child = nodes
                 nodes += 1

@@ -97,6 +97,9 @@ class LearnedAgent(Agent):
         p = np.zeros(m.NUM_PARAMS, dtype=np.float64)
         p[m.P_SIMULATIONS], p[m.P_C], p[m.P_NOISE] = self.simulations, self.c, 0.0
         p[m.P_TARGET] = m.TARGET_COMPLETED_Q
+        # the search values leaves as the network was trained to: mixed with progress if it was
+        p[m.P_LEAF_MIX] = float(self.meta.get("leaf_mix", 0.0))
+        p[m.P_COOPERATIVE] = 1.0 if ruleset.cooperative else 0.0
         self._params = p
         return self._net
 

@@ -63,6 +63,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "max_decisions": int,
         "target": str,
         "adjudicate": float,
+        "leaf_mix": float,
         "max_turns": int,
     },
     "train": {
@@ -111,6 +112,7 @@ class AlphaZeroConfig:
             "max_decisions": 20_000,
             "target": "completed_q",
             "adjudicate": 0.5,
+            "leaf_mix": 0.0,
             "max_turns": 0,
         }
     )
@@ -175,6 +177,8 @@ def check_config(data: Any, where: str = "training config") -> AlphaZeroConfig:
             raise ValueError(f"{where}: selfplay.max_turns: {exc}") from None
     if not 0.0 <= sp["adjudicate"] <= 1.0:
         raise ValueError(f"{where}: selfplay.adjudicate must be in [0, 1] (0: undecided games teach a draw)")
+    if not 0.0 <= sp["leaf_mix"] <= 1.0:
+        raise ValueError(f"{where}: selfplay.leaf_mix must be in [0, 1] (0: the network's value alone)")
     if not 0.0 <= sp["noise"] <= 1.0 or sp["c"] < 0 or sp["temperature_moves"] < 0:
         raise ValueError(f"{where}: selfplay.noise must be in [0, 1], selfplay.c and temperature_moves >= 0")
     if not tr["learning_rate"] > 0 or tr["weight_decay"] < 0 or tr["value_weight"] < 0:
@@ -318,6 +322,8 @@ def search_params(module: Any, cfg: AlphaZeroConfig, simulations: int, noise: fl
     p[module.P_MAX_DECISIONS] = cfg.selfplay["max_decisions"]
     p[module.P_TARGET] = TARGETS.index(cfg.selfplay["target"])
     p[module.P_ADJUDICATE] = cfg.selfplay["adjudicate"]
+    p[module.P_LEAF_MIX] = cfg.selfplay["leaf_mix"]
+    p[module.P_COOPERATIVE] = 1.0 if labyrinth_env.get_spec(cfg.env_id).cooperative else 0.0
     return p
 
 
@@ -514,6 +520,7 @@ class Trainer:
             "iteration": self.iteration,
             "games": self.games,
             "seed": self.cfg.seed,
+            "leaf_mix": self.cfg.selfplay["leaf_mix"],
         }
         N.save_net(path, N.to_arrays(self.model), meta)
 

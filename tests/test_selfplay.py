@@ -85,14 +85,40 @@ def bound(env_id: str):
     return bind(alphazero_template, labyrinth_env.get_spec(env_id))
 
 
-def search_params(simulations: int, noise=0.25, target=1, adjudicate=0.0, max_decisions=100_000):
+def search_params(simulations: int, noise=0.25, target=1, adjudicate=0.0, max_decisions=100_000, leaf_mix=0.0):
     from labyrinth_env.agents import alphazero_template as T
 
     p = np.zeros(T.NUM_PARAMS)
     p[T.P_SIMULATIONS], p[T.P_C], p[T.P_NOISE] = simulations, 1.5, noise
     p[T.P_TEMPERATURE_MOVES], p[T.P_MAX_DECISIONS] = 8, max_decisions
-    p[T.P_TARGET], p[T.P_ADJUDICATE] = target, adjudicate
+    p[T.P_TARGET], p[T.P_ADJUDICATE], p[T.P_LEAF_MIX] = target, adjudicate, leaf_mix
     return p
+
+
+def test_leaf_mix_values_leaves_by_progress_instead_of_the_value_head() -> None:
+    """With ``leaf_mix`` 1 the search values a new leaf by progress alone
+    (``progress_values``): two nets that differ only in their value heads search alike;
+    with ``leaf_mix`` 0 the value head decides, and they do not."""
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    m = bound("toy_race_v0")
+    net = N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (16, 16), seed=0)
+    other = list(net)
+    other[6] = np.random.default_rng(1).normal(scale=3.0, size=net[6].shape).astype(np.float32)  # Wv
+    other = tuple(other)
+    env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=60)
+    env.reset(seed=2)
+    states = env.unwrapped._states[:1].copy()
+    seat = int(K.to_act(states[0]))
+
+    def improved(weights, mix):
+        visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+        out = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+        features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+        m.search(states, seat, np.uint64(5), weights, search_params(64, noise=0.0, leaf_mix=mix), visits, out, features)
+        return out
+
+    np.testing.assert_array_equal(improved(net, 1.0), improved(other, 1.0))
+    assert not np.array_equal(improved(net, 0.0), improved(other, 0.0))
 
 
 def test_states_differing_only_in_hidden_information_give_identical_training_inputs() -> None:
