@@ -5,9 +5,12 @@ the way open. One test per ruleset whose progress reads the maze."""
 from __future__ import annotations
 
 import labyrinthos_helpers as LH
+import team_helpers as TH
 
 from labyrinth_env.rulesets.labyrinthos import components as LC
 from labyrinth_env.rulesets.labyrinthos import kernel as LK
+from labyrinth_env.rulesets.team_edition import components as TC
+from labyrinth_env.rulesets.team_edition import kernel as TK
 
 
 def labyrinthos_key_above_the_door(walled: bool) -> LH.Scenario:
@@ -43,3 +46,26 @@ def test_labyrinthos_progress_counts_a_key_token_on_move_as_a_lost_move():
     on_move.give_key(0, 1, 0, LC.S_MOVE)
     on_key_slot.give_key(0, 1, 0, LC.S_KEY)
     assert LK.progress(on_move.s, 0) < LK.progress(on_key_slot.s, 0)
+
+
+def team_treasure_next_door(shut: bool) -> TH.Scenario:
+    """Seat 0's piece on r1c0, the treasure it must collect on r1c1 next to it (every other
+    loose tile face down); the treasure's tile opens towards the piece, or with ``shut``
+    turned away from it."""
+    sc = TH.Scenario(seed=2)
+    sc.lay(TH.cell(1, 0), "EW")
+    tile = sc.lay(TH.cell(1, 1), "NES" if shut else "NSW")
+    sc.give(0, int(TC.TILE_TREASURE[tile]))
+    sc.put(0, TH.cell(1, 0))
+    return sc.ready()
+
+
+def test_team_edition_progress_counts_a_shut_edge_not_the_crow_flies():
+    """A treasure one tile away whose tile is turned away from the piece reads as farther
+    than the same treasure along an open corridor: a spell (or the Book) must open it."""
+    open_way, shut = team_treasure_next_door(shut=False), team_treasure_next_door(shut=True)
+    assert TK.progress(shut.s, 0) < TK.progress(open_way.s, 0)
+    before = TK.progress(open_way.s, 0)
+    open_way.move(TH.cell(1, 1))
+    assert int(open_way.s["num_collected"]) == 1
+    assert TK.progress(open_way.s, 0) > before, "collecting it is progress"
