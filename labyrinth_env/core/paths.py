@@ -1,4 +1,5 @@
-"""Reachability over connected corridors, shared by every ruleset.
+"""Reachability over connected corridors, and the cheapest ways through a maze that can
+be changed, shared by every ruleset.
 
 Each cell has an edge mask (bit ``d`` open towards direction ``d``) and a passage kind:
 ``BLOCKED`` (cannot be entered), ``WALK`` (entered and walked through when both sides
@@ -75,3 +76,40 @@ def reach_from(
     reach[start] = 1
     queue[0] = start
     return grid_reach(neighbors, open_mask, passage, reach, 1, queue, 1)
+
+
+UNREACHED = 1 << 30  # ``grid_costs``: no way at all
+
+
+@njit(cache=True)
+def grid_costs(
+    neighbors: np.ndarray, open_mask: np.ndarray, passage: np.ndarray, start: int, shut_cost: int, dist: np.ndarray
+) -> None:
+    """Cheapest costs from ``start`` to every cell of a maze that can be changed (``dist``,
+    UNREACHED where no way leads): a step costs 1 where both sides of the edge are open and
+    ``1 + shut_cost`` where either is shut (a wall that must be turned or shifted away
+    first), so the costs count what must change on the way, not only its length. An
+    ``ENTER_ONLY`` cell (a face-down tile) is open on every side: it is turned as it is
+    flipped; ``BLOCKED`` cells are never entered. Dijkstra over the cells (a few dozen)."""
+    num_cells, num_dirs = neighbors.shape
+    half = num_dirs // 2
+    dist[:] = UNREACHED
+    done = np.zeros(num_cells, dtype=np.uint8)
+    dist[start] = 0
+    for _ in range(num_cells):
+        a, best = -1, UNREACHED
+        for c in range(num_cells):
+            if not done[c] and dist[c] < best:
+                a, best = c, dist[c]
+        if a < 0:
+            return
+        done[a] = 1
+        for d in range(num_dirs):
+            b = neighbors[a, d]
+            if b < 0 or done[b] or passage[b] == BLOCKED:
+                continue
+            out_open = passage[a] == ENTER_ONLY or (open_mask[a] >> d) & 1
+            in_open = passage[b] == ENTER_ONLY or (open_mask[b] >> ((d + half) % num_dirs)) & 1
+            step = 1 if out_open and in_open else 1 + shut_cost
+            if best + step < dist[b]:
+                dist[b] = best + step

@@ -9,8 +9,8 @@ among them). A cheapest-path search runs over the 7x7 cells: a move costs 1, a p
 that must be turned first adds a Rotate Tile per quarter turn (any explored tile may be
 turned from anywhere), a wall on the way adds the Rotate Wall that clears it (much more
 when the wall limit leaves it no side to turn to), a face-down tile costs an Explore,
-secret passages link to each other, the monster's tile is avoided.
-Then, in the action decision:
+secret passages link to each other, the monster's tile is avoided (``kernel/routes.py``,
+the same search the kernel's ``progress`` counts). Then, in the action decision:
 
 1. a needed action (move, explore, discover key, rotate tile) wounded: heal it (Bandages,
    Heal) or Recover;
@@ -42,16 +42,10 @@ from labyrinth_env.core.grid import rotate_mask
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
+from labyrinth_env.rulesets.labyrinthos.kernel.routes import INF, plan, target_cell
 
 STATE_DTYPE = K.STATE_DTYPE
-INF = 1 << 20
 NUM_CELLS = K.NUM_CELLS
-COST_MOVE = 1
-COST_EXPLORE = 2
-COST_BEYOND = 3  # a step past a face-down tile: its pathways are unknown
-COST_WALL = 2  # a Rotate Wall clears it
-COST_WALL_STUCK = 12  # no side to turn it to (the wall limit): another way, or Build
-COST_MONSTER = 30
 # action slots in the order wounds go on them: the least needed first
 WOUND_ORDER = np.array(
     [
@@ -126,97 +120,6 @@ for _t in range(C.NUM_CARD_TYPES):
     _e = C.CARD_EFFECT[_t]
     KEEP_CARD[_t] = 1 if _e in (C.E_CANCEL, C.E_HEAL_ALL, C.E_FEET, C.E_HANDS, C.E_DODGE, C.E_MIRROR) else 0
 REFRESH_FEET = 4
-
-
-@njit(cache=True)
-def rot_steps(mask: int, d: int) -> int:
-    """Quarter turns that open ``mask`` towards ``d`` (INF for a tile without pathways)."""
-    for k in (0, 1, 3, 2):
-        if (rotate_mask(mask, k, 4) >> d) & 1:
-            return 2 if k == 2 else (0 if k == 0 else 1)
-    return INF
-
-
-@njit(cache=True)
-def wall_turnable(s, a: int, e: int) -> bool:
-    """The wall on ``e`` can be turned to another side of ``a`` (the wall limit allows it)."""
-    for g in range(4):
-        e2 = K.EDGE_OF[a, g]
-        if e2 >= 0 and K.can_move_wall(s, e, e2):
-            return True
-    return False
-
-
-@njit(cache=True)
-def edge_cost(s, a: int, d: int) -> int:
-    """The cost of stepping from the explored tile ``a`` towards ``d`` (INF: impossible)."""
-    b = K.NEIGHBORS[a, d]
-    if b < 0:
-        return INF
-    cost = rot_steps(s.cell_mask[a], d)
-    e = K.EDGE_OF[a, d]
-    if s.wall[e]:
-        cost += COST_WALL if wall_turnable(s, a, e) else COST_WALL_STUCK
-    if not s.cell_up[b]:
-        return cost + COST_EXPLORE
-    cost += COST_MOVE + rot_steps(s.cell_mask[b], (d + 2) % 4)
-    if b == s.monster_cell and K.TILE_SYMBOL[s.cell_tile[b]] != C.SYM_HIDE:
-        cost += COST_MONSTER
-    return cost
-
-
-@njit(cache=True)
-def plan(s, me: int, dist, prev) -> None:
-    """Cheapest costs from the seat's tile to every cell (``prev``: the cell before)."""
-    dist[:] = INF
-    prev[:] = -1
-    done = np.zeros(NUM_CELLS, dtype=np.uint8)
-    dist[s.position[me]] = 0
-    for _ in range(NUM_CELLS):
-        a, best = -1, INF
-        for c in range(NUM_CELLS):
-            if not done[c] and dist[c] < best:
-                a, best = c, dist[c]
-        if a < 0:
-            break
-        done[a] = 1
-        if not s.cell_up[a]:  # past a face-down tile: any direction, at a guess
-            for d in range(4):
-                b = K.NEIGHBORS[a, d]
-                if b >= 0 and best + COST_BEYOND < dist[b]:
-                    dist[b] = best + COST_BEYOND
-                    prev[b] = a
-            continue
-        for d in range(4):
-            b = K.NEIGHBORS[a, d]
-            if b >= 0:
-                c2 = best + edge_cost(s, a, d)
-                if c2 < dist[b]:
-                    dist[b] = c2
-                    prev[b] = a
-        if K.is_passage(s, a):
-            for b in range(NUM_CELLS):
-                if b != a and K.is_passage(s, b) and best + COST_MOVE < dist[b]:
-                    dist[b] = best + COST_MOVE
-                    prev[b] = a
-
-
-@njit(cache=True)
-def target_cell(s, me: int, dist) -> int:
-    if K.keys_held(s, me) == K.NUM_COLOURS:
-        return K.DOOR_CELL
-    best, best_d = -1, INF
-    for c in range(NUM_CELLS):  # explored key tiles of a missing colour
-        t = s.cell_tile[c]
-        key = s.cell_up[c] and K.TILE_KIND[t] == C.KIND_KEY
-        if key and not K.holds_colour(s, me, K.TILE_COLOUR[t]) and dist[c] < best_d:
-            best, best_d = c, dist[c]
-    if best >= 0:
-        return best
-    for c in range(NUM_CELLS):  # else the nearest face-down tile
-        if not s.cell_up[c] and dist[c] < best_d:
-            best, best_d = c, dist[c]
-    return best
 
 
 @njit(cache=True)

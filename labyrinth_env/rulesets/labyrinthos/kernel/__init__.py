@@ -103,6 +103,7 @@ from .monster import (  # noqa: F401 (K.attack, K.roll_monster_die: the tests')
     take_passage,
 )
 from .observe import observe  # noqa: F401 (the contract's)
+from .routes import face_down_count, lost_actions, route_cost, unexplored_needed
 from .tables import *  # noqa: F403 (every constant, read as K.<name>)
 from .tables import (
     D_BUILD,
@@ -463,5 +464,39 @@ def shaping_potential(s, seat: int) -> float:
     return v
 
 
-# the progress the self-play learner reads: here the shaping potential itself
-progress = shaping_potential
+# ``progress``: a key outweighs any way still to go or tiles still to search, so collecting
+# one never reads as a loss; tokens only break ties
+PROGRESS_KEY = 0.2
+PROGRESS_WOUND = 0.02
+PROGRESS_ROUTE = 0.005  # per unit of ``routes.plan`` cost, up to PROGRESS_ROUTE_CAP units
+PROGRESS_ROUTE_CAP = 30
+PROGRESS_SEARCH = 0.004  # per face-down tile while a key tile the seat needs lies face down
+PROGRESS_TOKEN = 0.0005  # per pool token, up to a turn's worth of each kind
+
+
+@njit(cache=True)
+def progress(s, seat: int) -> float:
+    """The self-play learner's progress: what the seat must still do to win (l.307 "collect
+    all four Labyrinth Keys and move onto the Door tile"). 0.2 per key held (or being
+    taken: Discover Key's pick and slot), minus 0.02 per wound, minus 0.005 per unit of the
+    cheapest way to the seat's target (``routes.route_cost``: moves, explores, tile turns
+    and walls to clear through the maze as it lies; at most 30 units) and per unit of the
+    board actions it cannot use (``routes.lost_actions``: a key token or a wound on Move
+    costs most, on the empty key slot nothing), minus 0.004 per
+    face-down tile while a key tile the seat needs is among them (searching is progress),
+    plus 0.0005 per Feet token (up to 4) and Hand token (up to 3) in the pool, so that a
+    pool with Feet to walk beats one without and a token is not spent for nothing.
+
+    Reads only public fields: keys, wounds and pools on the boards, the explored tiles,
+    walls, the heroes' and the monster's tiles; a face-down tile by its place only. 0 once
+    the game is won; a truncated game keeps its value."""
+    if (s.outcome != RUNNING and s.outcome != TRUNCATED) or s.position[seat] < 0:
+        return 0.0
+    keys = keys_held(s, seat)
+    if s.decider == seat and (s.decision == D_KEY_PICK or (s.decision == D_KEY_SLOT and s.pending_token >= 0)):
+        keys += 1
+    v = PROGRESS_KEY * keys - PROGRESS_WOUND * wounds(s, seat)
+    v -= PROGRESS_ROUTE * (min(route_cost(s, seat), PROGRESS_ROUTE_CAP) + lost_actions(s, seat))
+    if unexplored_needed(s, seat) > 0:
+        v -= PROGRESS_SEARCH * face_down_count(s)
+    return v + PROGRESS_TOKEN * (min(s.feet[seat], 4) + min(s.hands[seat], 3))

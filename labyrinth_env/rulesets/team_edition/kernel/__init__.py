@@ -45,6 +45,7 @@ from labyrinth_env.core.contract import (  # noqa: F401 (outcome codes, K.OPT_* 
 )
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import copy_into, private_dice, reseed, shuffle_unknown
+from labyrinth_env.core.paths import grid_costs
 from labyrinth_env.core.rng import randint, shuffle
 from labyrinth_env.rulesets.team_edition import components as C
 
@@ -214,22 +215,35 @@ def shaping_potential(s, seat: int) -> float:
     return s.num_collected / NUM_TREASURES
 
 
+# ``progress``: a treasure outweighs any way still to go, so collecting one never reads as a
+# loss; a shut edge on the way weighs a spell (or a turn's wait for the maze to change)
+PROGRESS_TREASURE = 0.25
+PROGRESS_STEP = 0.005
+PROGRESS_STEP_CAP = 40
+PROGRESS_SHUT = 6
+
+
 @njit(cache=True)
 def progress(s, seat: int) -> float:
     """The self-play learner's progress: 0.25 for each treasure the team has collected,
-    minus 0.02 per step (Manhattan) from the seat's piece to the nearest face-up treasure it
-    may take now (12 steps when none shows). The collected count is the team's, so a
-    partner's collecting is progress too. Face-down tiles count by nothing (unless public
-    memory shows their treasure). 0 once the game is won or lost."""
+    minus 0.01 per unit of the cheapest way from the seat's piece to the nearest treasure
+    it may take (``lookahead.target_kind``) through the maze as it lies
+    (``core.paths.grid_costs``: a step along an open corridor 1, a step through a shut
+    edge, which a spell or Daedalus must open first, 4; at most 20 units, and 20 when no
+    target shows). The collected count is the team's, so a partner's collecting is
+    progress too.
+
+    Reads only public fields: the tiles' places, turns and faces, the pieces, the treasure
+    boards and the collected treasures; a face-down tile's treasure only with public memory
+    (everyone saw it), else by elimination from the face-up tiles (``hidden_wanted``). 0
+    once the game is won or lost; a truncated game keeps its value."""
     if s.outcome == WON or s.outcome == LOST:
         return 0.0
-    here = s.piece[seat]
-    best = 2 * (SIZE - 1)  # noqa: F405
-    for c in range(s.cell_tile.shape[0]):
-        tile = s.cell_tile[c]
-        if tile < 0:
-            continue
-        treasure = TILE_TREASURE[tile]  # noqa: F405
-        if treasure >= 0 and treasure_visible(s, tile) and claimable_from(s, seat, treasure) >= 0:
-            best = min(best, abs(c // SIZE - here // SIZE) + abs(c % SIZE - here % SIZE))  # noqa: F405
-    return 0.25 * s.num_collected - 0.02 * best
+    dist = np.empty(NUM_CELLS, dtype=np.int64)  # noqa: F405
+    grid_costs(NEIGHBORS, s.open, s.passage, s.piece[seat], PROGRESS_SHUT, dist)  # noqa: F405
+    hidden = hidden_wanted(s, seat)
+    best = PROGRESS_STEP_CAP
+    for cell in range(NUM_CELLS):  # noqa: F405
+        if dist[cell] < best and target_kind(s, seat, cell, hidden) != NOT_TARGET:  # noqa: F405
+            best = dist[cell]
+    return PROGRESS_TREASURE * s.num_collected - PROGRESS_STEP * best
