@@ -62,7 +62,7 @@ TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
 # Gumbel, appendix D): sigma(q) = (MAXVISIT_INIT + max visits) * VALUE_SCALE * q, q in [0, 1]
 MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
-OPPONENT_RANDOM, OPPONENT_HEURISTIC = 0, 1
+OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_SELF = 0, 1, 2
 
 # the kernels' progress (``K.progress``, often the shaping potential) moves by 0.01-0.2 a
 # step; scaled, its changes weigh like a win's 1
@@ -512,7 +512,8 @@ def net_action(states, seat: int, net, seed, work, features, x, mask, logits, re
 @njit(cache=True)
 def play_match(seeds, options, net, params, learner_seats, opponent: int, out_returns) -> None:
     """Game g from ``seeds[g]``: the learner in seat ``learner_seats[g]``, the ``opponent``
-    (random or the heuristic) in the others; ``out_returns[g]``: the returns by seat. The
+    (random, the heuristic, or the learner itself: a cooperative team of learners) in the
+    others; ``out_returns[g]``: the returns by seat. The
     learner plays the network's masked argmax if ``params[P_SIMULATIONS]`` is 0, else the
     most visited action of ``search`` (no noise: the caller sets ``params[P_NOISE]``)."""
     states = np.empty(1, dtype=K.STATE_DTYPE)
@@ -536,7 +537,7 @@ def play_match(seeds, options, net, params, learner_seats, opponent: int, out_re
         while K.to_act(states[0]) >= 0 and decisions < int(params[P_MAX_DECISIONS]):
             s = states[0]
             seat = K.to_act(s)
-            if seat == learner_seats[g]:
+            if seat == learner_seats[g] or opponent == OPPONENT_SELF:
                 if sims > 0:
                     K.legal_mask(s, mask)
                     search(states, seat, derive_seed(rng), net, params, visits, improved, features)

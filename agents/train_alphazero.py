@@ -47,7 +47,7 @@ from labyrinth_env.agents.evaluate import wilson_interval
 from labyrinth_env.compile import warm
 
 ALGO = "alphazero"
-EVAL_OPPONENTS = ("random", "heuristic")
+EVAL_OPPONENTS = ("random", "heuristic", "self")  # self: every seat the learner (a team, in Team Edition)
 # the policy target: the completed-Q policy of the search's root, or its visit distribution
 TARGETS = ("visits", "completed_q")  # in the order of the template's TARGET_* codes
 EVAL_SEED = 1_000_003  # eval game g plays from seed EVAL_SEED + g, every evaluation
@@ -454,7 +454,11 @@ class Trainer:
         params = search_params(self.module, self.cfg, ev["simulations"], 0.0)
         rows = []
         for opponent in ev["against"]:
-            kind = self.module.OPPONENT_HEURISTIC if opponent == "heuristic" else self.module.OPPONENT_RANDOM
+            kind = {
+                "random": self.module.OPPONENT_RANDOM,
+                "heuristic": self.module.OPPONENT_HEURISTIC,
+                "self": self.module.OPPONENT_SELF,
+            }[opponent]
             returns = np.zeros((games, self.kernel.NUM_SEATS), dtype=np.float64)
             self.module.play_match(seeds, self.options_vector, net, params, seats, kind, returns)
             wins = int((returns[np.arange(games), seats] > 0).sum())

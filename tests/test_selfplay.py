@@ -221,6 +221,25 @@ def test_undecided_games_teach_the_seats_progress_when_adjudicated() -> None:
     np.testing.assert_allclose(t[:, 0], -t[:, 1], atol=1e-6)
 
 
+def test_evaluation_against_self_plays_every_seat_by_the_learner() -> None:
+    """``OPPONENT_SELF`` (a cooperative team of learners) seats the learner everywhere: a
+    network that walks away from its goal never lets a game end, where a random opponent
+    beside it does win."""
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    m = bound("toy_race_v0")
+    net = [np.zeros_like(a) for a in N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (8, 8), seed=0)]
+    net[9][:] = np.array([-10.0, 0.0, -10.0, 0.0], dtype=np.float32)  # away from progress, never a win
+    options = labyrinth_env.raw_env("toy_race_v0", num_players=2).options_vector()
+    seeds = np.arange(12, dtype=np.uint64)
+    seats = np.arange(12, dtype=np.int64) % 2
+    outcomes = {}
+    for kind in (m.OPPONENT_SELF, m.OPPONENT_RANDOM):
+        returns = np.zeros((12, K.NUM_SEATS))
+        m.play_match(seeds, options, tuple(net), search_params(0, max_decisions=400), seats, kind, returns)
+        outcomes[kind] = int((returns > 0).any(axis=1).sum())
+    assert outcomes[m.OPPONENT_SELF] == 0 and outcomes[m.OPPONENT_RANDOM] > 0, outcomes
+
+
 def test_action_features_read_the_position_each_action_leads_to() -> None:
     """Each legal action's features: the change of the seat's own potential and of the best
     other seat's (times ten), its return if the action ends the game, whether it acts again;
