@@ -5,10 +5,15 @@ the way open. One test per ruleset whose progress reads the maze."""
 from __future__ import annotations
 
 import labyrinthos_helpers as LH
+import labyrinx_helpers as XH
+import numpy as np
+import pytest
 import team_helpers as TH
 
+import labyrinth_env
 from labyrinth_env.rulesets.labyrinthos import components as LC
 from labyrinth_env.rulesets.labyrinthos import kernel as LK
+from labyrinth_env.rulesets.labyrinx import kernel as XK
 from labyrinth_env.rulesets.team_edition import components as TC
 from labyrinth_env.rulesets.team_edition import kernel as TK
 
@@ -69,3 +74,54 @@ def test_team_edition_progress_counts_a_shut_edge_not_the_crow_flies():
     open_way.move(TH.cell(1, 1))
     assert int(open_way.s["num_collected"]) == 1
     assert TK.progress(open_way.s, 0) > before, "collecting it is progress"
+
+
+def labyrinx_monster_next_door(rot: int) -> XH.Scenario:
+    """Seat 0 (the Knight: two monster icons, one card in hand, so it beats a monster half
+    the time) on a corner at (2,3) turned ``rot``, a face-up monster at (2,4) open east-west
+    and nothing else on the table."""
+    sc = XH.Scenario(2)
+    sc.character(0, "Knight")
+    sc.set_hand(0, ["straight"])
+    sc.lay(2, 3, "corner", rot)
+    sc.lay(2, 4, "straight with a monster", 1)
+    sc.place(0, 2, 3)
+    sc.main(0)
+    return sc
+
+
+def test_labyrinx_progress_counts_the_way_to_a_challenge_not_the_crow_flies():
+    """A monster the character beats, next to it: one move while its corner opens towards
+    it (turned 0: north and east), out of reach while the corner is turned away (2: south
+    and west), though as near as the crow flies."""
+    open_way, walled = labyrinx_monster_next_door(0), labyrinx_monster_next_door(2)
+    assert XK.treasure_distance(open_way.s, 0) == 1
+    assert XK.progress(walled.s, 0) < XK.progress(open_way.s, 0)
+
+
+@pytest.mark.parametrize("env_id", ["labyrinx_v1", "labyrinthos_v2", "team_edition_v2"])
+def test_progress_reads_nothing_the_seat_cannot_know(env_id):
+    """Along random games, every seat's progress is the same in the true record and in a
+    world determinized for that seat (its hidden cards, tiles, hands, decks and dice
+    resampled), so it reads only what the seat may know."""
+    K = labyrinth_env.get_spec(env_id).kernel
+    env = labyrinth_env.raw_env(env_id, num_players=3)
+    options = env.options_vector()
+    rng = np.random.default_rng(1)
+    states = np.zeros(2, dtype=K.STATE_DTYPE)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    compared = 0
+    for game in range(3):
+        K.init(states[0], np.uint64(game), options)
+        for step in range(400):
+            if K.to_act(states[0]) < 0:
+                break
+            if step % 5 == 0:
+                for seat in range(3):
+                    states[1] = states[0]
+                    K.determinize(states[1], seat, np.uint64(rng.integers(1 << 62)))
+                    assert K.progress(states[1], seat) == K.progress(states[0], seat), (env_id, game, step, seat)
+                    compared += 1
+            K.legal_mask(states[0], mask)
+            K.step(states[0], int(rng.choice(np.flatnonzero(mask))))
+    assert compared >= 100

@@ -43,117 +43,18 @@ import numpy as np
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
+from labyrinth_env.rulesets.labyrinx.kernel.routes import (
+    EXPLORE_STRENGTH,
+    MIN_ODDS,
+    RACE_FAR,
+    challenge_value,
+    odds,
+    race_distance,
+    visible_kind,
+    way_on,
+)
 
 STATE_DTYPE = K.STATE_DTYPE
-MIN_ODDS = 3  # out of 6: attempt a challenge that succeeds at least half the time
-EXPLORE_STRENGTH = 3  # icons + cards before walking into an unknown card
-
-
-@njit(cache=True)
-def odds(s, p: int, icon: int) -> int:
-    """Die faces (of 6) on which character ``p`` beats a challenge of type ``icon``."""
-    return min(6, K.CHAR_ICONS[s.character[p], icon] + s.hand_len[p])
-
-
-@njit(cache=True)
-def visible_kind(s, me: int, cell: int) -> int:
-    """The card's kind if ``me`` may know it (face up, or remembered), else -1."""
-    card = s.cell_card[cell]
-    if card < 0 or s.cell_type[cell] != K.T_FREE:
-        return -1
-    if s.cell_up[cell] or s.known[me, cell]:
-        return K.CARD_KIND[card]
-    return -1
-
-
-@njit(cache=True)
-def challenge_value(s, me: int, cell: int) -> int:
-    """Odds (of 6) of a visible challenge worth fighting at ``cell``; 0 if none."""
-    kind = visible_kind(s, me, cell)
-    if kind < 0:
-        return 0
-    icon = K.KIND_ICON[kind]
-    if icon < 0 or (s.cell_up[cell] and s.cell_beaten[cell]):
-        return 0
-    if icon == C.CHEST and s.cell_gold[cell]:
-        return odds(s, me, icon) + 1  # a treasure lying there, and nothing to lose
-    return odds(s, me, icon)
-
-
-RACE_FAR = 1 << 20  # no way to the exit space is known
-
-
-@njit(cache=True)
-def passable(s, me: int, cell: int, e: int, x: int) -> bool:
-    """Can a racer that comes into ``cell`` through its side ``e`` go on through side ``x``,
-    as far as ``me`` may know: a face-up card by its open sides; a face-down card it
-    remembers by the ways its shape can be turned (it is turned on entering); an unknown
-    face-down card or an empty space (a card may be played there), optimistically, yes."""
-    card = s.cell_card[cell]
-    if card < 0 or (s.cell_up[cell] and s.cell_rot[cell] < 0):
-        return True
-    if s.cell_up[cell]:
-        m = K.CARD_OPEN[card, s.cell_rot[cell]]
-        return (m >> e) & 1 != 0 and (m >> x) & 1 != 0
-    if not s.known[me, cell]:
-        return True
-    for r in range(4):
-        m = K.CARD_OPEN[card, r]
-        if (m >> e) & 1 and (m >> x) & 1:
-            return True
-    return False
-
-
-@njit(cache=True)
-def enter_cost(s, cell: int) -> int:
-    """Actions to come into ``cell``: a move, and before it a card played on an empty space."""
-    return 2 if s.cell_type[cell] == K.T_FREE and s.cell_card[cell] < 0 else 1
-
-
-@njit(cache=True)
-def race_distance(s, me: int, dist) -> None:
-    """``dist[cell * 4 + e]``: actions to the exit space for a racer coming into ``cell``
-    through its side ``e`` (doors are open in the race), by Dijkstra from the exit space over
-    what ``me`` may know (``passable``)."""
-    dist[:] = RACE_FAR
-    done = np.zeros(K.NUM_CELLS * 4, dtype=np.uint8)
-    for i in range(C.HALL_EXIT_WIDTH):
-        for e in range(4):
-            dist[(s.exit0 + i) * 4 + e] = 0
-    t = s.table
-    while True:
-        node = -1
-        best = RACE_FAR
-        for r in range(t):
-            for c in range(t):
-                x0 = (r * K.MAXT + c) * 4
-                for e in range(4):
-                    if not done[x0 + e] and dist[x0 + e] < best:
-                        node, best = x0 + e, dist[x0 + e]
-        if node < 0:
-            return
-        done[node] = 1
-        v, ev = node // 4, node % 4
-        step = enter_cost(s, v)
-        # a racer in u next to v goes through u's side x = opposite(ev) into v
-        u = K.nb(s, v, ev)
-        x = (ev + 2) % 4
-        if s.cell_type[u] != K.T_FREE:
-            continue  # the exit space's own cells (already 0) and the pile spaces
-        for e in range(4):
-            if e != x and not done[u * 4 + e] and best + step < dist[u * 4 + e] and passable(s, me, u, e, x):
-                dist[u * 4 + e] = best + step
-
-
-@njit(cache=True)
-def way_on(s, dist, cell: int, x: int) -> int:
-    """Actions to the exit space going out of ``cell`` through its side ``x``."""
-    u = K.nb(s, cell, x)
-    if s.cell_type[u] == K.T_EXIT:
-        return 1
-    if s.cell_type[u] != K.T_FREE:
-        return RACE_FAR
-    return enter_cost(s, u) + dist[u * 4 + (x + 2) % 4]
 
 
 @njit(cache=True)

@@ -74,6 +74,7 @@ from .placing import (
     rotation_mask,
 )
 from .powers import apply_seer, seer_mask
+from .routes import exit_distance, treasure_distance
 from .tables import *  # noqa: F403 (sizes, codes, names and layouts: kernel.<name> for the env, heuristic, tests)
 from .tables import (
     A_CELL,
@@ -355,5 +356,36 @@ def shaping_potential(s, seat: int) -> float:
     return s.treasure[seat] / C.WIN_TREASURES
 
 
-# the progress the self-play learner reads: here the shaping potential itself
-progress = shaping_potential
+# ``progress``: a treasure outweighs any way still to go and the cards in hand, so winning
+# one never reads as a loss
+PROGRESS_TREASURE = 1.0 / C.WIN_TREASURES
+PROGRESS_STEP = 0.01  # per action on the way, up to PROGRESS_STEP_CAP actions
+PROGRESS_STEP_CAP = 10
+PROGRESS_CARD = 0.01  # per card in hand: each beats one more face of the challenge die
+
+
+@njit(cache=True)
+def progress(s, seat: int) -> float:
+    """The self-play learner's progress: what the seat must still do to win. A fifth of a
+    win per treasure held (l.26 "the first player to collect five treasures"), 0.01 per card
+    in hand up to the hand limit (a challenge needs the die's difficulty in icons and cards,
+    l.46-47), minus 0.01 per action of the shortest way it may walk through the labyrinth as
+    it lies (at most 10): in the race, to moving into the exit space
+    (``routes.exit_distance``, l.58); otherwise, to the nearest card worth entering for a
+    treasure (``routes.treasure_distance``: a visible challenge it beats at least half the
+    time, a chest's treasure, or an unknown face-down card; 0 while it is entering one). A
+    racer's rivals outside the race count by their treasures and cards only.
+
+    Reads only what the seat may know: face-up cards, the face-down cards it remembers
+    (others as unknown), the hand sizes, treasures and positions. 0 once the game is
+    decided; a truncated game keeps its value."""
+    if s.outcome == WON:
+        return 0.0
+    v = PROGRESS_TREASURE * s.treasure[seat] + PROGRESS_CARD * min(s.hand_len[seat], hand_limit(s, seat))
+    if s.race:
+        if not s.racer[seat]:
+            return v
+        way = exit_distance(s, seat)
+    else:
+        way = treasure_distance(s, seat)
+    return v - PROGRESS_STEP * min(way, PROGRESS_STEP_CAP)
