@@ -248,8 +248,8 @@ _PAGE = r"""<!DOCTYPE html>
   <div id="picture">loading…</div>
   <aside>
     <div class="controls">
-      <button id="pause" title="pause or go on with the agents' moves">⏸ pause</button>
-      <button id="step" title="one agent move">▶ step</button>
+      <button id="pause" title="pause or go on with the agents' moves">▌▌ pause</button>
+      <button id="step" title="one agent move">► step</button>
       <select id="speed" title="agent moves per second">
         <option value="1">1/s</option><option value="2" selected>2/s</option>
         <option value="5">5/s</option><option value="50">fast</option>
@@ -369,7 +369,7 @@ function schedule() {
 
 $("pause").onclick = () => {
   paused = !paused;
-  $("pause").textContent = paused ? "▶ go on" : "⏸ pause";
+  $("pause").textContent = paused ? "► go on" : "▌▌ pause";
   schedule();
 };
 $("step").onclick = () => { if (!busy && state && !state.your_turn && !state.over) call("/advance", {}); };
