@@ -98,10 +98,22 @@ def test_team_edition_a_teleport_to_another_corner_is_not_sent_home():
     env = random_game("team_edition_v2", 0, daedalus_deck={"teleport": 12})
     home_of = env.sentence_context()["home_of"]
     pages = [e for e in env.game_log if e["type"] == "sent_home" and e["cause"] == "daedalus page"]
-    elsewhere = [e for e in pages if home_of[e["seat"]] != e["to"]]
-    at_home = [e for e in pages if home_of[e["seat"]] == e["to"]]
+    moved = [e for e in pages if e["from"] != e["to"]]
+    elsewhere = [e for e in moved if home_of[e["seat"]] != e["to"]]
+    at_home = [e for e in moved if home_of[e["seat"]] == e["to"]]
     assert elsewhere and all("is teleported" in e["text"] and "sent home" not in e["text"] for e in elsewhere)
     assert all("is sent home" in e["text"] for e in at_home)
+
+
+def test_team_edition_a_teleport_to_the_corner_a_piece_stands_on_says_it_stays():
+    """A new user read "teleported from r6c6 to r6c6": the event is right (the piece stood on
+    the corner the page names; the same Teleport page can come twice), the sentence was not."""
+    env = random_game("team_edition_v2", 0, daedalus_deck={"teleport": 12})
+    stays = [e for e in env.game_log if e["type"] == "sent_home" and e["from"] == e["to"]]
+    assert stays
+    for e in stays:
+        assert f"from {e['from']} to" not in e["text"] and "already stands" in e["text"], e["text"]
+        assert e["text"].startswith(f"The Book of Daedalus teleports Player {e['seat']} to {e['to']}"), e["text"]
 
 
 def test_pod3e_throws_against_their_difficulty_and_no_roll_for_a_safe_jump():

@@ -24,6 +24,10 @@ def _sent(e: Event, ctx: Context) -> str:
     corner = homes.get(e["to"])
     where = f"{e['to']}" + (f", the {corner} home corner" if corner else "")
     if e["cause"] == "daedalus page":
+        if e["from"] == e["to"]:
+            # a Teleport page (the same one can come twice) may name the corner a piece
+            # already stands on: it stays, and "from r6c6 to r6c6" read as a wrong log
+            return f"The Book of Daedalus teleports {player(e['seat'])} to {where}, where its piece already stands"
         # a Teleport page names the corner it sends pieces to: it need not be the piece's own
         own = ctx.get("home_of", {}).get(e["seat"]) == e["to"]
         verb = "is sent home" if own else "is teleported"
