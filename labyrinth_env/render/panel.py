@@ -49,11 +49,14 @@ class Panel:
         self.y += h
 
     def heading(self, text: str, colour: str = INK) -> None:
+        """A bold title over a rule, wrapped to the panel's width (a long one ran past it)."""
         size = self.size * 1.15
-        if not self._room(size * 1.5):
-            return
-        self.c.text(self.x, self.y + size * 0.7, text, size, colour, bold=True)
-        self.y += size * 1.5
+        lines = wrap_text(text, size, self.width, bold=True)
+        for i, line in enumerate(lines):
+            if not self._room(size * (1.5 if i == len(lines) - 1 else 1.2)):
+                return
+            self.c.text(self.x, self.y + size * 0.7, line, size, colour, bold=True)
+            self.y += size * (1.5 if i == len(lines) - 1 else 1.2)
         self.c.polyline([(self.x, self.y - 3), (self.x + self.width, self.y - 3)], RULE, 1.0, round_caps=False)
 
     def text(
@@ -69,7 +72,7 @@ class Panel:
         """Wrapped text; ``swatch`` puts a small disc of that colour before the first line."""
         size = size or self.size
         left = self.x + indent + (size * 1.2 if swatch else 0.0)
-        lines = wrap_text(text, size, self.x + self.width - left)
+        lines = wrap_text(text, size, self.x + self.width - left, bold=bold)
         if len(lines) > max_lines:
             lines = [*lines[: max_lines - 1], lines[max_lines - 1][:-1] + "…"]
         for i, line in enumerate(lines):
