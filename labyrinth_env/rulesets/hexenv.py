@@ -177,6 +177,8 @@ def legend(field: str, marks: str) -> list[str]:
         f"key: (q,r) under a {field} is its name in the actions; S a start {field} (start 0-5)",
         f"     . empty  C central {field}  K key {field}  # tile  ^ face-down trap  ! face-up trap",
         f"     k<n> key n lying there  {marks}  digits: players (* several)  + more",
+        "     corridors: each by the sides it joins (SE-W); /1 and /2 a tile's second and third corridor",
+        "     ((q,r)/1 in the actions); bridge: a corridor with a bridge, under: the corridor under it",
         f"     directions {rose[0]}  " + ", ".join(named[:3]),
         f"                {rose[1]}  " + ", ".join(named[3:]),
         f"                {rose[2]}".rstrip(),

@@ -318,6 +318,8 @@ def render_text(s: np.void) -> str:
         f"a door on that side), then its icon: {icons} (lower case: beaten), $ a treasure on the chest, "
         "+ none; ???? not yet turned; #### face down; . empty; EXIT the exit space (one location); "
         "pile a pile space; then the character there (player digit, * several). "
+        f"[{''.join(_ICON_GLYPH)}] after a character: its challenge icons ({icons}), each one card less "
+        "to beat a challenge of its type. "
         "North is up, east to the right."
     )
     legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
