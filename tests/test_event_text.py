@@ -172,3 +172,22 @@ def test_counts_and_endings_read_as_english():
     assert POD2011["guard_card"]({"seat": 1, "card": "move", "steps": 1}, {}).endswith(", 1 step")
     ending = TEAM["game_end"]({"seat": -1, "outcome": "truncated", "collected": 4}, {})
     assert "run out of turns" in ending and "has truncated" not in ending
+
+
+@pytest.mark.parametrize(
+    ("env_id", "why"),
+    [
+        ("paths_of_destiny_3e_v3", "may pick up a key only if another character dropped it there"),
+        ("paths_of_destiny_2011_v6", "may take a key only if another player picked it up and lost it"),
+    ],
+)
+def test_a_move_onto_ones_own_key_space_says_why_its_key_is_not_offered(env_id, why):
+    """A new user stood by the key next to his start and was offered nothing, with no reason
+    (3e l.193, 2011 l.119); the move's sentence gives it, and only for the mover's own."""
+    env = random_game(env_id, 0, max_turns=80)
+    own = env.sentence_context()["own_key_space"]
+    assert sorted(own) == list(range(env.options.num_players))
+    moves = [e for e in env.game_log if e["type"] == "move"]
+    onto = [e for e in moves if own[e["seat"]] == e["to"]]
+    assert onto and all(f"to {e['to']}, its own key" in e["text"] and why in e["text"] for e in onto)
+    assert not [e for e in moves if own[e["seat"]] != e["to"] and "own key" in e["text"]]

@@ -219,6 +219,13 @@ def corridor_lines(s: np.void, C: ModuleType) -> list[str]:
     return ["corridors: " + ", ".join(parts)] if parts else []
 
 
+def own_key_spaces(s: np.void) -> dict[int, str]:
+    """Each seated player's own key space (next to its start), by name: public from the
+    seating, and the one space whose key its player may not simply take."""
+    starts = [(p, int(start)) for p, start in enumerate(s["seat_start"]) if start >= 0]
+    return {p: node_name(int(KEY_CELLS[start]) * MAX_CORRIDORS) for p, start in starts}
+
+
 def key_line(s: np.void) -> list[str]:
     """Where each key lies, or who carries it."""
     parts = []

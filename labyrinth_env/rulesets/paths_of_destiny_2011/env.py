@@ -227,6 +227,9 @@ class raw_env(LabyrinthAECEnv):
     Options = PathsOfDestiny2011Options
     sentences = SENTENCES
 
+    def sentence_context(self) -> dict[str, Any]:
+        return {"own_key_space": hexenv.own_key_spaces(self.record)}
+
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         lines = [hexenv.player_line(s, seat).replace(f"player {seat}", "you", 1) + character_text(s, seat)]
         c = int(s["character"][seat])

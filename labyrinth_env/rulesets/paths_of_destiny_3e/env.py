@@ -160,6 +160,9 @@ class raw_env(LabyrinthAECEnv):
     Options = PathsOfDestiny3eOptions
     sentences = SENTENCES
 
+    def sentence_context(self) -> dict[str, Any]:
+        return {"own_key_space": hexenv.own_key_spaces(self.record)}
+
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         c = int(s["character"][seat])
         lines = [f"your character: {C.CHARACTER_NAMES[c]}: {C.CHARACTER_TEXT[c]}" if c >= 0 else "no character"]
