@@ -191,3 +191,33 @@ def test_a_move_onto_ones_own_key_space_says_why_its_key_is_not_offered(env_id, 
     onto = [e for e in moves if own[e["seat"]] == e["to"]]
     assert onto and all(f"to {e['to']}, its own key" in e["text"] and why in e["text"] for e in onto)
     assert not [e for e in moves if own[e["seat"]] != e["to"] and "own key" in e["text"]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_labyrinthos_logs_its_public_setup(players):
+    """A new user saw no setup at the start of a Labyrinthos game, where the other rulesets
+    log theirs: the deal (l.47) and, after the last hero is chosen, the starting tiles turned
+    up and where each hero stands (l.48-49), none of which the kernel records as an event."""
+    env = labyrinth_env.raw_env("labyrinthos_v2", num_players=players)
+    env.reset(seed=3)
+    texts = [e["text"] for e in env.game_log]
+    first = int(env.record["first_player"])
+    assert f"Each player is dealt 4 Desperation cards face down; Player {first} plays first" in " ".join(texts)
+    assert not any("starting tiles" in t for t in texts)
+    rng = np.random.default_rng(3)
+    while min(env.record["hero"][:players]) < 0:
+        legal = env.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+    setup = [e["text"] for e in env.game_log if "the starting tiles are turned face up" in e["text"]]
+    assert len(setup) == 1
+    for p in range(players):
+        where = f"r{int(env.record['position'][p]) // 7}c{int(env.record['position'][p]) % 7}"
+        assert f"Player {p} at {where}" in setup[0]
+
+
+def test_labyrinthos_a_token_event_is_a_gain_or_a_loss():
+    """The log read 'Player 0 has 2 Feet tokens and 0 Hand tokens' for a gain of two and
+    '-1 Feet tokens' for a loss: the event is a change, not a holding."""
+    say = labyrinth_env.raw_env("labyrinthos_v2").event_text
+    assert say({"type": "tokens", "seat": 0, "feet": 2, "hand": 0}) == "Player 0 takes 2 Feet tokens."
+    assert say({"type": "tokens", "seat": 1, "feet": -1, "hand": -1}) == "Player 1 loses 1 Foot token and 1 Hand token."

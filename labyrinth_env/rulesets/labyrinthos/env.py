@@ -114,7 +114,20 @@ class raw_env(LabyrinthAECEnv):
     sentences = SENTENCES
 
     def sentence_context(self) -> dict[str, Any]:
-        return {"monster": self.options.monster}
+        s, n = self.record, self.options.num_players
+        ctx: dict[str, Any] = {"monster": self.options.monster, "num_players": n}
+        ctx["first_player"] = int(s["first_player"])
+        heroes = [int(h) for h in s["hero"][:n]]
+        if min(heroes) >= 0:
+            # every hero chosen: the starting tiles lie face up, so where each hero began is
+            # public (the tiles never leave their cells)
+            ctx["hero_starts"] = {
+                p: cell_name(int(c))
+                for p in range(n)
+                for c in K.START_CELLS
+                if s["cell_tile"][c] == C.HERO_START_TILE[heroes[p]]
+            }
+        return ctx
 
     def action_label(self, action: int) -> str:
         # a card action discards in the two discard decisions: "desperate action: X" read as
