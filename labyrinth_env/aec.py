@@ -111,8 +111,12 @@ class LabyrinthAECEnv(AECEnv):
         """The readable name of every action index."""
         raise NotImplementedError
 
+    # the columns the text board (``render_text``, the ``ansi`` mode) is fitted to: its panel
+    # and key wrap there; ``labyrinth play`` sets the terminal's width
+    text_width: int = 100
+
     def render_text(self) -> str:
-        """The ANSI/text picture of the current state."""
+        """The ANSI/text picture of the current state, fitted to ``text_width`` columns."""
         raise NotImplementedError
 
     def observation_size(self) -> int:

@@ -6,7 +6,9 @@ import argparse
 import importlib
 import os
 import re
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -307,6 +309,19 @@ def cmd_play_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def fit_to_terminal(env: Any) -> int:
+    """Fit ``env``'s text board to the terminal's width (its panel and key wrap there; an
+    80-column terminal wrapped the 100-column boards mid-word) and return the width."""
+    columns = shutil.get_terminal_size().columns
+    env.unwrapped.text_width = columns
+    return columns
+
+
+def say_wrapped(text: str, columns: int, first: str = "  ", rest: str = "    ") -> None:
+    """Print ``text`` wrapped at ``columns``, its later lines indented under the first."""
+    print(textwrap.fill(text, max(columns, 40), initial_indent=first, subsequent_indent=rest, break_on_hyphens=False))
+
+
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
@@ -330,6 +345,10 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
         agent.reset(args.seed)
     me = f"player_{args.seat}"
     print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
+    columns = fit_to_terminal(env)
+    widest = max(len(line) for line in env.render().partition("\nkey: ")[0].splitlines())
+    if widest > columns:
+        print(f"the board's map is {widest} columns wide and this terminal {columns}: widen it to read the map")
     warm_up_agents(args.env, [specs[i % len(specs)] for i in range(players) if i != args.seat])
 
     def board() -> tuple[str, str]:
@@ -347,7 +366,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:
-                print(f"  . {event['text']}")
+                say_wrapped(event["text"], columns, "  . ")
             shown = len(log)
             if term or trunc:
                 if name == me:
@@ -361,7 +380,10 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 if not told_key:
                     print(key + "\n(the key again: '?')")
                     told_key = True
-                print("what only you know:\n" + "\n".join("  " + line for line in env.unwrapped.private_lines(me)))
+                print("what only you know:")
+                for line in env.unwrapped.private_lines(me):
+                    lead = "  " + line[: len(line) - len(line.lstrip())]
+                    say_wrapped(line.lstrip(), columns, lead, lead + "  ")
                 print(f"your turn: {env.unwrapped.pending_decision()}")
                 action = _ask_action(env, read, legend)
             else:
@@ -402,8 +424,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
+    columns = fit_to_terminal(env)
     for event in env.game_log:
-        print(event["text"])
+        say_wrapped(event["text"], columns, "", "  ")
     print(env.render())
     return 0
 

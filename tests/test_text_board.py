@@ -46,3 +46,59 @@ def test_labyrinx_key_explains_the_characters_icons():
     assert re.search(r"player 0 \w+ \[[MTC]{3}\]", board)
     key = " ".join(key.split())
     assert "[MTC] after a character: its challenge icons (M monster, T trap, C chest)" in key
+
+
+ENVS = ["labyrinthos_v2", "labyrinx_v1", "paths_of_destiny_2011_v6", "paths_of_destiny_3e_v3", "team_edition_v2"]
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_the_text_board_fits_an_80_column_terminal(env_id):
+    """Issue 37: panels and keys ran to 100 columns and wrapped mid-word in an 80-column
+    terminal; fitted to ``text_width`` every line fits (the maps are at most 72 wide)."""
+    players = 4 if env_id in ("labyrinthos_v2", "team_edition_v2") else 6
+    env = labyrinth_env.raw_env(env_id, num_players=players)
+    env.text_width = 80
+    for seed in range(2):
+        env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        for _ in range(300):
+            if env.terminations[env.agent_selection] or env.truncations[env.agent_selection]:
+                break
+            long = [line for line in env.render_text().splitlines() if len(line) > 80]
+            assert not long, long
+            legal = env.legal_actions()
+            env.step(legal[rng.integers(len(legal))])
+
+
+def test_team_edition_narrower_than_100_columns_puts_the_panel_below_and_says_so():
+    env = random_state("team_edition_v2", 0, 10)
+    beside = env.render_text()
+    env.text_width = 80
+    below = env.render_text()
+    rows = {text: [line for line in text.splitlines() if re.match(r"r\d ", line)] for text in (beside, below)}
+    assert any("treasures collected" in line for line in beside.splitlines()[:25])
+    assert len(rows[below]) == 7 and all(len(line) <= 42 for line in rows[below])
+    assert any(len(line) > 42 for line in rows[beside])
+    assert "treasures collected" in below.partition("\nkey: ")[0]
+    assert "the panel is below the board" in " ".join(below.partition("\nkey: ")[2].split())
+    assert "the panel is below the board" not in beside
+
+
+def test_terminal_play_fits_its_output_to_the_terminal(monkeypatch, capsys):
+    import os
+
+    from labyrinth_env import cli
+
+    monkeypatch.setattr(cli.shutil, "get_terminal_size", lambda: os.terminal_size((80, 24)))
+    rng = np.random.default_rng(0)
+
+    def read(prompt: str) -> str:
+        return str(rng.integers(0, int(re.search(r"\(0-(\d+)", prompt).group(1)) + 1))
+
+    args = cli.build_parser().parse_args(
+        ["play", "--env", "paths_of_destiny_3e_v3", "--agents", "random", "--max-turns", "3", "--players", "4"]
+    )
+    assert cli.cmd_play(args, read=read) == 0
+    out = capsys.readouterr().out
+    assert "game over" in out
+    assert [line for line in out.splitlines() if len(line) > 80] == []

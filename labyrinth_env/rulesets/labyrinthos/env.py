@@ -269,7 +269,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
 def _glyph_paths(mask: int) -> str:
@@ -301,7 +301,7 @@ def _cell_body(s: np.void, cell: int, n: int) -> str:
     return (body + who).ljust(BODY)
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The 7x7 maze with its row (``r0``-``r6``) and column (``c0``-``c6``) labels, as cells
     are named in the actions (``r2c4``), the panel and the key. A cell shows a face-up tile's
     open pathways (``N``, ``E``, ``S``, ``W``; ``.`` closed), its mark, then the monster
@@ -347,7 +347,7 @@ def render_text(s: np.void) -> str:
             f"player {p} ({C.HERO_NAMES[h] if h >= 0 else '-'}) at {where}: {int(s['feet'][p])} feet, "
             f"{int(s['hands'][p])} hand, {int(s['hand'][p].sum())} cards; slots (* wounded): "
         )
-        panel += _wrap(head, slots)
+        panel += _wrap(head, slots, width)
     letters = SYMBOL_LETTERS[1:]
     legend = (
         "NESW a tile's open pathways (. closed), then its mark: D the Door, "
@@ -356,8 +356,10 @@ def render_text(s: np.void) -> str:
         "(player numbers); #### a face-down tile; | a wall on the east side, ===== on the south side; "
         "north is up (r0), east to the right (c6)"
     )
-    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    width = max(width, 40)
+    legend = textwrap.wrap(legend, width, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
     legend = [line.replace("\xa0", " ") for line in legend]  # the non-breaking spaces keep a mark with its words
+    panel = [part for line in panel for part in textwrap.wrap(line, width, subsequent_indent="    ")]
     return "\n".join([*lines, *panel, "", *legend])
 
 

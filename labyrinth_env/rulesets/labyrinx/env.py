@@ -225,7 +225,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
 _ICON_GLYPH = ("M", "T", "C")
@@ -274,7 +274,7 @@ def cell_glyph(s: np.void, cell: int) -> str:
     return ("????" if rot < 0 else card_sides(s, card, rot)) + mark
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The table with its row and column numbers, as spaces are named in the actions
     (``(row,col)``), the panel and the key. A space shows ``cell_glyph`` and then the seat
     digit of the character standing there (``*`` several)."""
@@ -322,7 +322,9 @@ def render_text(s: np.void) -> str:
         "to beat a challenge of its type. "
         "North is up, east to the right."
     )
-    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    width = max(width, 40)
+    legend = textwrap.wrap(legend, width, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    panel = [part for line in panel for part in textwrap.wrap(line, width, subsequent_indent="  ")]
     return "\n".join([*lines, "", *panel, "", *legend])
 
 
