@@ -221,3 +221,30 @@ def test_labyrinthos_a_token_event_is_a_gain_or_a_loss():
     say = labyrinth_env.raw_env("labyrinthos_v2").event_text
     assert say({"type": "tokens", "seat": 0, "feet": 2, "hand": 0}) == "Player 0 takes 2 Feet tokens."
     assert say({"type": "tokens", "seat": 1, "feet": -1, "hand": -1}) == "Player 1 loses 1 Foot token and 1 Hand token."
+
+
+def _picture_turn(env) -> int:
+    from labyrinth_env.render.canvas import Group
+
+    def texts(group):
+        for child in group.children:
+            if isinstance(child, Group):
+                yield from texts(child)
+            elif child.kind == "text":
+                yield child.attrs["text"]
+
+    found = [m for t in texts(env.picture(viewer=0).root) if (m := re.match(r"(?:Turn|Round) (\d+) ·", t))]
+    return int(found[0].group(1))
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_a_game_cut_short_names_its_last_turn_as_the_log_does(env_id):
+    """A finished game read 'Turn 7 · stopped (turn limit)' after the log's last 'Turn 6'
+    (the kernels count on past the last turn before they stop); and its panel asked for a
+    decision no one will take."""
+    env = random_game(env_id, 0, max_turns=3)
+    assert int(env.record["outcome"]) == 2, "cut short at max_turns"
+    last = [e for e in env.game_log if e["type"] == "start_turn"][-1]
+    said = int(re.match(r"Turn (\d+):", last["text"]).group(1))
+    assert said == _board_turn(env) == _picture_turn(env) == 3
+    assert "decision:" not in env.render_text().partition("\nkey: ")[0]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from labyrinth_env.core.contract import TRUNCATED
 from labyrinth_env.render.canvas import Canvas, mix, wrap_text
 
 # Seat colours for rulesets without printed colours: distinct on the board's stone and on
@@ -13,6 +14,13 @@ INK = "#1e1e24"
 MUTED = "#6b6b76"
 PAPER = "#f6f1e7"
 RULE = "#d8cfbd"
+
+
+def turn_shown(turn: int, outcome: int) -> int:
+    """The turn a board or panel names, from 1 (``turn``: the record's count from 0). A game
+    cut short at its ``max_turns`` has counted on past its last turn; the log names that last
+    turn, and so does the board (the finished game read 'turn 7' after the log's 'Turn 6')."""
+    return int(turn) + (0 if int(outcome) == TRUNCATED else 1)
 
 
 def seat_colour(seat: int) -> str:

@@ -24,6 +24,7 @@ from labyrinth_env.core.hexboard import (
     NUM_CELLS,
     START_CELL,
 )
+from labyrinth_env.render.panel import turn_shown
 
 # why both editions' ``max_turns`` refuses None (issue 32): nothing in either rulebook bounds
 # a game's length, and random games were seen running on for ever
@@ -277,9 +278,11 @@ def face_up_traps(s: np.void, C: ModuleType) -> list[str]:
 def panel_head(s: np.void, decisions, running: int, won: int, truncated: int) -> list[str]:
     """The panel's first lines: turn and outcome, the active player, the pending decision."""
     status = {running: "running", won: f"won by player {int(s['winner'])}", truncated: "truncated"}
+    head = f"turn {turn_shown(s['turn'], s['outcome'])}, {status[int(s['outcome'])]}"
+    if int(s["outcome"]) != running:
+        return [head + "; the game is over"]
     return [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; "
-        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"{head}; active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
         f"decision: {decisions[int(s['decision'])]} (player {int(s['decider'])})",
     ]
 

@@ -74,6 +74,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS, rotate_mask
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
@@ -323,10 +324,12 @@ def render_text(s: np.void, width: int = 100) -> str:
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
     where = f"at {cell_name(int(s['monster_cell']))}" if s["monster_cell"] >= 0 else "off the board"
     panel = [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; the {monster} {where}; "
+        f"turn {turn_shown(s['turn'], s['outcome'])}, {status[int(s['outcome'])]}; the {monster} {where}; "
         f"walls in supply {int(s['wall_supply'])}, deck {int(s['deck_len'])} cards",
-        f"active player {int(s['seat'])}; decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
     ]
+    if int(s["outcome"]) == K.RUNNING:
+        decision = f"{K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})"
+        panel.append(f"active player {int(s['seat'])}; decision: {decision}")
     pending = int(s["pending_cell"])
     if s["decision"] == K.D_ORIENT and pending >= 0 and s["cell_up"][pending]:
         tile = int(s["cell_tile"][pending])

@@ -68,6 +68,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
@@ -292,11 +293,12 @@ def render_text(s: np.void, width: int = 100) -> str:
             row.append(cell_glyph(s, cell) + (here[0] if len(here) == 1 else "*" if here else " "))
         lines.append(f"{r:>2} " + " ".join(row).rstrip())
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    running = int(s["outcome"]) == K.RUNNING
     panel = [
-        f"turn {int(s['turn'])}, {status[int(s['outcome'])]}"
+        f"turn {turn_shown(int(s['turn']) - 1, s['outcome'])}, {status[int(s['outcome'])]}"
         + (" (race! doors open)" if s["race"] else "")
-        + f"; active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
-        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        + (f"; active player {int(s['seat'])}, actions left {int(s['actions_left'])}" if running else ""),
+        *([f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})"] if running else []),
         f"draw pile {int(s['deck_len'])}, discards {int(s['discard_len'])}, treasure reserve {int(s['reserve'])}",
     ]
     cell = int(s["pl_cell"])

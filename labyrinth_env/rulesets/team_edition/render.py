@@ -15,6 +15,7 @@ import textwrap
 import numpy as np
 
 from labyrinth_env.core.grid import ROTATE_SQUARE
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
@@ -88,7 +89,7 @@ def render_text(s: np.void, omniscient: bool = False, width: int = 100) -> str:
     panel = []
     outcome = int(s["outcome"])
     status = {K.RUNNING: "running", K.WON: "WON", K.LOST: "LOST", K.TRUNCATED: "truncated"}[outcome]
-    panel.append(f"turn {int(s['turn']) + 1}  status {status}")
+    panel.append(f"turn {turn_shown(s['turn'], outcome)}  status {status}")
     if outcome == K.RUNNING:
         seat = int(s["seat"])
         used = [name for name, f in (("push", "push_used"), ("spell", "spell_used")) if s[f]]
