@@ -42,15 +42,23 @@ def play_random_game(env_id: str, seed: int, **options) -> tuple[dict, int, floa
     return env.unwrapped.game_log[-1], steps, time.perf_counter() - start
 
 
+ENVS_WIDE = 120  # below this many columns ``envs`` prints two columns: five folded words mid-word
+
+
 def cmd_envs(_: argparse.Namespace) -> int:
     table = Table(title="labyrinth-env rulesets (labyrinth_env.make(env_id, **options))")
-    for col in ("env id", "game", "players", "kind", "status"):
+    wide = console.width >= ENVS_WIDE
+    for col in ("env id", "game", "players", "kind", "status") if wide else ("env id", "game"):
         # an id is typed as shown: never wrapped (it was, mid-word, at 80 columns)
         table.add_column(col, overflow="fold", no_wrap=col == "env id")
     for spec in labyrinth_env.specs():
         lo, hi = spec.players
         kind = "cooperative" if spec.cooperative else "competitive"
-        table.add_row(spec.env_id, f"{spec.title}: {spec.summary}", f"{lo}-{hi}", kind, spec.status)
+        if wide:
+            table.add_row(spec.env_id, f"{spec.title}: {spec.summary}", f"{lo}-{hi}", kind, spec.status)
+        else:
+            text = f"{spec.title}: {spec.summary}\n{lo}-{hi} players, {kind}; {spec.status}"
+            table.add_row(spec.env_id, text, end_section=True)
     console.print(table)
     return 0
 
