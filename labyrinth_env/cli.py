@@ -352,7 +352,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     for agent in opponents:
         agent.reset(args.seed)
     me = f"player_{args.seat}"
-    print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
+    print(f"{env.unwrapped.ruleset.title}: you are Player {args.seat} of {players}")
     columns = fit_to_terminal(env)
     widest = max(len(line) for line in env.render().partition("\nkey: ")[0].splitlines())
     if widest > columns:
@@ -399,7 +399,8 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))
                 action = opponent.act(obs, view)
                 seat = env.unwrapped.agent_name_mapping[name]
-                print(f"{name}: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
+                # named as the log and the board name players, not by agent name ("player_1")
+                print(f"Player {seat} chooses: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
             env.step(action)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped")

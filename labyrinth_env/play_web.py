@@ -102,7 +102,7 @@ class WebGame:
         if self.over:
             raise ValueError("the game is over")
         if not self.persons_turn():
-            raise ValueError(f"it is {self.env.agent_selection}'s turn, not yours")
+            raise ValueError(f"it is Player {self.decider()}'s turn, not yours")
         legal = self.env.legal_actions()
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             raise ValueError(
@@ -149,7 +149,8 @@ class WebGame:
         elif self.persons_turn():
             status = f"your turn: {env.pending_decision()}"
         else:
-            status = f"{env.agent_selection} ({self.specs[self.decider()]}) to act: {env.pending_decision()}"
+            # players named as the log and the board name them ("Player 1"), not by agent name
+            status = f"Player {self.decider()} ({self.specs[self.decider()]}) to act: {env.pending_decision()}"
         return {
             "title": env.ruleset.title,
             "seat": self.seat,
@@ -295,8 +296,8 @@ function show(s) {
   document.body.dataset.steps = s.steps;
   document.body.dataset.turn = s.your_turn ? "1" : "0";
   document.body.dataset.over = s.over ? "1" : "0";
-  const seats = s.agents.map((a, i) => `player_${i}=${a === null ? "you" : a}`).join(", ");
-  $("sub").textContent = (s.seat === null ? "watching" : `you are player_${s.seat}`) + " · " + seats;
+  const seats = s.agents.map((a, i) => `Player ${i}: ${a === null ? "you" : a}`).join(", ");
+  $("sub").textContent = (s.seat === null ? "watching" : `you are Player ${s.seat}`) + " · " + seats;
   $("picture").innerHTML = s.svg;
   $("status").textContent = s.status;
   $("private").textContent = s.private.length ? s.private.join("\n") : "(nothing: you are watching)";

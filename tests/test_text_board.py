@@ -1,5 +1,5 @@
-"""Issue 37: the text boards a person plays on in the terminal: the key explains every mark
-the board shows."""
+"""Issue 37: what a person reads in the terminal and on the page: the key explains every mark
+the board shows, the board and log fit the terminal, players are named as the log names them."""
 
 from __future__ import annotations
 
@@ -102,3 +102,28 @@ def test_terminal_play_fits_its_output_to_the_terminal(monkeypatch, capsys):
     out = capsys.readouterr().out
     assert "game over" in out
     assert [line for line in out.splitlines() if len(line) > 80] == []
+
+
+def test_players_are_named_as_the_log_names_them_in_the_terminal_and_on_the_page(capsys, tmp_path):
+    """The terminal printed 'player_1: rotate tile ...' and the page 'player_1 (random) to
+    act' (agent names) beside the log's and board's 'Player 1'."""
+    from labyrinth_env import cli
+    from labyrinth_env.play_web import WebGame
+
+    rng = np.random.default_rng(0)
+
+    def read(prompt: str) -> str:
+        return str(rng.integers(0, int(re.search(r"\(0-(\d+)", prompt).group(1)) + 1))
+
+    args = cli.build_parser().parse_args(["play", "--env", "labyrinx_v1", "--agents", "random", "--max-turns", "3"])
+    assert cli.cmd_play(args, read=read) == 0
+    out = capsys.readouterr().out
+    assert "Player 1 chooses: " in out and not re.search(r"player_\d", out)
+    game = WebGame("labyrinx_v1", 0, ["random"], 0, {"max_turns": 3}, tmp_path / "r.json")
+    while game.persons_turn():
+        game.act(game.env.legal_actions()[0])
+    state = game.state()
+    assert state["status"].startswith("Player 1 (random) to act") and not re.search(r"player_\d", state["status"])
+    from labyrinth_env.play_web import page_html
+
+    assert "player_${" not in page_html("Labyrinx") and "you are Player ${s.seat}" in page_html("Labyrinx")
