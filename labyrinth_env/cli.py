@@ -371,6 +371,7 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     told_key = False
     try:
         for name in env.agent_iter():
+            columns = fit_to_terminal(env)  # again each step: the person may resize the window
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:

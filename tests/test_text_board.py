@@ -127,3 +127,23 @@ def test_players_are_named_as_the_log_names_them_in_the_terminal_and_on_the_page
     from labyrinth_env.play_web import page_html
 
     assert "player_${" not in page_html("Labyrinx") and "you are Player ${s.seat}" in page_html("Labyrinx")
+
+
+def test_terminal_play_follows_a_resized_terminal(monkeypatch, capsys):
+    """The width is read again at each step: a person who widens the window mid-game gets
+    the wide board from then on."""
+    import os
+
+    from labyrinth_env import cli
+
+    answered = []
+    monkeypatch.setattr(cli.shutil, "get_terminal_size", lambda: os.terminal_size((120 if answered else 80, 24)))
+
+    def read(prompt: str) -> str:
+        answered.append(prompt)
+        return "0" if len(answered) < 40 else "q"
+
+    args = cli.build_parser().parse_args(["play", "--env", "team_edition_v2", "--agents", "random", "--max-turns", "4"])
+    assert cli.cmd_play(args, read=read) == 0
+    out = capsys.readouterr().out
+    assert "the panel is below the board" in out and any(len(line) > 80 for line in out.splitlines())
