@@ -248,3 +248,15 @@ def test_a_game_cut_short_names_its_last_turn_as_the_log_does(env_id):
     said = int(re.match(r"Turn (\d+):", last["text"]).group(1))
     assert said == _board_turn(env) == _picture_turn(env) == 3
     assert "decision:" not in env.render_text().partition("\nkey: ")[0]
+
+
+def test_labyrinx_despair_says_where_its_card_came_from():
+    """'Player 0 despairs and draws 0 cards.' read as if nothing happened (l.40: a card
+    without a challenge comes from the discard pile, or cards are drawn until one comes)."""
+    say = labyrinth_env.raw_env("labyrinx_v1").event_text
+    assert say({"type": "despair", "seat": 0, "cards_drawn": 0}) == (
+        "Player 0 despairs, discarding its hand, and draws none: a card without a challenge comes from the "
+        "discard pile, if one lies there."
+    )
+    drew = say({"type": "despair", "seat": 1, "cards_drawn": 2})
+    assert drew.endswith("draws 2 cards to find one without a challenge.")
