@@ -260,3 +260,14 @@ def test_labyrinx_despair_says_where_its_card_came_from():
     )
     drew = say({"type": "despair", "seat": 1, "cards_drawn": 2})
     assert drew.endswith("draws 2 cards to find one without a challenge.")
+
+
+def test_labyrinthos_a_hero_with_nowhere_to_go_stays_rather_than_leaving_the_board():
+    """The kernel records a displaced hero with no connected tile next to it as going to -1
+    (it stays, attack.displace); the log read 'is driven off the board'."""
+    env = labyrinth_env.raw_env("labyrinthos_v2")
+    say = env.event_text
+    stays = say({"type": "displace", "seat": 1, "to": None, "by": 0})
+    assert stays == "Player 1 has no connected tile to be moved to and stays." and "off the board" not in stays
+    moved = say({"type": "displace", "seat": 1, "to": "r2c3", "by": 0})
+    assert moved == "Player 1 is moved to r2c3 by Player 0, who controls the minotaur."

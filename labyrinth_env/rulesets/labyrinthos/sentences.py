@@ -31,8 +31,12 @@ def _monster_move(e: Event, ctx: Context) -> str:
 
 
 def _displace(e: Event, ctx: Context) -> str:
-    where = f"to {e['to']}" if e["to"] is not None else "off the board"
-    return f"{player(e['seat'])} is driven {where} (chosen by {player(e['by'])})"
+    # l.235: the controlling player moves each attacked hero to an adjacent tile with a
+    # connecting pathway; with none (the kernel's -1) the hero stays: it was read as
+    # "driven off the board"
+    if e["to"] is None:
+        return f"{player(e['seat'])} has no connected tile to be moved to and stays"
+    return f"{player(e['seat'])} is moved to {e['to']} by {player(e['by'])}, who controls {_monster(ctx)}"
 
 
 def _first_player(e: Event, ctx: Context) -> str:
