@@ -270,4 +270,6 @@ def test_labyrinthos_a_hero_with_nowhere_to_go_stays_rather_than_leaving_the_boa
     stays = say({"type": "displace", "seat": 1, "to": None, "by": 0})
     assert stays == "Player 1 has no connected tile to be moved to and stays." and "off the board" not in stays
     moved = say({"type": "displace", "seat": 1, "to": "r2c3", "by": 0})
-    assert moved == "Player 1 is moved to r2c3 by Player 0, who controls the minotaur."
+    assert moved == "Player 1 is moved to r2c3 by Player 0, who controls the Minotaur."
+    medusa = labyrinth_env.raw_env("labyrinthos_v2", monster="medusa").event_text
+    assert medusa({"type": "hunt", "target": 1}) == "Medusa hunts Player 1."

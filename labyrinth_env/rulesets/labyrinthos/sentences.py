@@ -12,8 +12,13 @@ Event = Mapping[str, Any]
 Context = Mapping[str, Any]
 
 
+# as the rulebook writes them ("the Minotaur", "Medusa"); the option's values are lower case
+MONSTER_TITLES = {"minotaur": "the Minotaur", "medusa": "Medusa", "cerberus": "Cerberus"}
+
+
 def _monster(ctx: Context) -> str:
-    return f"the {ctx.get('monster', 'monster')}"
+    name = ctx.get("monster", "monster")
+    return MONSTER_TITLES.get(name, f"the {name}")
 
 
 def _move(e: Event, ctx: Context) -> str:
