@@ -496,7 +496,9 @@ class LabyrinthAECEnv(AECEnv):
 
         text = say(self.sentences, event, self.sentence_context())
         if text is not None:
-            return text
+            # the component texts a sentence quotes cite their rulebook lines for the rules
+            # docs, not for players (as in private_lines)
+            return RULEBOOK_CITATION.sub("", text)
         words = str(event.get("type", "event")).replace("_", " ")
         seat = event.get("seat")
         details = []

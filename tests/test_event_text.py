@@ -273,3 +273,14 @@ def test_labyrinthos_a_hero_with_nowhere_to_go_stays_rather_than_leaving_the_boa
     assert moved == "Player 1 is moved to r2c3 by Player 0, who controls the Minotaur."
     medusa = labyrinth_env.raw_env("labyrinthos_v2", monster="medusa").event_text
     assert medusa({"type": "hunt", "target": 1}) == "Medusa hunts Player 1."
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_the_log_cites_no_rulebook_lines(env_id):
+    """An item placed read 'Thief's Tools: When every roll ... (l.428); ...': the component
+    texts cite their lines for the rules docs, not for players (as the private lines)."""
+    cited = []
+    for seed in range(4):
+        env = random_game(env_id, seed)
+        cited += [e["text"] for e in env.game_log if re.search(r"\bl\.\d", e["text"])]
+    assert cited == []
