@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -36,12 +35,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
 from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
+from labyrinth_env.core.sentences import RULEBOOK_CITATION
 from labyrinth_env.options import options_dict, parse_options
 from labyrinth_env.spec import RulesetSpec
 
-# "(l.346)", ", l.171)" or "(The rulebook gives l.465; ...)" in a component's text: where
-# the rulebook says it, for the rules docs
-RULEBOOK_CITATION = re.compile(r"\s*\(l\.\d+(?:[-–]\d+)?\)|,\s*l\.\d+(?:[-–]\d+)?(?=\))|\s*\([^()]*\bl\.\d+[^()]*\)")
 REPLAY_FORMAT = "labyrinth-env-replay"
 REPLAY_VERSION = 1
 

@@ -147,3 +147,36 @@ def test_terminal_play_follows_a_resized_terminal(monkeypatch, capsys):
     assert cli.cmd_play(args, read=read) == 0
     out = capsys.readouterr().out
     assert "the panel is below the board" in out and any(len(line) > 80 for line in out.splitlines())
+
+
+def _shown_texts(group):
+    from labyrinth_env.render.canvas import Group
+
+    for child in group.children:
+        if isinstance(child, Group):
+            yield from _shown_texts(child)
+            if child.title:
+                yield child.title
+        elif child.kind == "text":
+            yield child.attrs["text"]
+
+
+@pytest.mark.parametrize("env_id", ENVS)
+def test_boards_pictures_and_actions_cite_no_rulebook_lines(env_id):
+    """A 3e item's tooltip on the page read '... all its rolls (l.428); ...': line numbers
+    are for the rules docs (the log and the private lines leave them out already)."""
+    options = {"characters": "random"} if env_id == "paths_of_destiny_2011_v6" else {}
+    cited = set()
+    for seed in range(3):
+        env = random_state(env_id, seed, 0, max_turns=40, **options)
+        rng = np.random.default_rng(seed)
+        step = 0
+        while not (env.terminations[env.agent_selection] or env.truncations[env.agent_selection]):
+            if step % 5 == 0:
+                shown = [env.render_text(), *_shown_texts(env.picture(viewer=0).root)]
+                shown += [env.action_label(a) for a in env.legal_actions()]
+                cited |= {m for text in shown for m in re.findall(r".{0,30}\bl\.\d+", text)}
+            legal = env.legal_actions()
+            env.step(legal[rng.integers(len(legal))])
+            step += 1
+    assert cited == set()
