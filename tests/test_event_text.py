@@ -284,3 +284,11 @@ def test_the_log_cites_no_rulebook_lines(env_id):
         env = random_game(env_id, seed)
         cited += [e["text"] for e in env.game_log if re.search(r"\bl\.\d", e["text"])]
     assert cited == []
+
+
+def test_team_edition_a_treasure_for_ones_own_board_says_so():
+    """'Player 0 collects the Magic Crystal for Player 0's board' named the collector twice."""
+    say = labyrinth_env.raw_env("team_edition_v2").event_text
+    own = {"type": "collect", "seat": 0, "treasure": "Magic Crystal", "from_board_of": 0, "bonus_move": False}
+    assert say(own) == "Player 0 collects the Magic Crystal for its own board."
+    assert say({**own, "from_board_of": 1}) == "Player 0 collects the Magic Crystal for Player 1's board."

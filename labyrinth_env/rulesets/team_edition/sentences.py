@@ -64,7 +64,8 @@ SENTENCES: dict[str, Sentence] = {
         f"{player(e['seat'])} turns the tile at {e['cell']} face up: {e['tile']}, turn {e['orientation']}"
     ),
     "collect": lambda e, ctx: (
-        f"{player(e['seat'])} collects the {e['treasure']} for {player(e['from_board_of'])}'s board"
+        f"{player(e['seat'])} collects the {e['treasure']} for "
+        + ("its own board" if e["from_board_of"] == e["seat"] else f"{player(e['from_board_of'])}'s board")
         + ("; a bonus move" if e["bonus_move"] else "")
     ),
     "draw": lambda e, ctx: f"{player(e['seat'])} draws the treasure card {e['treasure']}",
