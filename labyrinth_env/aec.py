@@ -22,7 +22,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import re
 import warnings
 from pathlib import Path
 from types import ModuleType
@@ -36,12 +35,10 @@ from pettingzoo.utils.env_logger import EnvLogger
 
 from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
 from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
+from labyrinth_env.core.sentences import RULEBOOK_CITATION
 from labyrinth_env.options import options_dict, parse_options
 from labyrinth_env.spec import RulesetSpec
 
-# "(l.346)", ", l.171)" or "(The rulebook gives l.465; ...)" in a component's text: where
-# the rulebook says it, for the rules docs
-RULEBOOK_CITATION = re.compile(r"\s*\(l\.\d+(?:[-–]\d+)?\)|,\s*l\.\d+(?:[-–]\d+)?(?=\))|\s*\([^()]*\bl\.\d+[^()]*\)")
 REPLAY_FORMAT = "labyrinth-env-replay"
 REPLAY_VERSION = 1
 
@@ -111,8 +108,12 @@ class LabyrinthAECEnv(AECEnv):
         """The readable name of every action index."""
         raise NotImplementedError
 
+    # the columns the text board (``render_text``, the ``ansi`` mode) is fitted to: its panel
+    # and key wrap there; ``labyrinth play`` sets the terminal's width
+    text_width: int = 100
+
     def render_text(self) -> str:
-        """The ANSI/text picture of the current state."""
+        """The ANSI/text picture of the current state, fitted to ``text_width`` columns."""
         raise NotImplementedError
 
     def observation_size(self) -> int:
@@ -492,7 +493,9 @@ class LabyrinthAECEnv(AECEnv):
 
         text = say(self.sentences, event, self.sentence_context())
         if text is not None:
-            return text
+            # the component texts a sentence quotes cite their rulebook lines for the rules
+            # docs, not for players (as in private_lines)
+            return RULEBOOK_CITATION.sub("", text)
         words = str(event.get("type", "event")).replace("_", " ")
         seat = event.get("seat")
         details = []

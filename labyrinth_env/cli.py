@@ -6,7 +6,9 @@ import argparse
 import importlib
 import os
 import re
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -40,15 +42,23 @@ def play_random_game(env_id: str, seed: int, **options) -> tuple[dict, int, floa
     return env.unwrapped.game_log[-1], steps, time.perf_counter() - start
 
 
+ENVS_WIDE = 120  # below this many columns ``envs`` prints two columns: five folded words mid-word
+
+
 def cmd_envs(_: argparse.Namespace) -> int:
     table = Table(title="labyrinth-env rulesets (labyrinth_env.make(env_id, **options))")
-    for col in ("env id", "game", "players", "kind", "status"):
+    wide = console.width >= ENVS_WIDE
+    for col in ("env id", "game", "players", "kind", "status") if wide else ("env id", "game"):
         # an id is typed as shown: never wrapped (it was, mid-word, at 80 columns)
         table.add_column(col, overflow="fold", no_wrap=col == "env id")
     for spec in labyrinth_env.specs():
         lo, hi = spec.players
         kind = "cooperative" if spec.cooperative else "competitive"
-        table.add_row(spec.env_id, f"{spec.title}: {spec.summary}", f"{lo}-{hi}", kind, spec.status)
+        if wide:
+            table.add_row(spec.env_id, f"{spec.title}: {spec.summary}", f"{lo}-{hi}", kind, spec.status)
+        else:
+            text = f"{spec.title}: {spec.summary}\n{lo}-{hi} players, {kind}; {spec.status}"
+            table.add_row(spec.env_id, text, end_section=True)
     console.print(table)
     return 0
 
@@ -307,6 +317,19 @@ def cmd_play_web(args: argparse.Namespace) -> int:
     return 0
 
 
+def fit_to_terminal(env: Any) -> int:
+    """Fit ``env``'s text board to the terminal's width (its panel and key wrap there; an
+    80-column terminal wrapped the 100-column boards mid-word) and return the width."""
+    columns = shutil.get_terminal_size().columns
+    env.unwrapped.text_width = columns
+    return columns
+
+
+def say_wrapped(text: str, columns: int, first: str = "  ", rest: str = "    ") -> None:
+    """Print ``text`` wrapped at ``columns``, its later lines indented under the first."""
+    print(textwrap.fill(text, max(columns, 40), initial_indent=first, subsequent_indent=rest, break_on_hyphens=False))
+
+
 def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> int:
     """A person in one seat, agents in the others, the text board before each decision."""
     from labyrinth_env.agents import make_agent, split_agent_specs
@@ -329,7 +352,11 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     for agent in opponents:
         agent.reset(args.seed)
     me = f"player_{args.seat}"
-    print(f"{env.unwrapped.ruleset.title}: you are player {args.seat} of {players}")
+    print(f"{env.unwrapped.ruleset.title}: you are Player {args.seat} of {players}")
+    columns = fit_to_terminal(env)
+    widest = max(len(line) for line in env.render().partition("\nkey: ")[0].splitlines())
+    if widest > columns:
+        print(f"the board's map is {widest} columns wide and this terminal {columns}: widen it to read the map")
     warm_up_agents(args.env, [specs[i % len(specs)] for i in range(players) if i != args.seat])
 
     def board() -> tuple[str, str]:
@@ -344,10 +371,11 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
     told_key = False
     try:
         for name in env.agent_iter():
+            columns = fit_to_terminal(env)  # again each step: the person may resize the window
             obs, reward, term, trunc, _ = env.last()
             log = env.unwrapped.game_log
             for event in log[shown:]:
-                print(f"  . {event['text']}")
+                say_wrapped(event["text"], columns, "  . ")
             shown = len(log)
             if term or trunc:
                 if name == me:
@@ -361,7 +389,10 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 if not told_key:
                     print(key + "\n(the key again: '?')")
                     told_key = True
-                print("what only you know:\n" + "\n".join("  " + line for line in env.unwrapped.private_lines(me)))
+                print("what only you know:")
+                for line in env.unwrapped.private_lines(me):
+                    lead = "  " + line[: len(line) - len(line.lstrip())]
+                    say_wrapped(line.lstrip(), columns, lead, lead + "  ")
                 print(f"your turn: {env.unwrapped.pending_decision()}")
                 action = _ask_action(env, read, legend)
             else:
@@ -369,7 +400,8 @@ def cmd_play(args: argparse.Namespace, read: Callable[[str], str] = input) -> in
                 view = env.unwrapped.seat_view(name, model=getattr(opponent, "uses_model", True))
                 action = opponent.act(obs, view)
                 seat = env.unwrapped.agent_name_mapping[name]
-                print(f"{name}: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
+                # named as the log and the board name players, not by agent name ("player_1")
+                print(f"Player {seat} chooses: {absolute_names(env.unwrapped.action_label(action), seat, players)}")
             env.step(action)
     except (KeyboardInterrupt, EOFError):
         print("\nstopped")
@@ -402,8 +434,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         env = labyrinth_env.load_replay(args.path)
     env.render_mode = "ansi"
+    columns = fit_to_terminal(env)
     for event in env.game_log:
-        print(event["text"])
+        say_wrapped(event["text"], columns, "", "  ")
     print(env.render())
     return 0
 

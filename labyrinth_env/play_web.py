@@ -102,7 +102,7 @@ class WebGame:
         if self.over:
             raise ValueError("the game is over")
         if not self.persons_turn():
-            raise ValueError(f"it is {self.env.agent_selection}'s turn, not yours")
+            raise ValueError(f"it is Player {self.decider()}'s turn, not yours")
         legal = self.env.legal_actions()
         if isinstance(action, bool) or not isinstance(action, int) or action not in legal:
             raise ValueError(
@@ -149,7 +149,8 @@ class WebGame:
         elif self.persons_turn():
             status = f"your turn: {env.pending_decision()}"
         else:
-            status = f"{env.agent_selection} ({self.specs[self.decider()]}) to act: {env.pending_decision()}"
+            # players named as the log and the board name them ("Player 1"), not by agent name
+            status = f"Player {self.decider()} ({self.specs[self.decider()]}) to act: {env.pending_decision()}"
         return {
             "title": env.ruleset.title,
             "seat": self.seat,
@@ -248,8 +249,8 @@ _PAGE = r"""<!DOCTYPE html>
   <div id="picture">loading…</div>
   <aside>
     <div class="controls">
-      <button id="pause" title="pause or go on with the agents' moves">⏸ pause</button>
-      <button id="step" title="one agent move">▶ step</button>
+      <button id="pause" title="pause or go on with the agents' moves">▌▌ pause</button>
+      <button id="step" title="one agent move">► step</button>
       <select id="speed" title="agent moves per second">
         <option value="1">1/s</option><option value="2" selected>2/s</option>
         <option value="5">5/s</option><option value="50">fast</option>
@@ -295,8 +296,8 @@ function show(s) {
   document.body.dataset.steps = s.steps;
   document.body.dataset.turn = s.your_turn ? "1" : "0";
   document.body.dataset.over = s.over ? "1" : "0";
-  const seats = s.agents.map((a, i) => `player_${i}=${a === null ? "you" : a}`).join(", ");
-  $("sub").textContent = (s.seat === null ? "watching" : `you are player_${s.seat}`) + " · " + seats;
+  const seats = s.agents.map((a, i) => `Player ${i}: ${a === null ? "you" : a}`).join(", ");
+  $("sub").textContent = (s.seat === null ? "watching" : `you are Player ${s.seat}`) + " · " + seats;
   $("picture").innerHTML = s.svg;
   $("status").textContent = s.status;
   $("private").textContent = s.private.length ? s.private.join("\n") : "(nothing: you are watching)";
@@ -369,7 +370,7 @@ function schedule() {
 
 $("pause").onclick = () => {
   paused = !paused;
-  $("pause").textContent = paused ? "▶ go on" : "⏸ pause";
+  $("pause").textContent = paused ? "► go on" : "▌▌ pause";
   schedule();
 };
 $("step").onclick = () => { if (!busy && state && !state.your_turn && !state.over) call("/advance", {}); };

@@ -153,7 +153,7 @@ def test_play_lists_actions_by_name_and_takes_numbers_or_names(capsys):
     assert cli.cmd_play(args, read=lambda prompt: next(answers)) == 0
     out = capsys.readouterr().out
     assert "no action is named 'nonsense'" in out and "999 is not on the list: choose 0-" in out
-    assert "player_1:" in out or "your action" in out
+    assert "Player 1 chooses:" in out or "your action" in out
     assert out.rstrip().endswith("stopped")
     with pytest.raises(ValueError, match="--seat 5"):
         cli.cmd_play(cli.build_parser().parse_args(["play", "--env", "team_edition_v2", "--seat", "5"]))

@@ -98,10 +98,22 @@ def test_team_edition_a_teleport_to_another_corner_is_not_sent_home():
     env = random_game("team_edition_v2", 0, daedalus_deck={"teleport": 12})
     home_of = env.sentence_context()["home_of"]
     pages = [e for e in env.game_log if e["type"] == "sent_home" and e["cause"] == "daedalus page"]
-    elsewhere = [e for e in pages if home_of[e["seat"]] != e["to"]]
-    at_home = [e for e in pages if home_of[e["seat"]] == e["to"]]
+    moved = [e for e in pages if e["from"] != e["to"]]
+    elsewhere = [e for e in moved if home_of[e["seat"]] != e["to"]]
+    at_home = [e for e in moved if home_of[e["seat"]] == e["to"]]
     assert elsewhere and all("is teleported" in e["text"] and "sent home" not in e["text"] for e in elsewhere)
     assert all("is sent home" in e["text"] for e in at_home)
+
+
+def test_team_edition_a_teleport_to_the_corner_a_piece_stands_on_says_it_stays():
+    """A new user read "teleported from r6c6 to r6c6": the event is right (the piece stood on
+    the corner the page names; the same Teleport page can come twice), the sentence was not."""
+    env = random_game("team_edition_v2", 0, daedalus_deck={"teleport": 12})
+    stays = [e for e in env.game_log if e["type"] == "sent_home" and e["from"] == e["to"]]
+    assert stays
+    for e in stays:
+        assert f"from {e['from']} to" not in e["text"] and "already stands" in e["text"], e["text"]
+        assert e["text"].startswith(f"The Book of Daedalus teleports Player {e['seat']} to {e['to']}"), e["text"]
 
 
 def test_pod3e_throws_against_their_difficulty_and_no_roll_for_a_safe_jump():
@@ -160,3 +172,123 @@ def test_counts_and_endings_read_as_english():
     assert POD2011["guard_card"]({"seat": 1, "card": "move", "steps": 1}, {}).endswith(", 1 step")
     ending = TEAM["game_end"]({"seat": -1, "outcome": "truncated", "collected": 4}, {})
     assert "run out of turns" in ending and "has truncated" not in ending
+
+
+@pytest.mark.parametrize(
+    ("env_id", "why"),
+    [
+        ("paths_of_destiny_3e_v3", "may pick up a key only if another character dropped it there"),
+        ("paths_of_destiny_2011_v6", "may take a key only if another player picked it up and lost it"),
+    ],
+)
+def test_a_move_onto_ones_own_key_space_says_why_its_key_is_not_offered(env_id, why):
+    """A new user stood by the key next to his start and was offered nothing, with no reason
+    (3e l.193, 2011 l.119); the move's sentence gives it, and only for the mover's own."""
+    env = random_game(env_id, 0, max_turns=80)
+    own = env.sentence_context()["own_key_space"]
+    assert sorted(own) == list(range(env.options.num_players))
+    moves = [e for e in env.game_log if e["type"] == "move"]
+    onto = [e for e in moves if own[e["seat"]] == e["to"]]
+    assert onto and all(f"to {e['to']}, its own key" in e["text"] and why in e["text"] for e in onto)
+    assert not [e for e in moves if own[e["seat"]] != e["to"] and "own key" in e["text"]]
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_labyrinthos_logs_its_public_setup(players):
+    """A new user saw no setup at the start of a Labyrinthos game, where the other rulesets
+    log theirs: the deal (l.47) and, after the last hero is chosen, the starting tiles turned
+    up and where each hero stands (l.48-49), none of which the kernel records as an event."""
+    env = labyrinth_env.raw_env("labyrinthos_v2", num_players=players)
+    env.reset(seed=3)
+    texts = [e["text"] for e in env.game_log]
+    first = int(env.record["first_player"])
+    assert f"Each player is dealt 4 Desperation cards face down; Player {first} plays first" in " ".join(texts)
+    assert not any("starting tiles" in t for t in texts)
+    rng = np.random.default_rng(3)
+    while min(env.record["hero"][:players]) < 0:
+        legal = env.legal_actions()
+        env.step(legal[rng.integers(len(legal))])
+    setup = [e["text"] for e in env.game_log if "the starting tiles are turned face up" in e["text"]]
+    assert len(setup) == 1
+    for p in range(players):
+        where = f"r{int(env.record['position'][p]) // 7}c{int(env.record['position'][p]) % 7}"
+        assert f"Player {p} at {where}" in setup[0]
+
+
+def test_labyrinthos_a_token_event_is_a_gain_or_a_loss():
+    """The log read 'Player 0 has 2 Feet tokens and 0 Hand tokens' for a gain of two and
+    '-1 Feet tokens' for a loss: the event is a change, not a holding."""
+    say = labyrinth_env.raw_env("labyrinthos_v2").event_text
+    assert say({"type": "tokens", "seat": 0, "feet": 2, "hand": 0}) == "Player 0 takes 2 Feet tokens."
+    assert say({"type": "tokens", "seat": 1, "feet": -1, "hand": -1}) == "Player 1 loses 1 Foot token and 1 Hand token."
+
+
+def _picture_turn(env) -> int:
+    from labyrinth_env.render.canvas import Group
+
+    def texts(group):
+        for child in group.children:
+            if isinstance(child, Group):
+                yield from texts(child)
+            elif child.kind == "text":
+                yield child.attrs["text"]
+
+    found = [m for t in texts(env.picture(viewer=0).root) if (m := re.match(r"(?:Turn|Round) (\d+) ·", t))]
+    return int(found[0].group(1))
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_a_game_cut_short_names_its_last_turn_as_the_log_does(env_id):
+    """A finished game read 'Turn 7 · stopped (turn limit)' after the log's last 'Turn 6'
+    (the kernels count on past the last turn before they stop); and its panel asked for a
+    decision no one will take."""
+    env = random_game(env_id, 0, max_turns=3)
+    assert int(env.record["outcome"]) == 2, "cut short at max_turns"
+    last = [e for e in env.game_log if e["type"] == "start_turn"][-1]
+    said = int(re.match(r"Turn (\d+):", last["text"]).group(1))
+    assert said == _board_turn(env) == _picture_turn(env) == 3
+    assert "decision:" not in env.render_text().partition("\nkey: ")[0]
+
+
+def test_labyrinx_despair_says_where_its_card_came_from():
+    """'Player 0 despairs and draws 0 cards.' read as if nothing happened (l.40: a card
+    without a challenge comes from the discard pile, or cards are drawn until one comes)."""
+    say = labyrinth_env.raw_env("labyrinx_v1").event_text
+    assert say({"type": "despair", "seat": 0, "cards_drawn": 0}) == (
+        "Player 0 despairs, discarding its hand, and draws none: a card without a challenge comes from the "
+        "discard pile, if one lies there."
+    )
+    drew = say({"type": "despair", "seat": 1, "cards_drawn": 2})
+    assert drew.endswith("draws 2 cards to find one without a challenge.")
+
+
+def test_labyrinthos_a_hero_with_nowhere_to_go_stays_rather_than_leaving_the_board():
+    """The kernel records a displaced hero with no connected tile next to it as going to -1
+    (it stays, attack.displace); the log read 'is driven off the board'."""
+    env = labyrinth_env.raw_env("labyrinthos_v2")
+    say = env.event_text
+    stays = say({"type": "displace", "seat": 1, "to": None, "by": 0})
+    assert stays == "Player 1 has no connected tile to be moved to and stays." and "off the board" not in stays
+    moved = say({"type": "displace", "seat": 1, "to": "r2c3", "by": 0})
+    assert moved == "Player 1 is moved to r2c3 by Player 0, who controls the Minotaur."
+    medusa = labyrinth_env.raw_env("labyrinthos_v2", monster="medusa").event_text
+    assert medusa({"type": "hunt", "target": 1}) == "Medusa hunts Player 1."
+
+
+@pytest.mark.parametrize("env_id", sorted(GAMES))
+def test_the_log_cites_no_rulebook_lines(env_id):
+    """An item placed read 'Thief's Tools: When every roll ... (l.428); ...': the component
+    texts cite their lines for the rules docs, not for players (as the private lines)."""
+    cited = []
+    for seed in range(4):
+        env = random_game(env_id, seed)
+        cited += [e["text"] for e in env.game_log if re.search(r"\bl\.\d", e["text"])]
+    assert cited == []
+
+
+def test_team_edition_a_treasure_for_ones_own_board_says_so():
+    """'Player 0 collects the Magic Crystal for Player 0's board' named the collector twice."""
+    say = labyrinth_env.raw_env("team_edition_v2").event_text
+    own = {"type": "collect", "seat": 0, "treasure": "Magic Crystal", "from_board_of": 0, "bonus_move": False}
+    assert say(own) == "Player 0 collects the Magic Crystal for its own board."
+    assert say({**own, "from_board_of": 1}) == "Player 0 collects the Magic Crystal for Player 1's board."

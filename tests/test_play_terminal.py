@@ -80,6 +80,17 @@ def test_envs_never_wraps_an_id(capsys, monkeypatch):
         assert env_id in out
 
 
+def test_envs_never_breaks_a_word_at_80_columns(capsys, monkeypatch):
+    """The table's five columns at 80 columns broke 'reconstruct ed', 'introductor y'."""
+    monkeypatch.setattr(cli, "console", cli.Console(width=80))
+    assert cli.main(["envs"]) == 0
+    out = capsys.readouterr().out
+    words = " ".join(re.sub(r"[│┃|]", " ", out).split())
+    for spec in labyrinth_env.specs():
+        for word in re.findall(r"[A-Za-z]{4,}", f"{spec.title} {spec.summary} {spec.status}"):
+            assert re.search(rf"\b{word}\b", words), (spec.env_id, word)
+
+
 def test_bench_help_keeps_its_default_path_whole(capsys):
     with pytest.raises(SystemExit):
         cli.main(["bench", "--help"])

@@ -7,8 +7,13 @@ from the record: it cannot say more than the structured event every seat already
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
+
+# "(l.346)", ", l.171)" or "(The rulebook gives l.465; ...)" in a component's text: where
+# the rulebook says it, for the rules docs; what a person is shown leaves it out
+RULEBOOK_CITATION = re.compile(r"\s*\(l\.\d+(?:[-–]\d+)?\)|,\s*l\.\d+(?:[-–]\d+)?(?=\))|\s*\([^()]*\bl\.\d+[^()]*\)")
 
 # (event, context) -> the sentence; the context is what the env knows from the game's public
 # setup (where the exit space lies, which corner is whose home), the same for every seat

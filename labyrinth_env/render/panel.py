@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from labyrinth_env.core.contract import TRUNCATED
 from labyrinth_env.render.canvas import Canvas, mix, wrap_text
 
 # Seat colours for rulesets without printed colours: distinct on the board's stone and on
@@ -13,6 +14,13 @@ INK = "#1e1e24"
 MUTED = "#6b6b76"
 PAPER = "#f6f1e7"
 RULE = "#d8cfbd"
+
+
+def turn_shown(turn: int, outcome: int) -> int:
+    """The turn a board or panel names, from 1 (``turn``: the record's count from 0). A game
+    cut short at its ``max_turns`` has counted on past its last turn; the log names that last
+    turn, and so does the board (the finished game read 'turn 7' after the log's 'Turn 6')."""
+    return int(turn) + (0 if int(outcome) == TRUNCATED else 1)
 
 
 def seat_colour(seat: int) -> str:
@@ -49,11 +57,14 @@ class Panel:
         self.y += h
 
     def heading(self, text: str, colour: str = INK) -> None:
+        """A bold title over a rule, wrapped to the panel's width (a long one ran past it)."""
         size = self.size * 1.15
-        if not self._room(size * 1.5):
-            return
-        self.c.text(self.x, self.y + size * 0.7, text, size, colour, bold=True)
-        self.y += size * 1.5
+        lines = wrap_text(text, size, self.width, bold=True)
+        for i, line in enumerate(lines):
+            if not self._room(size * (1.5 if i == len(lines) - 1 else 1.2)):
+                return
+            self.c.text(self.x, self.y + size * 0.7, line, size, colour, bold=True)
+            self.y += size * (1.5 if i == len(lines) - 1 else 1.2)
         self.c.polyline([(self.x, self.y - 3), (self.x + self.width, self.y - 3)], RULE, 1.0, round_caps=False)
 
     def text(
@@ -69,7 +80,7 @@ class Panel:
         """Wrapped text; ``swatch`` puts a small disc of that colour before the first line."""
         size = size or self.size
         left = self.x + indent + (size * 1.2 if swatch else 0.0)
-        lines = wrap_text(text, size, self.x + self.width - left)
+        lines = wrap_text(text, size, self.x + self.width - left, bold=bold)
         if len(lines) > max_lines:
             lines = [*lines[: max_lines - 1], lines[max_lines - 1][:-1] + "…"]
         for i, line in enumerate(lines):

@@ -22,7 +22,7 @@ from labyrinth_env.render.hexboard import (
     draw_tile,
     draw_tokens,
 )
-from labyrinth_env.render.panel import INK, MUTED, Panel, seat_colour
+from labyrinth_env.render.panel import INK, MUTED, Panel, seat_colour, turn_shown
 
 WIDTH, HEIGHT = 990, 620
 RADIUS = 36
@@ -171,7 +171,7 @@ def status_panel(c: Canvas, s: np.void, seat: int, turn_word: str, decisions: Se
     p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 20, HEIGHT - 48, size=13)
     outcome = int(s["outcome"])
     status = f"won by player {int(s['winner'])}" if outcome == WON else STATUS[outcome]
-    p.heading(f"{turn_word} {int(s['turn']) + 1} · {status}")
+    p.heading(f"{turn_word} {turn_shown(s['turn'], s['outcome'])} · {status}")
     if outcome == RUNNING:
         decider = int(s["decider"])
         p.text(f"Player {seat}'s turn · {int(s['actions_left'])} action(s) left", swatch=seat_colour(seat), bold=True)

@@ -195,11 +195,11 @@ _PAGE = r"""<!DOCTYPE html>
   <div id="picture">loading…</div>
   <aside>
     <div class="controls">
-      <button id="first" title="first step (Home)">|◀</button>
-      <button id="prev" title="step back (←)">◀</button>
-      <button id="play" title="play / pause (space)">▶ play</button>
-      <button id="next" title="step forward (→)">▶</button>
-      <button id="last" title="last step (End)">▶|</button>
+      <button id="first" title="first step (Home)">|◄</button>
+      <button id="prev" title="step back (←)">◄</button>
+      <button id="play" title="play / pause (space)">► play</button>
+      <button id="next" title="step forward (→)">►</button>
+      <button id="last" title="last step (End)">►|</button>
       <select id="speed" title="steps per second">
         <option value="1">1/s</option><option value="2" selected>2/s</option>
         <option value="5">5/s</option><option value="15">15/s</option>
@@ -269,13 +269,13 @@ function show(i) {
 
 function play() {
   if (at === frames.length - 1) show(0);
-  $("play").textContent = "⏸ pause";
+  $("play").textContent = "▌▌ pause";
   timer = setInterval(() => show(at + 1), 1000 / Number($("speed").value));
 }
 function pause() {
   if (timer !== null) clearInterval(timer);
   timer = null;
-  $("play").textContent = "▶ play";
+  $("play").textContent = "► play";
 }
 
 unpack(PACKED).then((data) => {

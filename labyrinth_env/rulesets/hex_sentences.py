@@ -3,9 +3,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import ModuleType
+from typing import Any
 
 from labyrinth_env.core.sentences import Sentence, player, plural
+
+
+def onto_own_key_space(e: Mapping[str, Any], ctx: Mapping[str, Any], why: str) -> str:
+    """``, its own key space: <why>`` when the mover arrives at the key space next to its own
+    start (``ctx["own_key_space"]``, the env's ``hexenv.own_key_spaces``), else nothing: a
+    person saw no key offered there and no reason (issue 37)."""
+    if ctx.get("own_key_space", {}).get(e["seat"]) != e["to"]:
+        return ""
+    return f", its own key {why}"
 
 
 def shared_sentences(piece: str, C: ModuleType) -> dict[str, Sentence]:

@@ -24,6 +24,7 @@ from labyrinth_env.core.hexboard import (
     NUM_CELLS,
     START_CELL,
 )
+from labyrinth_env.render.panel import turn_shown
 
 # why both editions' ``max_turns`` refuses None (issue 32): nothing in either rulebook bounds
 # a game's length, and random games were seen running on for ever
@@ -167,25 +168,43 @@ def _compass_rose() -> list[str]:
     return ["".join(r) for r in rows]
 
 
-def legend(field: str, marks: str) -> list[str]:
+def legend(field: str, marks: list[str], width: int = 100) -> list[str]:
     """The map's key (``field``: what the edition calls a field; ``marks``: the edition's own
-    marks) and the six directions drawn as they point on the map, by the names the actions
-    use."""
+    marks, each ``"<mark> <what it is>"``) wrapped at ``width`` columns, and the six
+    directions drawn as they point on the map, by the names the actions use."""
     named = [f"{a} {b}" for a, b in zip(HEX_DIRECTION_SHORT, HEX_DIRECTION_NAMES)]
     rose = _compass_rose()
+    entries = [
+        f"(q,r) under a {field} is its name in the actions;",
+        f"S a start {field} (start 0-5);",
+        ". empty",
+        f"C central {field}",
+        f"K key {field}",
+        "# tile",
+        "^ face-down trap",
+        "! face-up trap",
+        "k<n> key n lying there",
+        *marks,
+        "digits: players (* several)",
+        "+ more;",
+        "corridors: each by the sides it joins (SE-W); /1 and /2 a tile's second and third corridor "
+        "((q,r)/1 in the actions); bridge: a corridor with a bridge, under: the corridor under it",
+    ]
+    # a mark stays on one line with its words
+    text = "  ".join(e if e.startswith("corridors:") else e.replace(" ", NBSP) for e in entries)
+    lines = textwrap.wrap(text, max(width, 40), initial_indent="key: ", subsequent_indent="     ")
     return [
-        f"key: (q,r) under a {field} is its name in the actions; S a start {field} (start 0-5)",
-        f"     . empty  C central {field}  K key {field}  # tile  ^ face-down trap  ! face-up trap",
-        f"     k<n> key n lying there  {marks}  digits: players (* several)  + more",
+        *(line.replace(NBSP, " ") for line in lines),
         f"     directions {rose[0]}  " + ", ".join(named[:3]),
         f"                {rose[1]}  " + ", ".join(named[3:]),
         f"                {rose[2]}".rstrip(),
     ]
 
 
-def tile_rotations(tile: int, C: ModuleType) -> list[str]:
+def tile_rotations(tile: int, C: ModuleType, width: int = 100) -> list[str]:
     """How the corridors of ``tile`` (a row of the edition's tile tables ``C``) run in each
-    of its six rotations, for ``build ... rotation k``: two rotations a line."""
+    of its six rotations, for ``build ... rotation k``: two rotations a line, one where two
+    would not fit in ``width`` columns."""
     parts = []
     for rot in range(6):
         corridors = [
@@ -194,7 +213,8 @@ def tile_rotations(tile: int, C: ModuleType) -> list[str]:
             if m
         ]
         parts.append(f"rotation {rot}: " + ", ".join(corridors))
-    return [f"  {a:<44}{b}" for a, b in zip(parts[::2], parts[1::2])]
+    pairs = [f"  {a:<44}{b}" for a, b in zip(parts[::2], parts[1::2])]
+    return pairs if max(len(p) for p in pairs) <= width else [f"  {p}" for p in parts]
 
 
 def corridor_lines(s: np.void, C: ModuleType) -> list[str]:
@@ -215,6 +235,13 @@ def corridor_lines(s: np.void, C: ModuleType) -> list[str]:
         if ways:
             parts.append((node_name(cell * MAX_CORRIDORS) + " " + " ".join(ways)).replace(" ", NBSP))
     return ["corridors: " + ", ".join(parts)] if parts else []
+
+
+def own_key_spaces(s: np.void) -> dict[int, str]:
+    """Each seated player's own key space (next to its start), by name: public from the
+    seating, and the one space whose key its player may not simply take."""
+    starts = [(p, int(start)) for p, start in enumerate(s["seat_start"]) if start >= 0]
+    return {p: node_name(int(KEY_CELLS[start]) * MAX_CORRIDORS) for p, start in starts}
 
 
 def key_line(s: np.void) -> list[str]:
@@ -251,9 +278,11 @@ def face_up_traps(s: np.void, C: ModuleType) -> list[str]:
 def panel_head(s: np.void, decisions, running: int, won: int, truncated: int) -> list[str]:
     """The panel's first lines: turn and outcome, the active player, the pending decision."""
     status = {running: "running", won: f"won by player {int(s['winner'])}", truncated: "truncated"}
+    head = f"turn {turn_shown(s['turn'], s['outcome'])}, {status[int(s['outcome'])]}"
+    if int(s["outcome"]) != running:
+        return [head + "; the game is over"]
     return [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; "
-        f"active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
+        f"{head}; active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
         f"decision: {decisions[int(s['decision'])]} (player {int(s['decider'])})",
     ]
 
@@ -268,15 +297,15 @@ def player_line(s: np.void, p: int) -> str:
     )
 
 
-def render(glyph: dict[int, str], panel: list[str], field: str, marks: str) -> str:
-    """The whole text board: the map, the panel below it (lines wrapped at 100 columns, never
-    at a ``NBSP``), then the key."""
+def render(glyph: dict[int, str], panel: list[str], field: str, marks: list[str], width: int = 100) -> str:
+    """The whole text board: the map, the panel below it (lines wrapped at ``width``
+    columns, never at a ``NBSP``), then the key."""
     wrapped = [
         part.replace(NBSP, " ")
         for line in panel
-        for part in textwrap.wrap(line, 100, subsequent_indent="  ", break_on_hyphens=False)
+        for part in textwrap.wrap(line, max(width, 40), subsequent_indent="  ", break_on_hyphens=False)
     ]
-    return "\n".join([*hex_map(glyph), "", *wrapped, "", *legend(field, marks)])
+    return "\n".join([*hex_map(glyph), "", *wrapped, "", *legend(field, marks, width)])
 
 
 def shared_events(K: ModuleType, C: ModuleType, piece: str, seat: int, a: int, b: int, c: int) -> dict:

@@ -74,6 +74,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS, rotate_mask
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
@@ -114,7 +115,20 @@ class raw_env(LabyrinthAECEnv):
     sentences = SENTENCES
 
     def sentence_context(self) -> dict[str, Any]:
-        return {"monster": self.options.monster}
+        s, n = self.record, self.options.num_players
+        ctx: dict[str, Any] = {"monster": self.options.monster, "num_players": n}
+        ctx["first_player"] = int(s["first_player"])
+        heroes = [int(h) for h in s["hero"][:n]]
+        if min(heroes) >= 0:
+            # every hero chosen: the starting tiles lie face up, so where each hero began is
+            # public (the tiles never leave their cells)
+            ctx["hero_starts"] = {
+                p: cell_name(int(c))
+                for p in range(n)
+                for c in K.START_CELLS
+                if s["cell_tile"][c] == C.HERO_START_TILE[heroes[p]]
+            }
+        return ctx
 
     def action_label(self, action: int) -> str:
         # a card action discards in the two discard decisions: "desperate action: X" read as
@@ -256,7 +270,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
 def _glyph_paths(mask: int) -> str:
@@ -288,7 +302,7 @@ def _cell_body(s: np.void, cell: int, n: int) -> str:
     return (body + who).ljust(BODY)
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The 7x7 maze with its row (``r0``-``r6``) and column (``c0``-``c6``) labels, as cells
     are named in the actions (``r2c4``), the panel and the key. A cell shows a face-up tile's
     open pathways (``N``, ``E``, ``S``, ``W``; ``.`` closed), its mark, then the monster
@@ -310,10 +324,12 @@ def render_text(s: np.void) -> str:
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
     where = f"at {cell_name(int(s['monster_cell']))}" if s["monster_cell"] >= 0 else "off the board"
     panel = [
-        f"turn {int(s['turn']) + 1}, {status[int(s['outcome'])]}; the {monster} {where}; "
+        f"turn {turn_shown(s['turn'], s['outcome'])}, {status[int(s['outcome'])]}; the {monster} {where}; "
         f"walls in supply {int(s['wall_supply'])}, deck {int(s['deck_len'])} cards",
-        f"active player {int(s['seat'])}; decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
     ]
+    if int(s["outcome"]) == K.RUNNING:
+        decision = f"{K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})"
+        panel.append(f"active player {int(s['seat'])}; decision: {decision}")
     pending = int(s["pending_cell"])
     if s["decision"] == K.D_ORIENT and pending >= 0 and s["cell_up"][pending]:
         tile = int(s["cell_tile"][pending])
@@ -334,7 +350,7 @@ def render_text(s: np.void) -> str:
             f"player {p} ({C.HERO_NAMES[h] if h >= 0 else '-'}) at {where}: {int(s['feet'][p])} feet, "
             f"{int(s['hands'][p])} hand, {int(s['hand'][p].sum())} cards; slots (* wounded): "
         )
-        panel += _wrap(head, slots)
+        panel += _wrap(head, slots, width)
     letters = SYMBOL_LETTERS[1:]
     legend = (
         "NESW a tile's open pathways (. closed), then its mark: D the Door, "
@@ -343,8 +359,10 @@ def render_text(s: np.void) -> str:
         "(player numbers); #### a face-down tile; | a wall on the east side, ===== on the south side; "
         "north is up (r0), east to the right (c6)"
     )
-    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    width = max(width, 40)
+    legend = textwrap.wrap(legend, width, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
     legend = [line.replace("\xa0", " ") for line in legend]  # the non-breaking spaces keep a mark with its words
+    panel = [part for line in panel for part in textwrap.wrap(line, width, subsequent_indent="    ")]
     return "\n".join([*lines, *panel, "", *legend])
 
 

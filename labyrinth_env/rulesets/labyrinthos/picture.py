@@ -16,6 +16,7 @@ import numpy as np
 
 from labyrinth_env.core.grid import SQUARE_DELTAS
 from labyrinth_env.render import INK, MUTED, PAPER, Canvas, Panel, mix, regular_polygon, seat_colour
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinthos import components as C
 from labyrinth_env.rulesets.labyrinthos import kernel as K
 from labyrinth_env.rulesets.team_edition.picture import draw_back
@@ -367,7 +368,7 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool) -> None:
     p = Panel(c, PANEL_X, 24, WIDTH - PANEL_X - 18, HEIGHT - 48, size=13)
     p.heading("Labyrinthos" + (" (omniscient)" if omniscient else ""))
     first = " · first round" if int(s["turn"]) < n else ""
-    p.text(f"Turn {int(s['turn']) + 1} · {_status(s)}{first}", bold=not running)
+    p.text(f"Turn {turn_shown(s['turn'], s['outcome'])} · {_status(s)}{first}", bold=not running)
     if running:
         decider = int(s["decider"])
         who = f"player {decider}" + (" (you)" if decider == viewer else "")

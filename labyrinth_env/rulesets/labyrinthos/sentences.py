@@ -6,13 +6,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from labyrinth_env.core.sentences import Sentence, article, player, players, plural
+from labyrinth_env.rulesets.labyrinthos import components as C
 
 Event = Mapping[str, Any]
 Context = Mapping[str, Any]
 
 
+# as the rulebook writes them ("the Minotaur", "Medusa"); the option's values are lower case
+MONSTER_TITLES = {"minotaur": "the Minotaur", "medusa": "Medusa", "cerberus": "Cerberus"}
+
+
 def _monster(ctx: Context) -> str:
-    return f"the {ctx.get('monster', 'monster')}"
+    name = ctx.get("monster", "monster")
+    return MONSTER_TITLES.get(name, f"the {name}")
 
 
 def _move(e: Event, ctx: Context) -> str:
@@ -30,15 +36,48 @@ def _monster_move(e: Event, ctx: Context) -> str:
 
 
 def _displace(e: Event, ctx: Context) -> str:
-    where = f"to {e['to']}" if e["to"] is not None else "off the board"
-    return f"{player(e['seat'])} is driven {where} (chosen by {player(e['by'])})"
+    # l.235: the controlling player moves each attacked hero to an adjacent tile with a
+    # connecting pathway; with none (the kernel's -1) the hero stays: it was read as
+    # "driven off the board"
+    if e["to"] is None:
+        return f"{player(e['seat'])} has no connected tile to be moved to and stays"
+    return f"{player(e['seat'])} is moved to {e['to']} by {player(e['by'])}, who controls {_monster(ctx)}"
+
+
+def _first_player(e: Event, ctx: Context) -> str:
+    # the deal (l.47) comes before the first player and emits no event: every hand is full
+    return (
+        f"Each player is dealt {C.HAND_LIMIT} Desperation cards face down; {player(e['seat'])} plays first "
+        "and chooses a hero first"
+    )
+
+
+def _hero(e: Event, ctx: Context) -> str:
+    text = f"{player(e['seat'])} is {e['hero']}"
+    starts = ctx.get("hero_starts")
+    last = (ctx.get("first_player", 0) + ctx.get("num_players", 1) - 1) % ctx.get("num_players", 1)
+    if starts is None or e["seat"] != last:
+        return text
+    # the last choice turns the starting tiles up and sets the heroes on them (l.48-49),
+    # which the kernel does without an event of its own
+    where = ", ".join(f"{player(p)} at {cell}" for p, cell in sorted(starts.items()))
+    return f"{text}; the starting tiles are turned face up and each hero stands on its colour's tile: {where}"
+
+
+def _tokens(e: Event, ctx: Context) -> str:
+    # the event is a change (negative: tokens lost), not what the player now holds
+    counts = ((e["feet"], "Foot token", "Feet tokens"), (e["hand"], "Hand token", "Hand tokens"))
+    gains = " and ".join(plural(n, one, many) for n, one, many in counts if n > 0)
+    losses = " and ".join(plural(-n, one, many) for n, one, many in counts if n < 0)
+    done = [f"takes {gains}"] * bool(gains) + [f"loses {losses}"] * bool(losses)
+    return f"{player(e['seat'])} " + (" and ".join(done) or "takes no action tokens")
 
 
 SENTENCES: dict[str, Sentence] = {
     # the kernel counts turns from 0; the board's panel (render_text) from 1
     "start_turn": lambda e, ctx: f"Turn {e['turn'] + 1}: {player(e['seat'])} plays",
-    "first_player": lambda e, ctx: f"{player(e['seat'])} plays first",
-    "hero": lambda e, ctx: f"{player(e['seat'])} is {e['hero']}",
+    "first_player": _first_player,
+    "hero": _hero,
     "move": _move,
     "explore": lambda e, ctx: f"{player(e['seat'])} explores {e['cell']}: a {e['tile']} tile",
     "orient": lambda e, ctx: f"{player(e['seat'])} lays the tile at {e['cell']} turned {e['rotation']} clockwise",
@@ -78,10 +117,7 @@ SENTENCES: dict[str, Sentence] = {
     "monster_move": _monster_move,
     "attack": lambda e, ctx: f"{_monster(ctx)} attacks at {e['cell']}: {players(e['heroes'])}",
     "displace": _displace,
-    "tokens": lambda e, ctx: (
-        f"{player(e['seat'])} has {plural(e['feet'], 'Foot token', 'Feet tokens')} and "
-        f"{plural(e['hand'], 'Hand token')}"
-    ),
+    "tokens": _tokens,
     "reshuffle": lambda e, ctx: f"The discards ({plural(e['cards'], 'card')}) are shuffled into a new deck",
     "special_action": lambda e, ctx: f"{player(e['seat'])} uses the special action {e['action']}",
     "key_action": lambda e, ctx: f"{player(e['seat'])} uses the key action {e['action']}",

@@ -68,6 +68,7 @@ import numpy as np
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS
 from labyrinth_env.options import check_bool, option
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
@@ -225,7 +226,7 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
 _ICON_GLYPH = ("M", "T", "C")
@@ -274,7 +275,7 @@ def cell_glyph(s: np.void, cell: int) -> str:
     return ("????" if rot < 0 else card_sides(s, card, rot)) + mark
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The table with its row and column numbers, as spaces are named in the actions
     (``(row,col)``), the panel and the key. A space shows ``cell_glyph`` and then the seat
     digit of the character standing there (``*`` several)."""
@@ -292,11 +293,12 @@ def render_text(s: np.void) -> str:
             row.append(cell_glyph(s, cell) + (here[0] if len(here) == 1 else "*" if here else " "))
         lines.append(f"{r:>2} " + " ".join(row).rstrip())
     status = {K.RUNNING: "running", K.WON: f"won by player {int(s['winner'])}", K.TRUNCATED: "truncated"}
+    running = int(s["outcome"]) == K.RUNNING
     panel = [
-        f"turn {int(s['turn'])}, {status[int(s['outcome'])]}"
+        f"turn {turn_shown(int(s['turn']) - 1, s['outcome'])}, {status[int(s['outcome'])]}"
         + (" (race! doors open)" if s["race"] else "")
-        + f"; active player {int(s['seat'])}, actions left {int(s['actions_left'])}",
-        f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})",
+        + (f"; active player {int(s['seat'])}, actions left {int(s['actions_left'])}" if running else ""),
+        *([f"decision: {K.DECISIONS[int(s['decision'])]} (player {int(s['decider'])})"] if running else []),
         f"draw pile {int(s['deck_len'])}, discards {int(s['discard_len'])}, treasure reserve {int(s['reserve'])}",
     ]
     cell = int(s["pl_cell"])
@@ -318,9 +320,13 @@ def render_text(s: np.void) -> str:
         f"a door on that side), then its icon: {icons} (lower case: beaten), $ a treasure on the chest, "
         "+ none; ???? not yet turned; #### face down; . empty; EXIT the exit space (one location); "
         "pile a pile space; then the character there (player digit, * several). "
+        f"[{''.join(_ICON_GLYPH)}] after a character: its challenge icons ({icons}), each one card less "
+        "to beat a challenge of its type. "
         "North is up, east to the right."
     )
-    legend = textwrap.wrap(legend, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    width = max(width, 40)
+    legend = textwrap.wrap(legend, width, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    panel = [part for line in panel for part in textwrap.wrap(line, width, subsequent_indent="  ")]
     return "\n".join([*lines, "", *panel, "", *legend])
 
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from labyrinth_env.render import INK, MUTED, PAPER, Canvas, Panel, mix, seat_colour, text_width
 from labyrinth_env.render.canvas import CHAR_WIDTH
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 from labyrinth_env.rulesets.team_edition.picture import draw_back, draw_tile
@@ -327,7 +328,7 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool) -> None:
     p.heading("Labyrinx" + (" (omniscient)" if omniscient else ""))
     running = int(s["outcome"]) == K.RUNNING
     race = " · RACE to the exit" if s["race"] else ""
-    p.text(f"Turn {int(s['turn'])} · {_status(s)}{race}", bold=not running, max_lines=2)
+    p.text(f"Turn {turn_shown(int(s['turn']) - 1, s['outcome'])} · {_status(s)}{race}", bold=not running, max_lines=2)
     if running:
         seat, decider, dec = int(s["seat"]), int(s["decider"]), int(s["decision"])
         phase = K.PHASE_NAMES[int(s["phase"])]

@@ -72,7 +72,17 @@ SENTENCES: dict[str, Sentence] = {
     "challenge_lost": _lost,
     "treasure_on_chest": lambda e, ctx: f"{player(e['seat'])} leaves a treasure on the chest at {e['at']}",
     "reshuffle": lambda e, ctx: f"The discard pile ({plural(e['cards'], 'card')}) is shuffled into a new draw pile",
-    "despair": lambda e, ctx: f"{player(e['seat'])} despairs and draws {plural(e['cards_drawn'], 'card')}",
+    # l.40: the hand is discarded, a card without a challenge taken from the discard pile, or
+    # new cards drawn until one comes ("despairs and draws 0 cards" read as nothing happening)
+    "despair": lambda e, ctx: (
+        f"{player(e['seat'])} despairs, discarding its hand, and "
+        + (
+            f"draws {plural(e['cards_drawn'], 'card')} to find one without a challenge"
+            if e["cards_drawn"]
+            # drawn 0: from the discard pile, or (rarely) no card without one is left anywhere
+            else "draws none: a card without a challenge comes from the discard pile, if one lies there"
+        )
+    ),
     "rest": lambda e, ctx: f"{player(e['seat'])} rests, drawing {plural(e['cards'], 'card')}",
     "end_phase": lambda e, ctx: (
         f"{player(e['seat'])} ends the turn"

@@ -227,6 +227,9 @@ class raw_env(LabyrinthAECEnv):
     Options = PathsOfDestiny2011Options
     sentences = SENTENCES
 
+    def sentence_context(self) -> dict[str, Any]:
+        return {"own_key_space": hexenv.own_key_spaces(self.record)}
+
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         lines = [hexenv.player_line(s, seat).replace(f"player {seat}", "you", 1) + character_text(s, seat)]
         c = int(s["character"][seat])
@@ -390,10 +393,10 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The hex map (``hexenv.hex_map``: what lies on each field, its name under it; ``G``
     the Guard, ``g`` asleep, ``?`` a face-down field), the panel and the key. Face-down
     traps show only as ``^``, face-down fields never as which field."""
@@ -416,7 +419,10 @@ def render_text(s: np.void) -> str:
     ]
     if s["drawn_tile"] >= 0:
         tile = int(s["drawn_tile"])
-        panel += [f"drawn field: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
+        panel += [
+            f"drawn field: {C.TILE_NAMES[tile]}, its corridors by rotation:",
+            *hexenv.tile_rotations(tile, C, width),
+        ]
     covered = [node_name(cell * K.MC) for cell in range(K.NUM_BOARD) if s["fd_owner"][cell] >= 0]
     if covered:
         panel += [f"face-down fields (Spreading Illusion): {', '.join(covered)}"]
@@ -424,7 +430,7 @@ def render_text(s: np.void) -> str:
         panel += [f"turned face up now: {C.TILE_NAMES[int(s['fd_tile'][int(s['rv_cell'])])]}"]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C) + hexenv.corridor_lines(s, C)
     panel += [hexenv.player_line(s, p) + character_text(s, p) for p in range(n)]
-    return hexenv.render(glyph, panel, "field", "G the Guard (g asleep)\n     #? a face-down field")
+    return hexenv.render(glyph, panel, "field", ["G the Guard (g asleep)", "#? a face-down field"], width)
 
 
 def character_text(s: np.void, p: int) -> str:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labyrinth_env.core.sentences import Sentence, against, player, players, plural
-from labyrinth_env.rulesets.hex_sentences import shared_sentences
+from labyrinth_env.rulesets.hex_sentences import onto_own_key_space, shared_sentences
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 Event = Mapping[str, Any]
@@ -18,7 +18,10 @@ def _move(e: Event, ctx: Context) -> str:
     how = {"move": "moves", "climb up": "climbs up", "jump down": "jumps down", "leave": "leaves"}.get(
         e["how"], "moves"
     )
-    return f"{player(e['seat'])} {how} from {e['from']} to {e['to']}"
+    # l.119: "No player may take the key lying directly next to his start field, unless the
+    # key was already picked up by another player and then lost in some way"
+    own = onto_own_key_space(e, ctx, "field, where it may take a key only if another player picked it up and lost it")
+    return f"{player(e['seat'])} {how} from {e['from']} to {e['to']}" + own
 
 
 def _guard(e: Event, ctx: Context) -> str:

@@ -160,6 +160,9 @@ class raw_env(LabyrinthAECEnv):
     Options = PathsOfDestiny3eOptions
     sentences = SENTENCES
 
+    def sentence_context(self) -> dict[str, Any]:
+        return {"own_key_space": hexenv.own_key_spaces(self.record)}
+
     def seat_lines(self, s: np.void, seat: int) -> list[str]:
         c = int(s["character"][seat])
         lines = [f"your character: {C.CHARACTER_NAMES[c]}: {C.CHARACTER_TEXT[c]}" if c >= 0 else "no character"]
@@ -333,10 +336,10 @@ class raw_env(LabyrinthAECEnv):
         return t()
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, self.text_width)
 
 
-def render_text(s: np.void) -> str:
+def render_text(s: np.void, width: int = 100) -> str:
     """The hex map (``hexenv.hex_map``: what lies on each space, its name under it; ``$``
     an item, ``G`` the Golem, ``@`` ability tokens, ``?`` a face-down tile), the panel and the key.
     Face-down traps show only as ``^``; face-down tiles only as ``#?`` and by whose they are."""
@@ -359,7 +362,10 @@ def render_text(s: np.void) -> str:
     ]
     if s["drawn_tile"] >= 0:
         tile = int(s["drawn_tile"])
-        panel += [f"drawn tile: {C.TILE_NAMES[tile]}, its corridors by rotation:", *hexenv.tile_rotations(tile, C)]
+        panel += [
+            f"drawn tile: {C.TILE_NAMES[tile]}, its corridors by rotation:",
+            *hexenv.tile_rotations(tile, C, width),
+        ]
     panel += hexenv.key_line(s) + hexenv.face_up_traps(s, C)
     lying = [
         f"{node_name(int(node))} {C.ITEM_NAMES[i]}".replace(" ", hexenv.NBSP)
@@ -386,7 +392,7 @@ def render_text(s: np.void) -> str:
         tile = int(s["fd_tile"][int(s["rv_cell"])])
         panel += [
             f"revealing the tile at {node_name(int(s['rv_cell']) * K.MC)}: {C.TILE_NAMES[tile]}, by rotation:",
-            *hexenv.tile_rotations(tile, C),
+            *hexenv.tile_rotations(tile, C, width),
         ]
     for p in range(n):
         items = [C.ITEM_NAMES[int(i)] for i in s["items"][p] if i >= 0]
@@ -399,7 +405,7 @@ def render_text(s: np.void) -> str:
         ]
         tokens = f", tokens [{', '.join(hand)}]" if hand else ""
         panel.append(f"{hexenv.player_line(s, p)}, {who}, items [{', '.join(items)}]{tokens}")
-    return hexenv.render(glyph, panel, "space", "$ item  G Golem  @ ability token\n     #? a face-down tile")
+    return hexenv.render(glyph, panel, "space", ["$ item", "G Golem", "@ ability token", "#? a face-down tile"], width)
 
 
 def env(**options: Any) -> raw_env:

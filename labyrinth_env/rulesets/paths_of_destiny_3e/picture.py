@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from labyrinth_env.core.sentences import RULEBOOK_CITATION
 from labyrinth_env.render import INK, MUTED, Canvas, seat_colour
 from labyrinth_env.render.hexboard import TRAP_RED, Token, draw_board
 from labyrinth_env.render.pod import (
@@ -64,7 +65,8 @@ def draw(s: np.void, viewer: int | None = None, omniscient: bool = False) -> Can
     for i in range(K.NUM_ITEMS):
         node = int(s["item_node"][i])
         if node >= 0:
-            tokens.setdefault(node, []).append(Token(ITEM_COLOUR, ITEM_ABBR[i], C.describe_item(i), radius=0.25))
+            text = RULEBOOK_CITATION.sub("", C.describe_item(i))  # a tooltip for players, not the rules docs
+            tokens.setdefault(node, []).append(Token(ITEM_COLOUR, ITEM_ABBR[i], text, radius=0.25))
     for i in range(K.NUM_ABILITY_TOKENS):  # ability tokens: a square in the owner's colour
         node = int(s["tok_node"][i])
         if node >= 0:

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from labyrinth_env.core.sentences import Sentence, against, player, plural
-from labyrinth_env.rulesets.hex_sentences import shared_sentences
+from labyrinth_env.rulesets.hex_sentences import onto_own_key_space, shared_sentences
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 Event = Mapping[str, Any]
@@ -39,7 +39,12 @@ SENTENCES: dict[str, Sentence] = {
     "trap_placed": lambda e, ctx: f"{player(e['seat'])} sets a face-down trap at {e['node']}",
     # "reads its abilities aloud to all players" (l.150)
     "item_placed": lambda e, ctx: f"An item is placed at {e['node']}: {C.describe_item(C.ITEM_NAMES.index(e['item']))}",
-    "move": lambda e, ctx: f"{player(e['seat'])} moves from {e['from']} to {e['to']}",
+    # l.193: "cannot pick up the key token from the key space adjacent to his starting space
+    # unless this key token was dropped by another character"
+    "move": lambda e, ctx: (
+        f"{player(e['seat'])} moves from {e['from']} to {e['to']}"
+        + onto_own_key_space(e, ctx, "space, where it may pick up a key only if another character dropped it there")
+    ),
     # a safe jump throws no dice: its event carries no roll worth saying
     "safe_jump": lambda e, ctx: f"{player(e['seat'])} makes a safe jump",
     "jump_check": lambda e, ctx: (

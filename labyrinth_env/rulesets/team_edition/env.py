@@ -270,7 +270,7 @@ class raw_env(LabyrinthAECEnv):
         raise ValueError(f"unknown event record {record.tolist()}")
 
     def render_text(self) -> str:
-        return render_text(self.record)
+        return render_text(self.record, width=self.text_width)
 
 
 def env(**options: Any) -> raw_env:

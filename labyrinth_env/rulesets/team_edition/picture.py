@@ -10,6 +10,7 @@ import numpy as np
 
 from labyrinth_env.core.grid import ROTATE_SQUARE
 from labyrinth_env.render import INK, MUTED, Canvas, Panel, mix
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
@@ -200,7 +201,8 @@ def _panel(c: Canvas, s: np.void, viewer: int | None, omniscient: bool, wanted: 
     p.heading("Labyrinth: Team Edition" + (" (omniscient)" if omniscient else ""))
     outcome = int(s["outcome"])
     p.text(
-        f"Turn {int(s['turn']) + 1} · {K.VARIANTS[int(s['variant'])]} · {_STATUS[outcome]}", bold=outcome != K.RUNNING
+        f"Turn {turn_shown(s['turn'], outcome)} · {K.VARIANTS[int(s['variant'])]} · {_STATUS[outcome]}",
+        bold=outcome != K.RUNNING,
     )
     if outcome == K.RUNNING:
         seat = int(s["seat"])

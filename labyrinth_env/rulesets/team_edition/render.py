@@ -15,13 +15,15 @@ import textwrap
 import numpy as np
 
 from labyrinth_env.core.grid import ROTATE_SQUARE
+from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
 
 _LETTER = "abcdefghijklmnopqrstuvwx"
 CELL = 5  # characters a cell is wide (3 lines tall)
 LEFT = 4  # the row label and the push arrow before the board's first column
-PANEL_WIDTH = 100 - (LEFT + C.SIZE * CELL + 1 + 2)  # what the side panel may take of 100 columns
+BOARD_WIDTH = LEFT + C.SIZE * CELL + 1 + 2  # the board with its arrows and a gap before the side panel
+PANEL_WIDTH = 100 - BOARD_WIDTH  # what the side panel may take of 100 columns
 
 
 def _tile_rows(mask: int, middle: str) -> list[str]:
@@ -59,9 +61,9 @@ def _arrow_columns(side: int) -> set[int]:
     return out
 
 
-def render_text(s: np.void, omniscient: bool = False) -> str:
+def render_text(s: np.void, omniscient: bool = False, width: int = 100) -> str:
     """The board and a side panel, then the key; hidden treasures stay hidden unless
-    ``omniscient``."""
+    ``omniscient``. Narrower than 100 columns (``width``) the panel comes below the board."""
     n = int(s["num_players"])
     grid: list[str] = [""] * (C.SIZE * 3)
     for r in range(C.SIZE):
@@ -87,7 +89,7 @@ def render_text(s: np.void, omniscient: bool = False) -> str:
     panel = []
     outcome = int(s["outcome"])
     status = {K.RUNNING: "running", K.WON: "WON", K.LOST: "LOST", K.TRUNCATED: "truncated"}[outcome]
-    panel.append(f"turn {int(s['turn']) + 1}  status {status}")
+    panel.append(f"turn {turn_shown(s['turn'], outcome)}  status {status}")
     if outcome == K.RUNNING:
         seat = int(s["seat"])
         used = [name for name, f in (("push", "push_used"), ("spell", "spell_used")) if s[f]]
@@ -107,7 +109,10 @@ def render_text(s: np.void, omniscient: bool = False) -> str:
         panel.extend(_turns(s, int(s["cell_tile"][cell])))
     panel.append("spare tile, as 'push ... turn k' lays it in:")
     panel.extend(_turns(s, int(s["spare"])))
-    panel = [piece for line in panel for piece in textwrap.wrap(line, PANEL_WIDTH, subsequent_indent="  ")]
+    width = max(width, BOARD_WIDTH)
+    beside = width >= BOARD_WIDTH + PANEL_WIDTH
+    panel_width = PANEL_WIDTH if beside else width
+    panel = [piece for line in panel for piece in textwrap.wrap(line, panel_width, subsequent_indent="  ")]
 
     top, right, bottom, left = (_arrow_columns(side) for side in range(4))
     pad = " " * LEFT
@@ -118,11 +123,13 @@ def render_text(s: np.void, omniscient: bool = False) -> str:
         label = f"r{r}" if middle else ""
         side = ">" if middle and r in left else " "
         back = "<" if middle and r in right else " "
-        extra = panel[i] if i < len(panel) else ""
+        extra = panel[i] if beside and i < len(panel) else ""
         lines.append(f"{label:>2} {side}{row}{back}  {extra}".rstrip())
     lines.append(pad + "".join(("^" if c in bottom else " ").center(CELL) for c in range(C.SIZE)).rstrip())
-    for extra in panel[len(grid) :]:
-        lines.append(" " * (LEFT + C.SIZE * CELL + 3) + extra)
+    if beside:
+        lines += [" " * BOARD_WIDTH + extra for extra in panel[len(grid) :]]
+    else:
+        lines += ["", *panel]
 
     pieces = ", ".join(f"{C.COLORS[p][0].upper()} {C.COLORS[p]} (player {p})" for p in range(n))
     homes = ", ".join(
@@ -136,7 +143,8 @@ def render_text(s: np.void, omniscient: bool = False) -> str:
         "right, bottom and left ones likewise; "
         "'turn k': the tile's printed shape turned k quarter turns clockwise (drawn in the panel); "
         "north is up"
+        + ("" if beside else f"; the panel is below the board (beside it from {BOARD_WIDTH + PANEL_WIDTH} columns)")
     )
-    key_lines = textwrap.wrap(key, 100, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
+    key_lines = textwrap.wrap(key, width, initial_indent="key: ", subsequent_indent="     ", break_on_hyphens=False)
     lines += ["", *(line.replace("\xa0", " ") for line in key_lines)]
     return "\n".join(lines)

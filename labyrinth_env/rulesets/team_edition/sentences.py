@@ -24,6 +24,10 @@ def _sent(e: Event, ctx: Context) -> str:
     corner = homes.get(e["to"])
     where = f"{e['to']}" + (f", the {corner} home corner" if corner else "")
     if e["cause"] == "daedalus page":
+        if e["from"] == e["to"]:
+            # a Teleport page (the same one can come twice) may name the corner a piece
+            # already stands on: it stays, and "from r6c6 to r6c6" read as a wrong log
+            return f"The Book of Daedalus teleports {player(e['seat'])} to {where}, where its piece already stands"
         # a Teleport page names the corner it sends pieces to: it need not be the piece's own
         own = ctx.get("home_of", {}).get(e["seat"]) == e["to"]
         verb = "is sent home" if own else "is teleported"
@@ -60,7 +64,8 @@ SENTENCES: dict[str, Sentence] = {
         f"{player(e['seat'])} turns the tile at {e['cell']} face up: {e['tile']}, turn {e['orientation']}"
     ),
     "collect": lambda e, ctx: (
-        f"{player(e['seat'])} collects the {e['treasure']} for {player(e['from_board_of'])}'s board"
+        f"{player(e['seat'])} collects the {e['treasure']} for "
+        + ("its own board" if e["from_board_of"] == e["seat"] else f"{player(e['from_board_of'])}'s board")
         + ("; a bonus move" if e["bonus_move"] else "")
     ),
     "draw": lambda e, ctx: f"{player(e['seat'])} draws the treasure card {e['treasure']}",
