@@ -464,13 +464,14 @@ def shaping_potential(s, seat: int) -> float:
     return v
 
 
-# ``progress``: a key outweighs any way still to go or tiles still to search, so collecting
-# one never reads as a loss; tokens only break ties
+# ``progress``: a key outweighs any way still to go, so collecting one never reads as a loss
+# (it leaves the search term as it was); tokens only break ties. The search weight is the
+# best of 0.004-0.05 for the untrained prior against the heuristic (docs/training.md)
 PROGRESS_KEY = 0.2
 PROGRESS_WOUND = 0.02
 PROGRESS_ROUTE = 0.005  # per unit of ``routes.plan`` cost, up to PROGRESS_ROUTE_CAP units
 PROGRESS_ROUTE_CAP = 30
-PROGRESS_SEARCH = 0.004  # per face-down tile while a key tile the seat needs lies face down
+PROGRESS_SEARCH = 0.03  # per face-down tile while a key tile the seat needs lies face down
 PROGRESS_TOKEN = 0.0005  # per pool token, up to a turn's worth of each kind
 
 
@@ -482,10 +483,10 @@ def progress(s, seat: int) -> float:
     cheapest way to the seat's target (``routes.route_cost``: moves, explores, tile turns
     and walls to clear through the maze as it lies; at most 30 units) and per unit of the
     board actions it cannot use (``routes.lost_actions``: a key token or a wound on Move
-    costs most, on the empty key slot nothing), minus 0.004 per
-    face-down tile while a key tile the seat needs is among them (searching is progress),
-    plus 0.0005 per Feet token (up to 4) and Hand token (up to 3) in the pool, so that a
-    pool with Feet to walk beats one without and a token is not spent for nothing.
+    costs most, on the empty key slot nothing), minus 0.03 per face-down tile while a key
+    tile the seat needs is among them (searching is progress), plus 0.0005 per Feet token
+    (up to 4) and Hand token (up to 3) in the pool, so that a pool with Feet to walk beats
+    one without and a token is not spent for nothing.
 
     Reads only public fields: keys, wounds and pools on the boards, the explored tiles,
     walls, the heroes' and the monster's tiles; a face-down tile by its place only. 0 once
