@@ -169,14 +169,19 @@ def check_feature_prior(prior: Any) -> list[float]:
 
 
 def set_feature_prior(model: Any, prior: list[float]) -> None:
-    """Start the feature weights at ``prior`` in every position (``g = prior``): the
-    untrained network then plays by these weights on the action features, and self-play
-    improves from there instead of from a random walk."""
+    """Start the feature weights at ``prior`` in every position (``g = prior``) and the
+    policy head at zero: the untrained network then plays by these weights on the action
+    features alone, and self-play improves from there instead of from a random walk. A
+    randomly initialised policy head would break the features' ties at random instead
+    (Labyrinx: 23 and 6 of 40 games against random and the heuristic after 5 iterations,
+    where the prior alone wins 26 of 40 against the heuristic)."""
     import torch
 
     with torch.no_grad():
         model.features.weight.zero_()
         model.features.bias.copy_(torch.tensor(prior, dtype=torch.float32))
+        model.policy.weight.zero_()
+        model.policy.bias.zero_()
 
 
 def _torch_net_class() -> type:

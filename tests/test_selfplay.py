@@ -50,6 +50,19 @@ def test_numba_and_torch_nets_give_the_same_outputs() -> None:
         assert not np.allclose(model(torch.from_numpy(x), torch.from_numpy(2 * f + 1))[0].numpy(), t_logits.numpy())
 
 
+def test_feature_prior_alone_sets_the_untrained_logits() -> None:
+    """With a feature prior the untrained network's logits are ``features . prior``
+    exactly: no random policy head breaks the features' ties."""
+    model = N.TorchNet(300, 40, 2, (32, 16), seed=3)
+    prior = [10.0, -3.0, 10.0, 1.0]
+    N.set_feature_prior(model, prior)
+    x = sparse_observations(np.random.default_rng(0), 8, 300)
+    f = np.random.default_rng(1).normal(size=(8, 40, N.NUM_FEATURES)).astype(np.float32)
+    with torch.no_grad():
+        logits, _ = model(torch.from_numpy(x), torch.from_numpy(f))
+    np.testing.assert_allclose(logits.numpy(), f @ np.asarray(prior, dtype=np.float32), rtol=1e-5, atol=1e-5)
+
+
 def test_prior_is_the_softmax_over_legal_actions_only() -> None:
     logits = np.array([5.0, 1.0, 2.0, 9.0], dtype=np.float32)
     mask = np.array([0, 1, 1, 0], dtype=np.uint8)
