@@ -7,7 +7,7 @@ The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the 
 version and the CPU, so what this compiles serves every later process, every clone of the
 same sources and every worker on this machine; nothing stale is ever loaded.
 
-    labyrinth compile [--env ID ...] [--paths aec vector heuristic determinize search ...] [--jobs N]
+    labyrinth compile [--env ID ...] [--paths aec vector parallel heuristic determinize search ...] [--jobs N]
     labyrinth compile [--env ID ...] --export kernels.tar.gz   (compile, then pack them in one file)
     labyrinth compile --import kernels.tar.gz                   (on another machine: load, not compile)
 
@@ -31,10 +31,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-PATHS = ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
+PATHS = ("aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
-    "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
+    "vector": "the vector env's serial loops (reset, step; random and heuristic opponents)",
+    "parallel": "the vector env's parallel loops (prange: from 32 games up, with more than one numba thread)",
     "heuristic": "the heuristic agent",
     "determinize": "a seat's forward model (the view tournaments and evaluations give search agents)",
     "search": "the MCTS agent",
@@ -82,11 +83,14 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
         if "alphazero" in paths:
             _warm_alphazero(spec, env.unwrapped)
-        if "vector" in paths:
+        # the parallel loops cost as much compile time again as the serial ones, and only
+        # batches of PARALLEL_MIN_ENVS games and more run them: a path of their own
+        loops = [p for p, name in ((False, "vector"), (True, "parallel")) if name in paths]
+        if loops:
             from labyrinth_env.vector import VectorEnv
 
             for opponents in ("random", "heuristic") if spec.heuristic_module else ("random",):
-                for parallel in (False, True):  # VectorEnv picks by batch size
+                for parallel in loops:
                     vec = VectorEnv(env_id, 1, seed=0, opponents=opponents, parallel=parallel)
                     vec.reset()
                     vec.step(np.argmax(vec.action_masks(), axis=1))

@@ -22,6 +22,7 @@ from tests.toy_ruleset import SPEC as TOY_SPEC
 
 labyrinth_env.register_ruleset(TOY_SPEC)
 ANALYSED = ("toy_race_v", "labyrinx_v", "paths_of_destiny_2011_v")  # the rulesets tests analyse (env id starts)
+PARALLEL = ("toy_race_v", "team_edition_v")  # the rulesets whose parallel vector loops tests run
 
 
 def _whole_suite(config: pytest.Config) -> bool:
@@ -49,8 +50,14 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # run (test_analyze, test_game_ends: ANALYSED); the others' tests count only what a seat
     # cannot see (``unseen_one``, about 4 s to compile against some 25 s for the loops,
     # Team Edition on a loaded machine) and compile that themselves.
-    common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze")]
-    paths = {e: common + (["analyze"] if e.startswith(ANALYSED) else []) for e in labyrinth_env.list_envs()}
+    # The vector env's parallel loops ("parallel", a third of a large ruleset's compile) serve
+    # the tests that step 32 games and more at once or ask for them: the toy's (test_vector,
+    # test_compile) and Team Edition's (test_fork, test_train's evaluations, test_benchmarks).
+    common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze", "parallel")]
+    paths = {
+        e: common + (["analyze"] if e.startswith(ANALYSED) else []) + (["parallel"] if e.startswith(PARALLEL) else [])
+        for e in labyrinth_env.list_envs()
+    }
 
     capture = config.pluginmanager.getplugin("capturemanager")
     started = time.perf_counter()

@@ -54,7 +54,8 @@ print(json.dumps(compiled))
 
 
 def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, capsys):
-    seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "determinize", "search", "alphazero"], jobs=1)
+    paths = ["aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero"]
+    seconds = compile_rulesets([TOY], paths, jobs=1)
     assert set(seconds) == {TOY}
     out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
     assert f"{TOY}: compiling" in out and (f"{TOY}: compiled in" in out or f"{TOY}: ready in" in out)
@@ -66,7 +67,7 @@ def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, caps
 
 
 def test_every_path_is_named_and_helped():
-    assert PATHS == ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
+    assert PATHS == ("aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
     from labyrinth_env.compile import PATH_HELP
 
     assert set(PATH_HELP) == set(PATHS)
