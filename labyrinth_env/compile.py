@@ -264,6 +264,7 @@ def compile_rulesets(
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     import labyrinth_env
+    from labyrinth_env.core.sentences import plural
     from labyrinth_env.progress import PLAIN_EVERY_S
 
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(env_ids)))
@@ -295,7 +296,7 @@ def compile_rulesets(
         def functions(env_id: str) -> str:
             done = counts.get(env_id, 0)
             expected = known.get(keys[env_id], 0)
-            return f"{done} of about {max(done, expected)} functions" if expected else f"{done} functions"
+            return f"{done} of about {max(done, expected)} functions" if expected else plural(done, "function")
 
         tasks = {e: bar.add_task(f"{e}: waiting", total=None, start=False) for e in env_ids}
         saved = os.environ.get("NUMBA_NUM_THREADS")
@@ -334,7 +335,9 @@ def compile_rulesets(
                     # tear down), which nobody needs to wait for
                     exiting.append(running.pop(env_id))
                     if compiled:
-                        show(env_id, f"compiled in {seconds[env_id]:.0f} s ({compiled} functions)", final=True)
+                        show(
+                            env_id, f"compiled in {seconds[env_id]:.0f} s ({plural(compiled, 'function')})", final=True
+                        )
                     else:
                         show(env_id, f"ready in {seconds[env_id]:.0f} s (all loaded from the cache)", final=True)
                     bar.stop_task(tasks[env_id])
