@@ -41,7 +41,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     if os.environ.get("LABYRINTH_TEST_PRECOMPILE", "1") in ("0", "false", "no", "off"):
         return
-    from labyrinth_env.compile import PATHS, compile_rulesets
+    from labyrinth_env.compile import compile_rulesets
+
+    paths = precompile_paths()
+    capture = config.pluginmanager.getplugin("capturemanager")
+    started = time.perf_counter()
+    with capture.global_and_fixture_disabled():
+        print(f"\nthe kernels of every ruleset, compiled once for the {workers} test workers (or loaded if cached):")
+        try:
+            compile_rulesets(list(paths), paths, jobs=workers)
+        except RuntimeError as exc:  # the tests of that ruleset will fail with the whole story
+            print(f"compiling failed ({exc}); the tests follow and compile what they need")
+            return
+        print(f"kernels ready in {time.perf_counter() - started:.0f} s; the tests follow")
+
+
+def precompile_paths() -> dict[str, list[str]]:
+    """The compile paths of each ruleset that the tests run (what the precompile builds)."""
+    from labyrinth_env.compile import PATHS
 
     # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
     # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
@@ -54,18 +71,7 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     # the tests that step 32 games and more at once or ask for them: the toy's (test_vector,
     # test_compile) and Team Edition's (test_fork, test_train's evaluations, test_benchmarks).
     common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze", "parallel")]
-    paths = {
+    return {
         e: common + (["analyze"] if e.startswith(ANALYSED) else []) + (["parallel"] if e.startswith(PARALLEL) else [])
         for e in labyrinth_env.list_envs()
     }
-
-    capture = config.pluginmanager.getplugin("capturemanager")
-    started = time.perf_counter()
-    with capture.global_and_fixture_disabled():
-        print(f"\nthe kernels of every ruleset, compiled once for the {workers} test workers (or loaded if cached):")
-        try:
-            compile_rulesets(list(paths), paths, jobs=workers)
-        except RuntimeError as exc:  # the tests of that ruleset will fail with the whole story
-            print(f"compiling failed ({exc}); the tests follow and compile what they need")
-            return
-        print(f"kernels ready in {time.perf_counter() - started:.0f} s; the tests follow")
