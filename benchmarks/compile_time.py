@@ -139,8 +139,10 @@ def run_child(env_id: str, path: str, cache: str, show_stderr: bool = False) -> 
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     t0 = time.perf_counter()
+    # this file as a script, not ``-m labyrinth_env.benchmarks...``: that would import the
+    # package before the child times its import
     proc = subprocess.run(
-        [sys.executable, "-m", "labyrinth_env.benchmarks.compile_time", "--child", env_id, path],
+        [sys.executable, str(Path(__file__).resolve()), "--child", env_id, path],
         env=env,
         cwd=root,
         stdout=subprocess.PIPE,
