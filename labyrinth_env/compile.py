@@ -261,6 +261,7 @@ def compile_rulesets(
     """Fill the cache for ``env_ids`` in ``jobs`` processes (spawned, one ruleset each);
     ``paths`` for all of them, or per env id. Returns each ruleset's seconds (compiling, or
     loading what the cache already holds). ``RuntimeError`` names a ruleset that failed."""
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     import labyrinth_env
@@ -278,10 +279,12 @@ def compile_rulesets(
     known = _read_counts()  # functions each ruleset's paths compiled last time from these sources
     keys: dict[str, str] = {}
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
-    with Progress(*columns, disable=not progress, transient=False) as bar:
-        # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
-        # plain lines instead, a line per ruleset every PLAIN_EVERY_S (as the envs' own compiles).
-        plain = progress and not bar.console.is_terminal
+    console = Console()
+    # Away from a terminal (a CI log, a pipe) the bar would show only when all is done, each
+    # ruleset's last line again: plain lines instead, a line per ruleset every PLAIN_EVERY_S
+    # (as the envs' own compiles).
+    plain = progress and not console.is_terminal
+    with Progress(*columns, console=console, disable=not progress or plain, transient=False) as bar:
         said: dict[str, float] = {}
         counts: dict[str, int] = {}
         began: dict[str, float] = {}

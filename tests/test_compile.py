@@ -59,6 +59,8 @@ def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, caps
     assert set(seconds) == {TOY}
     out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
     assert f"{TOY}: compiling" in out and (f"{TOY}: compiled in" in out or f"{TOY}: ready in" in out)
+    # said once: a bar drawn at the end off a terminal would say it again
+    assert out.count(f"{TOY}: compiled in") + out.count(f"{TOY}: ready in") == 1, out
     done = subprocess.run(
         [sys.executable, "-c", _USE_EVERYTHING, "alphazero"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
