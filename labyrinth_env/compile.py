@@ -83,8 +83,9 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
         if "alphazero" in paths:
             _warm_alphazero(spec, env.unwrapped)
-        # the parallel loops cost as much compile time again as the serial ones, and only
-        # batches of PARALLEL_MIN_ENVS games and more run them: a path of their own
+        # the parallel loops cost about twice the serial ones' compile time (a third of a
+        # ruleset's), and only batches of PARALLEL_MIN_ENVS games and more run them: a path
+        # of their own
         loops = [p for p, name in ((False, "vector"), (True, "parallel")) if name in paths]
         if loops:
             from labyrinth_env.vector import VectorEnv
