@@ -14,7 +14,14 @@ For each run the numba compile events name the functions compiled, with their ow
 (``self``: the function's typing, lowering and optimisation, without the functions it
 compiled on the way); the table lists the heaviest per ruleset.
 
+With ``--archive FILE`` (an archive from ``labyrinth compile --export``) it measures what a
+fresh clone pays instead: the archive imported into an empty cache folder, then each
+ruleset's first ``make``, ``reset``, ``observe`` and ``step`` in a fresh interpreter (issue
+36: at most 3 s each) and ``labyrinth demo`` on that cache (at most 60 s). Run it from the
+clone, so that every process runs the clone's sources.
+
     labyrinth compile-time [--env ID ...] [--paths aec vector heuristic mcts all warm] [--out FILE]
+    labyrinth compile-time --archive kernels.tar.gz [--env ID ...] [--out FILE]
 """
 
 from __future__ import annotations
@@ -35,6 +42,7 @@ if __package__ in (None, ""):  # run as a script: make the repository importable
 
 PATHS = ("aec", "vector", "heuristic", "mcts", "all", "warm")
 DEFAULT_OUT = Path(__file__).resolve().parent / "results" / "compile_time.json"
+IMPORTED_OUT = Path(__file__).resolve().parent / "results" / "compile_time_imported.json"
 TIMEOUT_S = 1800
 
 
@@ -131,8 +139,10 @@ def run_child(env_id: str, path: str, cache: str, show_stderr: bool = False) -> 
     root = str(Path(__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     t0 = time.perf_counter()
+    # this file as a script, not ``-m labyrinth_env.benchmarks...``: that would import the
+    # package before the child times its import
     proc = subprocess.run(
-        [sys.executable, "-m", "labyrinth_env.benchmarks.compile_time", "--child", env_id, path],
+        [sys.executable, str(Path(__file__).resolve()), "--child", env_id, path],
         env=env,
         cwd=root,
         stdout=subprocess.PIPE,
@@ -180,6 +190,73 @@ def measure(env_ids: list[str], paths: list[str], progress: bool = True) -> dict
     return {"runs": runs, "meta": {"python": sys.version.split()[0], "cpus": os.cpu_count(), "when": time.ctime()}}
 
 
+def _command(argv: list[str], cache: str, out: Path) -> float:
+    """Seconds of ``labyrinth ARGV`` in a fresh interpreter on the kernel cache ``cache``
+    (its output to ``out``); a failure raises with the output's last lines."""
+    env = {**os.environ, "LABYRINTH_CACHE_DIR": cache}
+    env.pop("NUMBA_CACHE_DIR", None)
+    root = str(Path(__file__).resolve().parents[1])
+    t0 = time.perf_counter()
+    with out.open("w") as log:
+        proc = subprocess.run(
+            [sys.executable, "-m", "labyrinth_env.cli", *argv],
+            env=env,
+            cwd=root,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            timeout=TIMEOUT_S,
+            check=False,
+        )
+    seconds = time.perf_counter() - t0
+    if proc.returncode != 0:
+        tail = "\n".join(out.read_text().strip().splitlines()[-12:])
+        raise RuntimeError(f"labyrinth {' '.join(argv)} failed (exit {proc.returncode}):\n{tail}")
+    return seconds
+
+
+def measure_imported(archive: Path, env_ids: list[str], demo: bool = True) -> dict[str, Any]:
+    """A fresh clone's first use with an imported archive: the import, then each ruleset's
+    AEC path in a fresh interpreter, then ``labyrinth demo`` (its output kept in the result)."""
+    with tempfile.TemporaryDirectory(prefix="labyrinth-imported-") as tmp:
+        cache = os.path.join(tmp, "cache")
+        print(f"importing {archive} into an empty cache folder...", file=sys.stderr, flush=True)
+        import_s = _command(["compile", "--import", str(archive.resolve())], cache, Path(tmp, "import.txt"))
+        runs = []
+        for env_id in env_ids:
+            print(f"{env_id}: first make, reset, observe, step...", file=sys.stderr, flush=True)
+            runs.append(run_child(env_id, "aec", cache))
+        demo_s, demo_out = None, ""
+        if demo:
+            print("labyrinth demo...", file=sys.stderr, flush=True)
+            demo_s = _command(["demo", "--out", os.path.join(tmp, "demo")], cache, Path(tmp, "demo.txt"))
+            demo_out = Path(tmp, "demo.txt").read_text()
+    meta = {"python": sys.version.split()[0], "cpus": os.cpu_count(), "when": time.ctime(), "archive": str(archive)}
+    return {"runs": runs, "import_s": import_s, "demo_s": demo_s, "demo_output": demo_out, "meta": meta}
+
+
+def print_imported(result: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"with an imported archive (imported in {result['import_s']:.1f} s): a fresh interpreter each")
+    for col in ("env", "import labyrinth_env s", "first make, reset, observe, step s", "compiles", "process s"):
+        table.add_column(col, justify="left" if col == "env" else "right")
+    for r in result["runs"]:
+        phases = r["phases_s"]
+        first = sum(phases.get(k, 0.0) for k in ("make", "reset", "observe", "step"))
+        table.add_row(
+            r["env_id"],
+            f"{phases['import']:.1f}",
+            f"{first:.1f}",
+            str(r["compiles"]),
+            f"{r['process_s']:.1f}",
+        )
+    console = Console(width=max(Console().width, 120))
+    console.print(table)
+    if result["demo_s"] is not None:
+        console.print(f"labyrinth demo on that cache: {result['demo_s']:.0f} s (interpreter start included)")
+
+
 def print_tables(result: dict[str, Any], top: int = 6) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -221,8 +298,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     parser = argparse.ArgumentParser(prog="labyrinth compile-time", description=__doc__.split("\n\n")[0])
     parser.add_argument("--env", action="append", metavar="ID", help="env id (repeatable; default all)")
-    parser.add_argument("--paths", nargs="+", default=list(PATHS), choices=PATHS, help="paths to measure")
-    parser.add_argument("--out", type=Path, default=DEFAULT_OUT, help=f"JSON output (default {DEFAULT_OUT})")
+    parser.add_argument("--paths", nargs="+", default=None, choices=PATHS, help="paths to measure (default all)")
+    parser.add_argument(
+        "--archive",
+        type=Path,
+        metavar="FILE",
+        help="measure a fresh clone with this archive (labyrinth compile --export) imported: "
+        "each ruleset's first make/reset/observe/step and labyrinth demo",
+    )
+    parser.add_argument("--no-demo", action="store_true", help="with --archive: leave out labyrinth demo")
+    parser.add_argument(
+        "--out", type=Path, default=None, help=f"JSON output (default {DEFAULT_OUT}, or {IMPORTED_OUT})"
+    )
     args = parser.parse_args(args_in)
     import labyrinth_env
 
@@ -230,6 +317,22 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [e for e in env_ids if e not in labyrinth_env.list_envs()]
     if unknown:
         parser.error(f"unknown env id {unknown[0]!r}; available: {', '.join(labyrinth_env.list_envs())}")
+    if args.archive is not None:
+        if args.paths is not None:
+            parser.error("--archive measures the AEC path and the demo: drop --paths")
+        if not args.archive.is_file():
+            parser.error(f"--archive {args.archive}: no such file (write one with labyrinth compile --export FILE)")
+        imported = measure_imported(args.archive, env_ids, demo=not args.no_demo)
+        print_imported(imported)
+        out = args.out or IMPORTED_OUT
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(json.dumps(imported, indent=1))
+        print(f"wrote {out}")
+        return 0
+    if args.no_demo:
+        parser.error("--no-demo goes with --archive")
+    args.paths = args.paths or list(PATHS)
+    args.out = args.out or DEFAULT_OUT
     paths = list(args.paths)
     if "warm" in paths and "all" not in paths:
         parser.error("--paths warm loads the cache that 'all' leaves: add all")

@@ -7,7 +7,7 @@ The cache (``labyrinth_env.core.cache``) is keyed on the sources' contents, the 
 version and the CPU, so what this compiles serves every later process, every clone of the
 same sources and every worker on this machine; nothing stale is ever loaded.
 
-    labyrinth compile [--env ID ...] [--paths aec vector heuristic determinize search ...] [--jobs N]
+    labyrinth compile [--env ID ...] [--paths aec vector parallel heuristic determinize search ...] [--jobs N]
     labyrinth compile [--env ID ...] --export kernels.tar.gz   (compile, then pack them in one file)
     labyrinth compile --import kernels.tar.gz                   (on another machine: load, not compile)
 
@@ -31,10 +31,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-PATHS = ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
+PATHS = ("aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
 PATH_HELP = {
     "aec": "the AEC env (make, reset, step, observe)",
-    "vector": "the vector env (reset, step; serial and parallel loops, random and heuristic opponents)",
+    "vector": "the vector env's serial loops (reset, step; random and heuristic opponents)",
+    "parallel": "the vector env's parallel loops (prange: from 32 games up, with more than one numba thread)",
     "heuristic": "the heuristic agent",
     "determinize": "a seat's forward model (the view tournaments and evaluations give search agents)",
     "search": "the MCTS agent",
@@ -82,11 +83,15 @@ def warm(env_id: str, paths: Sequence[str], report: Any = None) -> None:
             make_agent("mcts:simulations=2,rollout_steps=4", 0).act(obs, env)
         if "alphazero" in paths:
             _warm_alphazero(spec, env.unwrapped)
-        if "vector" in paths:
+        # the parallel loops cost about twice the serial ones' compile time (a third of a
+        # ruleset's), and only batches of PARALLEL_MIN_ENVS games and more run them: a path
+        # of their own
+        loops = [p for p, name in ((False, "vector"), (True, "parallel")) if name in paths]
+        if loops:
             from labyrinth_env.vector import VectorEnv
 
             for opponents in ("random", "heuristic") if spec.heuristic_module else ("random",):
-                for parallel in (False, True):  # VectorEnv picks by batch size
+                for parallel in loops:
                     vec = VectorEnv(env_id, 1, seed=0, opponents=opponents, parallel=parallel)
                     vec.reset()
                     vec.step(np.argmax(vec.action_masks(), axis=1))
@@ -257,9 +262,11 @@ def compile_rulesets(
     """Fill the cache for ``env_ids`` in ``jobs`` processes (spawned, one ruleset each);
     ``paths`` for all of them, or per env id. Returns each ruleset's seconds (compiling, or
     loading what the cache already holds). ``RuntimeError`` names a ruleset that failed."""
+    from rich.console import Console
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
     import labyrinth_env
+    from labyrinth_env.core.sentences import plural
     from labyrinth_env.progress import PLAIN_EVERY_S
 
     jobs = max(1, min(jobs or os.cpu_count() or 1, len(env_ids)))
@@ -273,10 +280,12 @@ def compile_rulesets(
     known = _read_counts()  # functions each ruleset's paths compiled last time from these sources
     keys: dict[str, str] = {}
     columns = (TextColumn("{task.description}"), BarColumn(bar_width=20), TimeElapsedColumn())
-    with Progress(*columns, disable=not progress, transient=False) as bar:
-        # Away from a terminal (a CI log, a pipe) the bar would show only when all is done:
-        # plain lines instead, a line per ruleset every PLAIN_EVERY_S (as the envs' own compiles).
-        plain = progress and not bar.console.is_terminal
+    console = Console()
+    # Away from a terminal (a CI log, a pipe) the bar would show only when all is done, each
+    # ruleset's last line again: plain lines instead, a line per ruleset every PLAIN_EVERY_S
+    # (as the envs' own compiles).
+    plain = progress and not console.is_terminal
+    with Progress(*columns, console=console, disable=not progress or plain, transient=False) as bar:
         said: dict[str, float] = {}
         counts: dict[str, int] = {}
         began: dict[str, float] = {}
@@ -291,7 +300,7 @@ def compile_rulesets(
         def functions(env_id: str) -> str:
             done = counts.get(env_id, 0)
             expected = known.get(keys[env_id], 0)
-            return f"{done} of about {max(done, expected)} functions" if expected else f"{done} functions"
+            return f"{done} of about {max(done, expected)} functions" if expected else plural(done, "function")
 
         tasks = {e: bar.add_task(f"{e}: waiting", total=None, start=False) for e in env_ids}
         saved = os.environ.get("NUMBA_NUM_THREADS")
@@ -330,7 +339,9 @@ def compile_rulesets(
                     # tear down), which nobody needs to wait for
                     exiting.append(running.pop(env_id))
                     if compiled:
-                        show(env_id, f"compiled in {seconds[env_id]:.0f} s ({compiled} functions)", final=True)
+                        show(
+                            env_id, f"compiled in {seconds[env_id]:.0f} s ({plural(compiled, 'function')})", final=True
+                        )
                     else:
                         show(env_id, f"ready in {seconds[env_id]:.0f} s (all loaded from the cache)", final=True)
                     bar.stop_task(tasks[env_id])

@@ -22,6 +22,7 @@ from tests.toy_ruleset import SPEC as TOY_SPEC
 
 labyrinth_env.register_ruleset(TOY_SPEC)
 ANALYSED = ("toy_race_v", "labyrinx_v", "paths_of_destiny_2011_v")  # the rulesets tests analyse (env id starts)
+PARALLEL = ("toy_race_v", "team_edition_v")  # the rulesets whose parallel vector loops tests run
 
 
 def _whole_suite(config: pytest.Config) -> bool:
@@ -40,18 +41,9 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         return
     if os.environ.get("LABYRINTH_TEST_PRECOMPILE", "1") in ("0", "false", "no", "off"):
         return
-    from labyrinth_env.compile import PATHS, compile_rulesets
+    from labyrinth_env.compile import compile_rulesets
 
-    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
-    # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
-    # test_pod3e_agents): those tests compile them, the others' would be compiled for nothing.
-    # The game card's analysis loops ("analyze") serve the rulesets whose analysis the tests
-    # run (test_analyze, test_game_ends: ANALYSED); the others' tests count only what a seat
-    # cannot see (``unseen_one``, about 4 s to compile against some 25 s for the loops,
-    # Team Edition on a loaded machine) and compile that themselves.
-    common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze")]
-    paths = {e: common + (["analyze"] if e.startswith(ANALYSED) else []) for e in labyrinth_env.list_envs()}
-
+    paths = precompile_paths()
     capture = config.pluginmanager.getplugin("capturemanager")
     started = time.perf_counter()
     with capture.global_and_fixture_disabled():
@@ -62,3 +54,24 @@ def pytest_sessionstart(session: pytest.Session) -> None:
             print(f"compiling failed ({exc}); the tests follow and compile what they need")
             return
         print(f"kernels ready in {time.perf_counter() - started:.0f} s; the tests follow")
+
+
+def precompile_paths() -> dict[str, list[str]]:
+    """The compile paths of each ruleset that the tests run (what the precompile builds)."""
+    from labyrinth_env.compile import PATHS
+
+    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
+    # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
+    # test_pod3e_agents): those tests compile them, the others' would be compiled for nothing.
+    # The game card's analysis loops ("analyze") serve the rulesets whose analysis the tests
+    # run (test_analyze, test_game_ends: ANALYSED); the others' tests count only what a seat
+    # cannot see (``unseen_one``, about 4 s to compile against some 25 s for the loops,
+    # Team Edition on a loaded machine) and compile that themselves.
+    # The vector env's parallel loops ("parallel", a third of a large ruleset's compile) serve
+    # the tests that step 32 games and more at once or ask for them: the toy's (test_vector,
+    # test_compile) and Team Edition's (test_fork, test_train's evaluations, test_benchmarks).
+    common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze", "parallel")]
+    return {
+        e: common + (["analyze"] if e.startswith(ANALYSED) else []) + (["parallel"] if e.startswith(PARALLEL) else [])
+        for e in labyrinth_env.list_envs()
+    }

@@ -497,3 +497,22 @@ def test_rllib_benchmark_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     if importlib.util.find_spec("tree") is None:  # RLlib is not installed here: one line, exit 2
         assert rllib_ppo.main(["--env", "team_edition_v2"]) == 2
         assert "RLlib is not installed" in capsys.readouterr().err
+
+
+def test_compile_time_with_an_archive_refuses_bad_arguments_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from labyrinth_env import cli
+
+    archive = tmp_path / "kernels.tar.gz"
+    archive.write_bytes(b"")
+    for argv, words in [
+        (["--archive", str(tmp_path / "none.tar.gz")], "no such file (write one with labyrinth compile --export FILE)"),
+        (["--archive", str(archive), "--paths", "aec"], "--archive measures the AEC path and the demo: drop --paths"),
+        (["--no-demo"], "--no-demo goes with --archive"),
+    ]:
+        with pytest.raises(SystemExit) as exc:
+            cli.main(["compile-time", *argv])
+        assert exc.value.code == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert words in err[-1] and "Traceback" not in "\n".join(err), err

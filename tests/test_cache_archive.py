@@ -30,7 +30,18 @@ def archive(tmp_path_factory) -> Path:
     """The toy ruleset's kernels (the paths ``_USE_EVERYTHING`` takes), compiled or loaded
     into this machine's cache and exported."""
     out = tmp_path_factory.mktemp("archive") / "toy.tar.gz"
-    argv = ["compile", "--env", TOY_SPEC.env_id, "--paths", "aec", "vector", "heuristic", "determinize", "search"]
+    argv = [
+        "compile",
+        "--env",
+        TOY_SPEC.env_id,
+        "--paths",
+        "aec",
+        "vector",
+        "parallel",
+        "heuristic",
+        "determinize",
+        "search",
+    ]
     assert cli.main([*argv, "--export", str(out)]) == 0
     return out
 

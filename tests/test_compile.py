@@ -54,10 +54,13 @@ print(json.dumps(compiled))
 
 
 def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, capsys):
-    seconds = compile_rulesets([TOY], ["aec", "vector", "heuristic", "determinize", "search", "alphazero"], jobs=1)
+    paths = ["aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero"]
+    seconds = compile_rulesets([TOY], paths, jobs=1)
     assert set(seconds) == {TOY}
     out = capsys.readouterr().out  # not a terminal here: plain lines, not a bar drawn at the end
     assert f"{TOY}: compiling" in out and (f"{TOY}: compiled in" in out or f"{TOY}: ready in" in out)
+    # said once: a bar drawn at the end off a terminal would say it again
+    assert out.count(f"{TOY}: compiled in") + out.count(f"{TOY}: ready in") == 1, out
     done = subprocess.run(
         [sys.executable, "-c", _USE_EVERYTHING, "alphazero"], cwd=ROOT, capture_output=True, text=True, timeout=600
     )
@@ -66,7 +69,7 @@ def test_compiled_paths_leave_nothing_to_compile_in_a_new_process(tmp_path, caps
 
 
 def test_every_path_is_named_and_helped():
-    assert PATHS == ("aec", "vector", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
+    assert PATHS == ("aec", "vector", "parallel", "heuristic", "determinize", "search", "alphazero", "batch", "analyze")
     from labyrinth_env.compile import PATH_HELP
 
     assert set(PATH_HELP) == set(PATHS)

@@ -191,12 +191,14 @@ def test_copy_false_returns_the_buffer_and_the_same_observations():
 def test_parallel_and_serial_loops_play_the_same_games(opponents):
     """``parallel=True`` (prange on numba's threads) and ``parallel=False`` (the serial
     binding) step the same games to the same observations, rewards and ends; the default
-    is serial below ``PARALLEL_MIN_ENVS`` games."""
+    is serial below ``PARALLEL_MIN_ENVS`` games. Both are the batch template's loops, bound
+    alike to every ruleset: the toy ruleset's test them (a large ruleset's parallel loops
+    compile for a minute)."""
     from labyrinth_env.vector import PARALLEL_MIN_ENVS
 
     runs = []
     for parallel in (True, False):
-        vec = VectorEnv("paths_of_destiny_3e_v3", 6, opponents=opponents, seed=4, num_players=3, parallel=parallel)
+        vec = VectorEnv("toy_race_v0", 6, opponents=opponents, seed=4, num_players=3, parallel=parallel)
         rng = np.random.default_rng(1)
         trace = [vec.reset()[0].copy()]
         for _ in range(120):
@@ -434,7 +436,9 @@ def test_observations_stay_in_the_declared_box(env_id, num_players):
     """Every observation of long random play lies in the Box the env declares ([0, 1]):
     check totals with modifiers once went past both ends (Paths of Destiny, many players)."""
     learner = "all" if labyrinth_env.get_spec(env_id).cooperative else "rotate"
-    vec = VectorEnv(env_id, 256, learner_seats=learner, num_players=num_players, seed=1)
+    # the serial loop: the parallel one plays the same games (the test above), and its compile
+    # would cost a third of the ruleset's again for no other test
+    vec = VectorEnv(env_id, 256, learner_seats=learner, num_players=num_players, seed=1, parallel=False)
     obs, _ = vec.reset(seed=1)
     space = vec.single_observation_space
     rng = np.random.default_rng(0)
