@@ -330,7 +330,7 @@ def test_loss_falls_on_a_fixed_batch(tmp_path) -> None:
 
 def test_a_feature_prior_makes_the_untrained_network_play_by_its_features(tmp_path) -> None:
     """With ``net.feature_prior`` the first network's logits are the prior's weighting of
-    the action features (plus the untrained policy head): the weights say g = prior."""
+    the action features alone: the weights say g = prior, and the policy head is zero."""
     from labyrinth_env.agents import train_alphazero as A
 
     prior = [1.0, -0.3, 5.0, 0.0]
@@ -338,6 +338,7 @@ def test_a_feature_prior_makes_the_untrained_network_play_by_its_features(tmp_pa
     net = N.to_arrays(trainer.model)
     assert not net[8].any()
     np.testing.assert_array_equal(net[9], np.array(prior, dtype=np.float32))
+    assert not net[4].any() and not net[5].any()
     plain = N.to_arrays(A.Trainer(toy_config(tmp_path / "plain", net={"hidden": [8, 8]})).model)
     assert not np.array_equal(plain[9], net[9])
 
@@ -494,3 +495,49 @@ def test_the_feature_prior_benchmark_prints_a_table_and_writes_json(tmp_path, ca
     assert [r["opponent"] for r in rows] == ["random", "heuristic"] and all(r["games"] == 4 for r in rows)
     assert feature_prior.main(["--env", "toy_race_v0", "--prior", "1,2"]) == 2
     assert "--prior must be 4 comma-separated numbers" in capsys.readouterr().err
+
+
+def shipped_networks() -> list:
+    from labyrinth_env.agents.learned import CHECKPOINTS
+
+    return sorted(CHECKPOINTS.glob("*.npz"))
+
+
+@pytest.mark.parametrize("path", shipped_networks(), ids=lambda p: p.stem)
+def test_shipped_networks_load_for_their_env_with_their_record(path) -> None:
+    """Each shipped network (agent spec ``learned``) is named for its env, fits that env's
+    kernel, is at most a few MB, and has beside it a record naming the training config it
+    came from (which exists, trains that env, and has the seed and iteration count the
+    network's metadata gives) and the figures it was measured at."""
+    import json
+    from pathlib import Path
+
+    from labyrinth_env.agents import learned
+    from labyrinth_env.agents.train_alphazero import load_config
+
+    arrays, meta = N.load_net(path)
+    assert meta["env_id"] == path.stem and path.stat().st_size < 8_000_000
+    K = labyrinth_env.get_spec(path.stem).kernel
+    assert (arrays[0].shape[0], arrays[5].shape[0], arrays[7].shape[0]) == (K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS)
+    assert learned.shipped_path(path.stem) == path
+    record = json.loads(path.with_suffix(".json").read_text())
+    cfg = load_config(Path(__file__).resolve().parents[1] / record["config"])
+    assert cfg.env_id == path.stem and cfg.seed == meta["seed"] == record["seed"]
+    assert cfg.iterations == meta["iteration"] == record["iteration"]
+    assert cfg.selfplay["leaf_mix"] == meta["leaf_mix"]
+    assert {"against", "games", "win_rate", "ci95", "command"} <= set(record["figures"][0])
+
+
+def test_the_feature_prior_benchmark_measures_the_prior_and_its_search(capsys) -> None:
+    """``benchmarks/feature_prior.py``: rows for the prior alone and guided search, and one
+    line with exit code 2 for settings it cannot take."""
+    from benchmarks import feature_prior
+
+    for simulations in (0, 8):
+        rows = feature_prior.measure("toy_race_v0", 4, (10.0, -3.0, 10.0, 0.0), simulations=simulations)
+        assert [r["opponent"] for r in rows] == ["random", "heuristic"]
+        assert all(r["games"] == 4 and 0 <= r["wins"] <= 4 and r["simulations"] == simulations for r in rows)
+    for argv in (["--simulations", "-1"], ["--leaf-mix", "2"], ["--prior", "1,2"]):
+        assert feature_prior.main(["--env", "toy_race_v0", *argv]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "feature_prior.py:" in err
