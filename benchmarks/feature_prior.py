@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--env", action="append", help="env id (repeatable; default: every ruleset)")
     parser.add_argument("--games", type=int, default=100, help="2-player games per opponent (default 100)")
     parser.add_argument("--prior", default=",".join(str(v) for v in DEFAULT_PRIOR), help="four feature weights")
-    parser.add_argument("--simulations", type=int, default=0, help="search iterations per move (default 0: the prior alone)")
+    parser.add_argument("--simulations", type=int, default=0, help="search iterations a move (0: the prior alone)")
     parser.add_argument("--leaf-mix", type=float, default=1.0, help="share of a leaf's value from progress (default 1)")
     parser.add_argument("--out", default="results/bench/feature_prior.json", help="JSON output")
     args = parser.parse_args(argv)
