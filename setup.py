@@ -11,4 +11,11 @@ from setuptools import find_packages, setup
 
 MAPPED = {"labyrinth_env.agents": "agents", "labyrinth_env.benchmarks": "benchmarks"}
 
-setup(packages=[*find_packages(include=["labyrinth_env", "labyrinth_env.*"]), *MAPPED], package_dir=MAPPED)
+# the shipped self-play networks are data in a folder of their own (no __init__.py): named
+# here, or setuptools warns that it would leave out a folder Python can import
+DATA_PACKAGES = ["labyrinth_env.agents.checkpoints"]
+
+setup(
+    packages=[*find_packages(include=["labyrinth_env", "labyrinth_env.*"]), *MAPPED, *DATA_PACKAGES],
+    package_dir=MAPPED,
+)
