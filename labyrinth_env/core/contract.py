@@ -24,7 +24,7 @@ piece is named before anything compiles; core knows kernels, not env classes.
 | ``returns(s, out)`` | final rewards per seat (zeros while running or truncated) |
 | ``determinize(s, seat, seed)`` | resample everything ``seat`` cannot know (for search) |
 | ``shaping_potential(s, seat) -> float`` | an opt-in progress estimate in [0, 1] |
-| ``progress(s, seat) -> float`` | the progress the self-play learner reads (often ``shaping_potential``) |
+| ``progress(s, seat) -> float`` | how near the seat is to winning, for the self-play learner |
 | ``unseen(s, seat, out)`` | what ``seat`` cannot see (``NO_SEAT``: no seat has seen): ``out[0]`` components, |
 | | ``out[1]`` log10 of their arrangements (nan: not counted) |
 """
