@@ -64,7 +64,7 @@ MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_SELF = 0, 1, 2
 
-# the kernels' progress (``K.progress``, often the shaping potential) moves by 0.01-0.2 a
+# the kernels' progress (``K.progress``: how near a seat is to winning) moves by 0.01-0.2 a
 # step; scaled, its changes weigh like a win's 1
 PROGRESS_SCALE = 10.0
 
@@ -143,6 +143,17 @@ def progress_values(s, out, cooperative: bool, root_progress: float) -> None:
             out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - root_progress))
         else:
             out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
+
+
+@njit(cache=True)
+def mix_progress(s, values, scratch, leaf_mix: float, cooperative: bool, root_progress: float) -> None:
+    """``values`` (the network's, per seat) become ``leaf_mix`` parts ``progress_values`` and
+    the rest the network's (``scratch``: one value per seat)."""
+    if leaf_mix <= 0.0:
+        return
+    progress_values(s, scratch, cooperative, root_progress)
+    for p in range(K.NUM_SEATS):
+        values[p] = (1.0 - leaf_mix) * values[p] + leaf_mix * scratch[p]
 
 
 @njit(cache=True)
@@ -291,10 +302,7 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
             root_prior[:] = leaf_prior
             root_mask[:] = mask
             root_progress = K.progress(s, seat)
-            if leaf_mix > 0.0:
-                progress_values(s, static, cooperative, root_progress)
-                for p in range(K.NUM_SEATS):
-                    ret[p] = (1.0 - leaf_mix) * ret[p] + leaf_mix * static[p]
+            mix_progress(s, ret, static, leaf_mix, cooperative, root_progress)
             root_value = ret[seat]
             if noise > 0.0:
                 total = 0.0
@@ -350,10 +358,7 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
                 final_values(s, ret, adjudicate)
             else:
                 evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
-                if leaf_mix > 0.0:
-                    progress_values(s, static, cooperative, root_progress)
-                    for p in range(K.NUM_SEATS):
-                        ret[p] = (1.0 - leaf_mix) * ret[p] + leaf_mix * static[p]
+                mix_progress(s, ret, static, leaf_mix, cooperative, root_progress)
             if nodes < max_nodes:
                 child = nodes
                 nodes += 1
