@@ -393,6 +393,10 @@ def test_config_errors_name_the_key_and_what_is_allowed(tmp_path) -> None:
         A.check_config({**base, "selfplay": {"max_turns": -1}})
     with pytest.raises(ValueError, match=r"selfplay.adjudicate must be in \[0, 1\]"):
         A.check_config({**base, "selfplay": {"adjudicate": 2.0}})
+    with pytest.raises(ValueError, match=r"selfplay.leaf_mix must be in \[0, 1\]"):
+        A.check_config({**base, "selfplay": {"leaf_mix": -0.5}})
+    with pytest.raises(ValueError, match=r"unknown eval.against entry 'mirror'.*'self'"):
+        A.check_config({**base, "eval": {"against": ["mirror"]}})
     with pytest.raises(ValueError, match=r"--resume: no checkpoint"):
         A.train(toy_config(tmp_path), resume=True, progress=False)
 
