@@ -3,7 +3,7 @@
 
     x = the deciding seat's own observation (flat float32, ``K.OBS_SIZE``)
     f = what each legal action leads to    (``[K.NUM_ACTIONS, NUM_FEATURES]``, see
-                                            ``alphazero_template.action_features``)
+                                            ``batch_template.action_features``)
     h1 = relu(x W1 + b1), h2 = relu(h1 W2 + b2)
     g = h2 Wf + bf                         (``NUM_FEATURES``: how much each feature
                                             counts in this position)
@@ -43,7 +43,7 @@ import numpy as np
 from labyrinth_env.core.jit import njit
 
 NUM_ARRAYS = 10
-NUM_FEATURES = 4  # see alphazero_template.action_features
+NUM_FEATURES = 4  # see core/batch_template.action_features
 FORMAT = "labyrinth-alphazero-net/2"
 
 

@@ -51,6 +51,9 @@ from labyrinth_env.core.rng import derive_seed, next_u64, pick_random, randint, 
 BOUND_NAME = "alphazero"
 K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
 H: ModuleType | None = None  # the ruleset's heuristic: an evaluation opponent only
+# the ruleset's loops (core/batch_template, bound by core.templates.bind): the action features
+# and progress the env's ``lookahead`` option shows are the learner's, written once there
+L: ModuleType | None = None
 
 # the params vector (float64) of ``search`` and ``selfplay``
 P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET, P_ADJUDICATE = 0, 1, 2, 3, 4, 5, 6
@@ -64,53 +67,11 @@ MAXVISIT_INIT, VALUE_SCALE = 50.0, 0.1
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_SELF = 0, 1, 2
 
-# the kernels' progress (``K.progress``: how near a seat is to winning) moves by 0.01-0.2 a
-# step; scaled, its changes weigh like a win's 1
-PROGRESS_SCALE = 10.0
-
 
 @njit(cache=True)
 def uniform01(rng) -> float:
     """A uniform float in (0, 1)."""
     return ((next_u64(rng) >> np.uint64(11)) + 0.5) / 9007199254740992.0
-
-
-@njit(cache=True)
-def best_other_potential(s, seat: int) -> float:
-    """The highest progress (``K.progress``) among the seats other than ``seat`` (0 alone)."""
-    best = 0.0
-    for p in range(s.num_players):
-        if p != seat:
-            best = max(best, K.progress(s, p))
-    return best
-
-
-@njit(cache=True)
-def action_features(s, seat: int, mask, features, scratch) -> None:
-    """``features[a]`` for every action ``mask`` allows to ``seat`` in ``s``, read from the
-    position the action leads to (``scratch``: one record to play it in): the change of the
-    seat's own progress (``K.progress``) and of the best other seat's (``PROGRESS_SCALE`` times),
-    the seat's return if the action ends the game, and whether the seat acts again. ``s``
-    must be a world the seat may see (determinized for it): its dice and draws are that
-    world's, so the features carry nothing hidden."""
-    features[:] = 0.0
-    own = K.progress(s, seat)
-    other = best_other_potential(s, seat)
-    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
-    for a in range(mask.shape[0]):
-        if not mask[a]:
-            continue
-        scratch[0] = s
-        t = scratch[0]
-        K.step(t, a)
-        if K.to_act(t) < 0:
-            K.returns(t, ret)
-            features[a, 2] = ret[seat]
-            if ret[seat] != 0.0:  # a decided game's potential is 0: the return says it all
-                continue
-        features[a, 0] = PROGRESS_SCALE * (K.progress(t, seat) - own)
-        features[a, 1] = PROGRESS_SCALE * (best_other_potential(t, seat) - other)
-        features[a, 3] = 1.0 if K.to_act(t) == seat else 0.0
 
 
 @njit(cache=True)
@@ -129,7 +90,7 @@ def final_values(s, ret, adjudicate: float) -> None:
         if ret[p] != 0.0:
             return
     for p in range(s.num_players):
-        ret[p] = adjudicate * np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
+        ret[p] = adjudicate * np.tanh(L.PROGRESS_SCALE * (K.progress(s, p) - L.best_other_progress(s, p)))
 
 
 @njit(cache=True)
@@ -140,9 +101,9 @@ def progress_values(s, out, cooperative: bool, root_progress: float) -> None:
     out[:] = 0.0
     for p in range(s.num_players):
         if cooperative:
-            out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - root_progress))
+            out[p] = np.tanh(L.PROGRESS_SCALE * (K.progress(s, p) - root_progress))
         else:
-            out[p] = np.tanh(PROGRESS_SCALE * (K.progress(s, p) - best_other_potential(s, p)))
+            out[p] = np.tanh(L.PROGRESS_SCALE * (K.progress(s, p) - L.best_other_progress(s, p)))
 
 
 @njit(cache=True)
@@ -164,7 +125,7 @@ def evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, prio
     mover = K.to_act(s)
     K.observe(s, mover, x)
     K.legal_mask(s, mask)
-    action_features(s, mover, mask, features, scratch)
+    L.action_features(s, mover, mask, features, scratch)
     forward(net, x, features, mask, logits, rel_value, h1, h2)
     masked_softmax(logits, mask, prior)
     value[:] = 0.0
@@ -509,7 +470,7 @@ def net_action(states, seat: int, net, seed, work, features, x, mask, logits, re
     K.determinize(world, seat, seed)
     K.observe(world, seat, x)
     K.legal_mask(world, mask)
-    action_features(world, seat, mask, features, work[1:])
+    L.action_features(world, seat, mask, features, work[1:])
     forward(net, x, features, mask, logits, rel_value, h1, h2)
     return masked_argmax(logits, mask)
 

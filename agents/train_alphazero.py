@@ -11,7 +11,7 @@ valued by the network; no heuristic), adds their decisions to a replay buffer of
 from it (loss: cross-entropy of the masked policy against the search's policy target,
 plus the squared error of every seat's value against the game's returns). Three aids for
 games that random play never finishes: the network weighs each legal action's features
-(``alphazero_template.action_features``), ``net.feature_prior`` starts those weights at a
+(``core/batch_template.action_features``), ``net.feature_prior`` starts those weights at a
 given weighting, and an undecided game's value targets follow each seat's progress
 (``selfplay.adjudicate``; ``selfplay.max_turns`` stops self-play games sooner than the
 evaluation's). Every ``eval.every``

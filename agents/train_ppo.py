@@ -32,7 +32,7 @@ from labyrinth_env.agents.evaluate import wilson_interval
 from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
 
 # ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
-# which scores each action from its own lookahead features (envs that have them)
+# which scores each action from its own lookahead features (the ``lookahead`` option)
 POLICIES = ("mlp", "lookahead")
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
@@ -141,7 +141,7 @@ def load_train_config(path: str | Path) -> TrainConfig:
     if policy == "lookahead" and labyrinth_env.raw_env(cfg.env_id, **cfg.options).lookahead_layout() is None:
         raise ValueError(
             f"training config: ppo.policy 'lookahead' needs lookahead features in the observation; {cfg.env_id} "
-            "with these options has none (team_edition_v2 has them with options: {lookahead: true})"
+            "with these options has none (every ruleset has them with options: {lookahead: true})"
         )
     if pre["steps"] > 0 and labyrinth_env.get_spec(cfg.env_id).heuristic_module is None:
         raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")

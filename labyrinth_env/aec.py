@@ -33,6 +33,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.env_logger import EnvLogger
 
+from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
 from labyrinth_env.core.contract import OPT_MAX_TURNS, OPT_PLAYERS, TRUNCATED, new_states
 from labyrinth_env.core.rng import next_seed, python_seed, seed_stream
 from labyrinth_env.core.sentences import RULEBOOK_CITATION
@@ -117,14 +118,27 @@ class LabyrinthAECEnv(AECEnv):
         raise NotImplementedError
 
     def observation_size(self) -> int:
-        """Length of the observation vector with these options (a ruleset whose options
-        add observation features overrides this)."""
+        """Length of the kernel's observation vector with these options (a ruleset whose
+        options add observation features overrides this); the ``lookahead`` block, when
+        asked for, follows it (``obs_size``)."""
         return self.kernel.OBS_SIZE
 
+    def generic_lookahead(self) -> bool:
+        """True when the observation carries the shared per-action block
+        (``core/batch_template.lookahead_one``, written after the kernel's observation); a
+        ruleset whose kernel fills a lookahead of its own answers False."""
+        return bool(getattr(self.options, "lookahead", False))
+
     def lookahead_layout(self) -> dict[str, Any] | None:
-        """Where per-action lookahead features sit in the observation, for rulesets with
-        such an option (see ``team_edition_v2``); None here."""
-        return None
+        """Where the per-action lookahead features sit in the observation (None without the
+        ``lookahead`` option): ``base_size`` floats of the kernel's observation, then
+        ``features`` floats per action, and each action's ``kinds`` index (the first word
+        of its name: actions of one kind share weights in ``agents.policies.LookaheadPolicy``)."""
+        if not self.generic_lookahead():
+            return None
+        words: dict[str, int] = {}
+        kinds = [words.setdefault(name.split()[0] if name.split() else "", len(words)) for name in self.action_names()]
+        return {"base_size": self.observation_size(), "features": LOOKAHEAD_FEATURES, "kinds": kinds}
 
     # --- generic part ----------------------------------------------------------------------
     def __init__(self, render_mode: str | None = None, observation_format: str = "dict", **options: Any) -> None:
@@ -148,7 +162,8 @@ class LabyrinthAECEnv(AECEnv):
         self.agents = list(self.possible_agents)
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         k = self.kernel
-        self.obs_size = self.observation_size()
+        self._lookahead = self.generic_lookahead()
+        self.obs_size = self.observation_size() + (k.NUM_ACTIONS * LOOKAHEAD_FEATURES if self._lookahead else 0)
         obs_space = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, shape=(self.obs_size,), dtype=np.float32),
@@ -191,6 +206,7 @@ class LabyrinthAECEnv(AECEnv):
         self.__dict__.update(state)
         self.__dict__.setdefault("_frozen_log", [])
         self.__dict__.setdefault("_text_log", [])
+        self.__dict__.setdefault("_lookahead", False)
         self._loops = self.batch
 
     # spaces -----------------------------------------------------------------------------------
@@ -272,6 +288,9 @@ class LabyrinthAECEnv(AECEnv):
             self._loops.init_one(states, np.uint64(0), self._options_vec)
             self._loops.refresh_one(states, mask, self._returns)
             self._loops.observe_one(states, 0, np.zeros(self.obs_size, dtype=np.float32))
+            if self._lookahead:
+                seat = int(self.kernel.to_act(states[0]))
+                self._loops.lookahead_game(states, seat, np.zeros(self.obs_size, dtype=np.float32))
             self._loops.step_one(states, int(np.flatnonzero(mask)[0]), mask, self._returns)
 
     def step(self, action: Any) -> None:
@@ -374,6 +393,15 @@ class LabyrinthAECEnv(AECEnv):
         seen = self._observe_dict(agent)
         return seen["observation"] if self.observation_format == "flat" else seen
 
+    def observation_of(self, states: np.ndarray, seat: int) -> np.ndarray:
+        """``seat``'s observation of the record ``states[0]`` with these options (the
+        ``lookahead`` block included)."""
+        obs = np.empty(self.obs_size, dtype=np.float32)
+        self._loops.observe_one(states, seat, obs)
+        if self._lookahead:
+            self._loops.lookahead_game(states, seat, obs)
+        return obs
+
     def _observe_dict(self, agent: str) -> dict[str, np.ndarray]:
         """``agent``'s observation and mask, whatever ``observation_format`` hands out."""
         if not self._has_reset:
@@ -381,8 +409,7 @@ class LabyrinthAECEnv(AECEnv):
         if agent not in self.agent_name_mapping:
             raise ValueError(f"unknown agent {agent!r}; agents are {self.possible_agents}")
         seat = self.agent_name_mapping[agent]
-        obs = np.empty(self.obs_size, dtype=np.float32)
-        self._loops.observe_one(self._states, seat, obs)
+        obs = self.observation_of(self._states, seat)
         acting = (
             agent == self.agent_selection
             and agent in self.terminations

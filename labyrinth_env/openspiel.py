@@ -200,9 +200,7 @@ def _load_state(name: str, params: dict[str, Any], text: str) -> LabyrinthState:
 
 
 def _observation(env: LabyrinthAECEnv, player: int) -> np.ndarray:
-    out = np.empty(env.obs_size, dtype=np.float32)
-    env._loops.observe_one(env._states, int(player), out)
-    return out
+    return env.observation_of(env._states, int(player))
 
 
 @njit

@@ -50,6 +50,12 @@ def check_bool(value: Any) -> bool:
     return value
 
 
+def lookahead_option() -> Any:
+    """The ``lookahead`` option every ruleset offers: a learner's aid, off by default, that
+    appends per-action features of what each legal action leads to (``observation_size``)."""
+    return option(False, "append per-action lookahead features to the observation (for learners)", check=check_bool)
+
+
 def plain(value: Any) -> Any:
     """``value`` with numpy scalars turned into the Python values they stand for (also
     inside lists, tuples and dicts), so that an option given as ``np.int64(2)`` or

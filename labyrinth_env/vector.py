@@ -341,10 +341,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._vector_step = getattr(loops, "vector_step" + suffix)
         self._potentials = getattr(loops, "potentials" + suffix)
         self._heuristic_actions = getattr(self.loops, "heuristic_actions" + suffix, None)
+        # the lookahead option's per-action block, written after the kernel's observations
+        self._lookahead_batch = getattr(loops, "lookahead_batch" + suffix) if self.raw.generic_lookahead() else None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        for name in ("ruleset", "kernel", "loops", "_vector_reset", "_vector_step", "_potentials"):
+        for name in ("ruleset", "kernel", "loops", "_vector_reset", "_vector_step", "_potentials", "_lookahead_batch"):
             del state[name]
         del state["_heuristic_actions"]
         return state
@@ -390,6 +392,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             )
         else:
             self._reset_some(rows, seeds, words, prev)
+        self._look_ahead(rows)
         self._check_seats(rows)
         self.infos[:] = 0.0
         self._ended[rows] = False
@@ -670,6 +673,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         buffers = (self.states, self.masks, self.obs, self.final_obs, self.seats, self.returns, self.rngs, self.infos)
         before = [b.copy() for b in buffers] if keep_final else None
         self._step_buffers(index, actions, *buffers, self._restart)
+        self._look_ahead(index)
         self._check_seats(index)
         if before is not None:
             was_done = before[-1][index, 0] + before[-1][index, 1] > 0
@@ -677,6 +681,12 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             if ended.size:
                 self._step_buffers(ended, actions, *before, False)
                 self._final_states[ended] = before[0][ended]
+
+    def _look_ahead(self, index: np.ndarray) -> None:
+        """With the ``lookahead`` option: each game ``index``'s per-action block, for the seat
+        that decides next (``core/batch_template.lookahead_batch``)."""
+        if self._lookahead_batch is not None:
+            self._lookahead_batch(self.states, np.asarray(index, dtype=np.int64), self.seats, self.obs)
 
     def _step_buffers(self, index: np.ndarray, actions: np.ndarray, *buffers: np.ndarray) -> None:
         states, masks, obs, final_obs, seats, returns, rngs, infos, restart = buffers

@@ -258,7 +258,7 @@ def test_action_features_read_the_position_each_action_leads_to() -> None:
     other seat's (times ten), its return if the action ends the game, whether it acts again;
     illegal actions' rows stay zero."""
     spec = labyrinth_env.get_spec("toy_race_v0")
-    K, m = spec.kernel, bound("toy_race_v0")
+    K = spec.kernel
     env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=60)
     env.reset(seed=4)
     rng = np.random.default_rng(0)
@@ -270,7 +270,7 @@ def test_action_features_read_the_position_each_action_leads_to() -> None:
         mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
         K.legal_mask(s, mask)
         features = np.full((K.NUM_ACTIONS, N.NUM_FEATURES), 7.0, dtype=np.float32)
-        m.action_features(s, seat, mask, features, np.empty(1, dtype=K.STATE_DTYPE))
+        spec.random_loops.action_features(s, seat, mask, features, np.empty(1, dtype=K.STATE_DTYPE))
         assert not features[mask == 0].any()
         for a in np.flatnonzero(mask):
             after = states.copy()

@@ -21,6 +21,7 @@ POD2011_CAST = ["Witch", "Architect", "Monk", "Illusionist", "Thief", "Female Ar
 CASES = [
     ("team_edition_v2", {"num_players": 2}),
     ("team_edition_v2", {"num_players": 3, "variant": "standard", "lookahead": True}),
+    ("toy_race_v0", {"num_players": 2, "lookahead": True}),  # the lookahead every ruleset offers (issue 35)
     *[("paths_of_destiny_2011_v6", {"num_players": n, "characters": "random"}) for n in range(2, 7)],
     *[("paths_of_destiny_2011_v6", {"num_players": n, "characters": POD2011_CAST[:n]}) for n in range(2, 7)],
 ]

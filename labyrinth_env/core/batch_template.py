@@ -17,7 +17,7 @@ from numba import prange
 
 from labyrinth_env.core.contract import RUNNING, TRUNCATED, WON
 from labyrinth_env.core.jit import njit
-from labyrinth_env.core.rng import derive_seed, pick_random
+from labyrinth_env.core.rng import derive_seed, pick_random, splitmix64
 
 BOUND_NAME = "loops"
 K: ModuleType | None = None  # the ruleset's kernel, bound by core.templates.bind
@@ -30,6 +30,13 @@ INLINED_KERNEL = ("init", "step", "legal_mask", "observe")
 inline_init = inline_step = inline_legal_mask = inline_observe = None
 
 OPPONENT_RANDOM, OPPONENT_HEURISTIC, OPPONENT_EXTERNAL = 0, 1, 2
+
+# the kernels' progress (``K.progress``: how near a seat is to winning) moves by 0.01-0.2 a
+# step; scaled, its changes weigh like a win's 1
+PROGRESS_SCALE = 10.0
+# per action in the ``lookahead`` observation: own progress, the best rival's, the result,
+# acting again, legal (see ``lookahead_one``)
+LOOKAHEAD_FEATURES = 5
 
 # Bounds no option switches off, so that no kernel call can loop for ever (a stalled game
 # would otherwise hold the caller in compiled code, where Ctrl-C cannot reach it). The vector
@@ -190,6 +197,103 @@ def random_steps(s, mask, rng, num_steps: int) -> int:
 def random_steps_batch(states, masks, rngs, num_steps: int, games_done) -> None:
     for i in prange(states.shape[0]):
         games_done[i] += random_steps(states[i], masks[i], rngs[i], num_steps)
+
+
+# --- what each legal action leads to: the learners' features --------------------------
+@njit(cache=True)
+def best_other_progress(s, seat: int) -> float:
+    """The highest progress (``K.progress``) among the seats other than ``seat`` (0 alone)."""
+    best = 0.0
+    for p in range(s.num_players):
+        if p != seat:
+            best = max(best, K.progress(s, p))
+    return best
+
+
+@njit(cache=True)
+def action_features(s, seat: int, mask, features, scratch) -> None:
+    """``features[a]`` for every action ``mask`` allows to ``seat`` in ``s``, read from the
+    position the action leads to (``scratch``: one record to play it in): the change of the
+    seat's own progress (``K.progress``) and of the best other seat's (``PROGRESS_SCALE`` times),
+    the seat's return if the action ends the game, and whether the seat acts again. ``s``
+    must be a world the seat may see (determinized for it): its dice and draws are that
+    world's, so the features carry nothing hidden."""
+    features[:] = 0.0
+    own = K.progress(s, seat)
+    other = best_other_progress(s, seat)
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    for a in range(mask.shape[0]):
+        if not mask[a]:
+            continue
+        scratch[0] = s
+        t = scratch[0]
+        K.step(t, a)
+        if K.to_act(t) < 0:
+            K.returns(t, ret)
+            features[a, 2] = ret[seat]
+            if ret[seat] != 0.0:  # a decided game's potential is 0: the return says it all
+                continue
+        features[a, 0] = PROGRESS_SCALE * (K.progress(t, seat) - own)
+        features[a, 1] = PROGRESS_SCALE * (best_other_progress(t, seat) - other)
+        features[a, 3] = 1.0 if K.to_act(t) == seat else 0.0
+
+
+@njit(cache=True)
+def observation_seed(obs, size: int) -> np.uint64:
+    """A seed made of the first ``size`` numbers of an observation: of what the seat sees and
+    nothing else, so that a world determinized from it is the same for every hidden truth
+    behind the same observation."""
+    bits = obs[:size].view(np.uint32)
+    h = np.uint64(size)
+    for i in range(size):
+        h = splitmix64(h ^ np.uint64(bits[i]))
+    return h
+
+
+@njit(cache=True)
+def lookahead_one(s, seat: int, out) -> None:
+    """The per-action block at the end of ``out``, after the kernel's observation (the
+    ``lookahead`` option, ``LOOKAHEAD_FEATURES`` per action): for each action legal to
+    ``seat`` when it is to act, in [0, 1], ``0.5 + tanh(change)/2`` of its own progress
+    and of the best rival's, ``0.5 + result/2`` if the action ends the game, whether it
+    acts again, and 1 for a legal action (zero rows: not legal, or another seat's turn).
+    Played out in a world ``K.determinize`` made for the seat from a seed of its
+    observation, never in ``s``: what a die or a draw will show stays unknown, and the block
+    depends on the observation alone."""
+    base = out.shape[0] - K.NUM_ACTIONS * LOOKAHEAD_FEATURES
+    out[base:] = 0.0
+    if K.to_act(s) != seat:
+        return
+    worlds = np.empty(2, dtype=K.STATE_DTYPE)
+    worlds[0] = s
+    K.determinize(worlds[0], seat, observation_seed(out, base))
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
+    K.legal_mask(worlds[0], mask)
+    features = np.zeros((K.NUM_ACTIONS, 4), dtype=np.float64)
+    action_features(worlds[0], seat, mask, features, worlds[1:])
+    for a in range(K.NUM_ACTIONS):
+        if mask[a]:
+            row = base + a * LOOKAHEAD_FEATURES
+            out[row] = 0.5 + 0.5 * np.tanh(features[a, 0])
+            out[row + 1] = 0.5 + 0.5 * np.tanh(features[a, 1])
+            out[row + 2] = 0.5 + 0.5 * features[a, 2]
+            out[row + 3] = features[a, 3]
+            out[row + 4] = 1.0
+
+
+@njit(cache=True)
+def lookahead_game(states, seat: int, out) -> None:
+    """``lookahead_one`` for game 0 (the AEC env)."""
+    lookahead_one(states[0], seat, out)
+
+
+@njit(cache=True, parallel=True)
+def lookahead_batch(states, index, seats, obs) -> None:
+    """``lookahead_one`` for the games ``index`` whose ``seats`` entry is a seat (the vector env)."""
+    for j in prange(index.shape[0]):
+        i = index[j]
+        if seats[i] >= 0:
+            lookahead_one(states[i], seats[i], obs[i])
 
 
 # --- the vector env: learner seats against kernel-side opponents -------------------------

@@ -2,7 +2,8 @@
 
 A template module (``core/batch_template.py``, the MCTS search in ``agents/mcts_template.py``)
 is ordinary numba code that reaches the ruleset through two module globals, ``K`` (the
-kernel) and ``H`` (the heuristic). Numba freezes globals into what it compiles and caches
+kernel) and ``H`` (the heuristic), and a template that declares ``L`` reaches the ruleset's
+bound loops (``random_loops``) through it. Numba freezes globals into what it compiles and caches
 neither functions passed as arguments nor closures reliably, so each ruleset gets its own
 copy of the functions: ``bind(template, spec)`` makes a module named
 ``<ruleset package>.<template.BOUND_NAME>`` (``labyrinth_env.rulesets.team_edition.loops``)
@@ -127,6 +128,8 @@ def bind(template: types.ModuleType, spec: Bindable, bound_name: str | None = No
         if "H" in namespace:
             heuristic = None if bound_name in WITHOUT_HEURISTIC else spec.heuristic
             namespace["H"] = heuristic or bind(importlib.import_module(TEMPLATES["no_heuristic"]), spec)
+        if "L" in namespace:  # a template that calls the ruleset's loops (the learner's features)
+            namespace["L"] = bind(importlib.import_module(TEMPLATES["random_loops"]), spec, "random_loops")
         sys.modules[name] = module  # before the functions: numba's cache finds their globals by name
         try:
             for key, value in vars(template).items():

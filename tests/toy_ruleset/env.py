@@ -5,6 +5,8 @@
 | Observation | float32[235]: per cell open N/E/S/W, centre, pieces by relative seat; decision, roll, seats |
 | Rewards | zero-sum: the winner +1, the others -1/(n-1); 0 on truncation |
 
+Options: ``num_players``, ``max_turns``, ``lookahead`` (5 floats per action after the 235).
+
 Version history: v0 (the only one).
 """
 
@@ -17,7 +19,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.contract import OUTCOME_NAMES
-from labyrinth_env.options import option
+from labyrinth_env.options import lookahead_option, option
 
 from . import SPEC
 from .kernel import tables as T
@@ -27,6 +29,7 @@ from .kernel import tables as T
 class ToyRaceOptions:
     num_players: int = option(2, "number of players", int_range=SPEC.players)
     max_turns: int | None = option(60, "truncate after this many turns", int_range=(1, 10_000), optional=True)
+    lookahead: bool = lookahead_option()
 
 
 def cell_name(cell: int) -> str:

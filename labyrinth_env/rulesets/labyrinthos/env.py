@@ -12,6 +12,12 @@ Rules: ``docs/rules/labyrinthos.md``.
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..4 |
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
+With ``lookahead=True`` (a learner's aid, off by default) the observation gains 5 floats per
+action at its end, for the seat to act: what each legal action leads to in a world
+determinized for that seat from its observation (the change of its own progress and of the
+best rival's, the result if the game ends, acting again, legal; see
+``core/batch_template.lookahead_one``); ``lookahead_layout()`` says where they sit.
+
 Actions (the mask allows only the pending decision's actions; cells are ``rRcC``, row and
 column 0-6, the Door tile is r3c3; seat offsets count clockwise from the deciding seat):
 
@@ -61,6 +67,8 @@ symbol gives its two points every time (l.209; v1 gave none after a turn's sixth
 the monster attacks a hero at most once in a chain of attacks and passes it after, as it
 passes a hero on a Hide tile, which ends every chain; the observation's per-seat block shows
 who was attacked in the current chain (the symbol count is gone).
+The ``lookahead`` option (issue 35) came later and leaves the default observation and every
+game as they were.
 """
 
 from __future__ import annotations
@@ -73,7 +81,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS, rotate_mask
-from labyrinth_env.options import check_bool, option
+from labyrinth_env.options import check_bool, lookahead_option, option
 from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinthos import SPEC
 from labyrinth_env.rulesets.labyrinthos import components as C
@@ -91,6 +99,7 @@ class LabyrinthosOptions:
     use_empty_key_slot: bool = option(
         True, "heroes may store a key on the empty key slot (False: the harder game)", check=check_bool
     )
+    lookahead: bool = lookahead_option()
 
 
 def cell_name(cell: int) -> str:

@@ -11,6 +11,12 @@ every choice where the rulebook is silent: ``docs/rules/labyrinx.md``.
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
+With ``lookahead=True`` (a learner's aid, off by default) the observation gains 5 floats per
+action at its end, for the seat to act: what each legal action leads to in a world
+determinized for that seat from its observation (the change of its own progress and of the
+best rival's, the result if the game ends, acting again, legal; see
+``core/batch_template.lookahead_one``); ``lookahead_layout()`` says where they sit.
+
 Actions (the mask allows only the pending decision's actions; spaces are named
 ``(row,col)``, seats by offset to the left of the deciding player):
 
@@ -55,6 +61,8 @@ Within v1 (issue 32; float rounding only, no game changes): the discard pile's k
 are each kind's count over its number of cards, computed once, where a float32 sum of
 1/count reached 1.0000001, outside the declared Box; values move in their last bits, so
 fingerprints of games with such observations were recorded again.
+The ``lookahead`` option (issue 35) came later and leaves the default observation and every
+game as they were.
 """
 
 from __future__ import annotations
@@ -67,7 +75,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.grid import SQUARE_DIRECTIONS
-from labyrinth_env.options import check_bool, option
+from labyrinth_env.options import check_bool, lookahead_option, option
 from labyrinth_env.render.panel import turn_shown
 from labyrinth_env.rulesets.labyrinx import SPEC
 from labyrinth_env.rulesets.labyrinx import components as C
@@ -87,6 +95,7 @@ class LabyrinxOptions:
     character_powers: bool = option(
         False, "use the characters' special powers (reconstructed; False: the base game)", check=check_bool
     )
+    lookahead: bool = lookahead_option()
 
 
 def cell_name(cell: int) -> str:

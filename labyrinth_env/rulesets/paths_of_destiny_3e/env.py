@@ -11,6 +11,12 @@ Rules: ``docs/rules/paths_of_destiny_3e.md``.
 | Agents | ``player_0`` .. ``player_{n-1}``, n = 2..6 |
 | Observation | dict: ``observation`` float32[``kernel.OBS_SIZE``] in [0, 1], ``action_mask`` int8 |
 
+With ``lookahead=True`` (a learner's aid, off by default) the observation gains 5 floats per
+action at its end, for the seat to act: what each legal action leads to in a world
+determinized for that seat from its observation (the change of its own progress and of the
+best rival's, the result if the game ends, acting again, legal; see
+``core/batch_template.lookahead_one``); ``lookahead_layout()`` says where they sit.
+
 Actions (the mask allows only the pending decision's actions; seat offsets count
 clockwise from the deciding seat; directions 0-5 are named on the text map's compass,
 east, south-east, south-west, west, north-west, north-east: ``move north-east``; spaces
@@ -90,6 +96,8 @@ off the board (a trap "stays on a given corridor until the end of the game", l.2
 roll of a Trap Check fails, they take the check again, all its rolls (l.428); a new event
 ``thiefs_tools``. The Golem's moves, the pick-ups and the Trap Checks change, so games change
 with characters and without them (the Tools are an item).
+The ``lookahead`` option (issue 35) came later and leaves the default observation and every
+game as they were.
 """
 
 from __future__ import annotations
@@ -101,7 +109,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core import characters
-from labyrinth_env.options import check_bool, option
+from labyrinth_env.options import check_bool, lookahead_option, option
 from labyrinth_env.rulesets import hexenv
 from labyrinth_env.rulesets.paths_of_destiny_3e import SPEC
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
@@ -147,6 +155,7 @@ class PathsOfDestiny3eOptions:
     character_draft: bool = option(
         False, "with characters='random': the seats pick their characters in turn instead", check=check_bool
     )
+    lookahead: bool = lookahead_option()
 
     def validate(self) -> None:
         chosen = CHARACTERS.check(self.characters, self.character_draft, self.num_players)

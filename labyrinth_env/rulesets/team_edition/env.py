@@ -76,7 +76,7 @@ import numpy as np
 
 from labyrinth_env.aec import LabyrinthAECEnv
 from labyrinth_env.core.contract import OUTCOME_NAMES
-from labyrinth_env.options import check_bool, option
+from labyrinth_env.options import check_bool, lookahead_option, option
 from labyrinth_env.rulesets.team_edition import SPEC
 from labyrinth_env.rulesets.team_edition import components as C
 from labyrinth_env.rulesets.team_edition import kernel as K
@@ -123,9 +123,7 @@ class TeamEditionOptions:
     max_turns: int | None = option(None, "truncate after this many turns", int_range=(1, 1_000_000), optional=True)
     daedalus_deck: dict = option(C.DEFAULT_DECK, "Daedalus page counts by kind", check=_check_deck)
     spells: tuple | None = option(None, "standard/expert: spell per seat", optional=True, check=_check_spells)
-    lookahead: bool = option(
-        False, "append per-action lookahead features to the observation (for learners)", check=check_bool
-    )
+    lookahead: bool = lookahead_option()
 
     def validate(self) -> None:
         if self.spells is not None:
@@ -180,6 +178,9 @@ class raw_env(LabyrinthAECEnv):
 
     def observation_size(self) -> int:
         return K.OBS_SIZE_LOOKAHEAD if self.options.lookahead else K.OBS_SIZE
+
+    def generic_lookahead(self) -> bool:
+        return False  # the kernel writes Team Edition's own lookahead block (K.observe)
 
     def lookahead_layout(self) -> dict[str, Any] | None:
         """Where the lookahead features sit in the observation (None without the option):
