@@ -1,8 +1,9 @@
 """Pieces of the one-sentence texts of events (``env.event_text``, the ``text`` field of
 ``game_log``): absolute player names and throws against what they needed.
 
-A sentence is made from the decoded event alone (and the ruleset's printed tables), never
-from the record: it cannot say more than the structured event every seat already sees.
+A sentence is made from the decoded event alone, with what the table saw of it
+(``env.event_display``: a Trap Check's dice) and the ruleset's printed tables, never from the
+record: it cannot say more than the structured event every seat already sees.
 """
 
 from __future__ import annotations
