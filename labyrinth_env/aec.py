@@ -109,7 +109,7 @@ class LabyrinthAECEnv(AECEnv):
         check whose data counts only the failures): fields that ``game_log`` and the sentence
         get beside the data but replays do not digest, so a ruleset can show more of a game
         without changing what its recorded replays and fingerprints hold. Every seat sees
-        them, as it sees the data. None by default."""
+        them, as it sees the data. Nothing by default."""
         return {}
 
     def action_names(self) -> list[str]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labyrinth_env.core.sentences import Sentence, against, player, plural
+from labyrinth_env.core.sentences import Sentence, against, listed, player, plural
 from labyrinth_env.rulesets.hex_sentences import onto_own_key_space, shared_sentences
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
@@ -27,8 +27,7 @@ def _trap_check(e: Event, ctx: Context) -> str:
         f"{d + mod} ({f'{d} on the dice, ' if mod else ''}{'success' if d + mod >= needed else 'failure'})"
         for d in e["dice"]
     ]
-    listed = throws[0] if len(throws) == 1 else ", ".join(throws[:-1]) + " and " + throws[-1]
-    return f"{head} against {needed}+{each}: {listed}; {e['failed_rolls']} failed"
+    return f"{head} against {needed}+{each}: {listed(throws)}; {e['failed_rolls']} failed"
 
 
 def _token(e: Event) -> str:
