@@ -105,6 +105,14 @@ class LabyrinthAECEnv(AECEnv):
         """One fixed-width event record as a dict with a ``"type"``."""
         raise NotImplementedError
 
+    def event_display(self, record: np.ndarray) -> dict[str, Any]:
+        """What a person is shown of one event record beyond its decoded data (each throw of a
+        check whose data counts only the failures): fields that ``game_log`` and the sentence
+        get beside the data but replays do not digest, so a ruleset can show more of a game
+        without changing what its recorded replays and fingerprints hold. Every seat sees
+        them, as it sees the data. Nothing by default."""
+        return {}
+
     def action_names(self) -> list[str]:
         """The readable name of every action index."""
         raise NotImplementedError
@@ -187,6 +195,7 @@ class LabyrinthAECEnv(AECEnv):
         self._seed_stream: np.random.Generator | None = None  # bare resets' seeds (see reset)
         self.actions_taken: list[int] = []
         self._decoded_log: list[dict[str, Any]] = []  # the events as data (what replays digest)
+        self._display_log: list[dict[str, Any]] = []  # beside each event: event_display
         self._text_log: list[dict[str, Any]] = []  # the same with their sentences (game_log)
         self._frozen_log: list[Any] = []  # the same events as read-only mappings, for seat views
         self._pending_events: list[np.ndarray] = []
@@ -207,6 +216,7 @@ class LabyrinthAECEnv(AECEnv):
         self.__dict__.setdefault("_frozen_log", [])
         self.__dict__.setdefault("_text_log", [])
         self.__dict__.setdefault("_lookahead", False)
+        self.__dict__.setdefault("_display_log", [{} for _ in self._decoded_log])
         self._loops = self.batch
 
     # spaces -----------------------------------------------------------------------------------
@@ -264,6 +274,7 @@ class LabyrinthAECEnv(AECEnv):
         self.actions_taken = []
         self.illegal_action: tuple[str, int] | None = None  # (agent, action) that ended the game (checked mode)
         self._decoded_log = []
+        self._display_log = []
         self._text_log = []
         self._frozen_log = []
         self._pending_events = []
@@ -443,21 +454,25 @@ class LabyrinthAECEnv(AECEnv):
             self._pending_events.append(s["events"][:n].copy())
 
     def _event_data(self) -> list[dict[str, Any]]:
-        """Every event so far as the decoders give it (no sentences): what replays digest."""
+        """Every event so far as the decoders give it (no sentences, no ``event_display``):
+        what replays digest."""
         if self._pending_events:
             for block in self._pending_events:
-                self._decoded_log.extend(self.decode_event(record) for record in block)
+                for record in block:
+                    self._decoded_log.append(self.decode_event(record))
+                    self._display_log.append(self.event_display(record))
             self._pending_events = []
         return self._decoded_log
 
     @property
     def game_log(self) -> list[dict[str, Any]]:
-        """Every event of the game so far, decoded (``{"type": ..., ...}``), each with its
-        ``text``: one sentence for people (``event_text``), last. The replay digest
-        (``log_digest``) covers the decoded fields only, so rewording a sentence changes no
-        recorded game."""
+        """Every event of the game so far, decoded (``{"type": ..., ...}``), with what a
+        person is shown beside it (``event_display``) and its ``text``: one sentence for
+        people (``event_text``), last. The replay digest (``log_digest``) covers the decoded
+        fields only, so rewording a sentence changes no recorded game."""
         data = self._event_data()
-        for event in data[len(self._text_log) :]:
+        for i in range(len(self._text_log), len(data)):
+            event = {**data[i], **self._display_log[i]}
             self._text_log.append({**event, "text": self.event_text(event)})
         return self._text_log
 

@@ -75,6 +75,14 @@ def ev(kind: int, seat: int, a: int = 0, b: int = 0, c: int = 0, d: int = 0) -> 
     return (kind, seat, a, b, c, d)
 
 
+def trap_check(seat: int, trap: int, fails: int, dice: Sequence[int], modifier: int = 0) -> Event:
+    """A Trap Check's event: the failed rolls of ``len(dice)``, then what the table saw for
+    the log: each roll's two dice and the seat's modifier (``K.ROLL_BITS`` apiece)."""
+    shown = sum(d << (K.ROLL_BITS * i) for i, d in enumerate(dice))
+    shown |= (modifier + K.MODIFIER_BIAS) << (K.ROLL_BITS * K.MAX_TRAP_ROLLS)
+    return ev(K.EV_TRAP_CHECK, seat, trap, fails, len(dice), shown)
+
+
 # --- tiles ----------------------------------------------------------------------------------
 def tile_corridors(tile: int) -> list[tuple[int, int]]:
     """(base mask, level) of each corridor of ``tile``."""

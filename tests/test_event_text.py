@@ -196,23 +196,56 @@ def test_a_move_onto_ones_own_key_space_says_why_its_key_is_not_offered(env_id, 
 @pytest.mark.parametrize("players", [2, 4])
 def test_labyrinthos_logs_its_public_setup(players):
     """A new user saw no setup at the start of a Labyrinthos game, where the other rulesets
-    log theirs: the deal (l.47) and, after the last hero is chosen, the starting tiles turned
-    up and where each hero stands (l.48-49), none of which the kernel records as an event."""
+    log theirs: the maze (l.42-44: "Place the Door tile in the middle ... starting Maze tiles
+    ... face down in a 3x3 Grid ... remaining tiles ... face down, to form a new 7x7 grid"),
+    the keys and the deck (l.45-46), the deal (l.47) and, after the last hero is chosen, the
+    starting tiles turned up (l.48: which tile lies where) and where each hero stands
+    (l.49), none of which the kernel records as an event. Every seat reads the same, and
+    nothing names a starting tile while it lies face down."""
+    from labyrinth_env.rulesets.labyrinthos import components as C
+
     env = labyrinth_env.raw_env("labyrinthos_v2", num_players=players)
     env.reset(seed=3)
     texts = [e["text"] for e in env.game_log]
     first = int(env.record["first_player"])
-    assert f"Each player is dealt 4 Desperation cards face down; Player {first} plays first" in " ".join(texts)
-    assert not any("starting tiles" in t for t in texts)
+    setup = [t for t in texts if t.startswith("The Door tile")]
+    assert setup == [
+        "The Door tile lies in the middle at r3c3 with the 8 starting tiles face down around it and the other 40 "
+        "tiles face down around those, a 7x7 maze; the key tokens lie face down by colour and the Desperation deck "
+        f"is shuffled; each player is dealt 4 Desperation cards face down; Player {first} plays first and chooses "
+        "a hero first."
+    ]
+    start_names = [C.TILE_NAMES[t] for t in C.START_TILES]
     rng = np.random.default_rng(3)
-    while min(env.record["hero"][:players]) < 0:
+    compared = False
+    while True:
         legal = env.legal_actions()
+        if int(env.record["hero_pos"]) == players - 1:
+            # the last choice is next: the starting tiles still lie face down, and a world
+            # where they lie otherwise reads the same
+            texts = [e["text"] for e in env.game_log]
+            assert not [n for n in start_names if any(n in t for t in texts)]
+            other = labyrinth_env.raw_env("labyrinthos_v2", num_players=players)
+            other.reset(seed=3)
+            for a in env.actions_taken:
+                other.step(a)
+            env.kernel.determinize(other._states[0], env.agent_name_mapping[env.agent_selection], np.uint64(9))
+            assert other._states.tobytes() != env._states.tobytes()
+            assert [e["text"] for e in other.game_log] == texts
+            compared = True
         env.step(legal[rng.integers(len(legal))])
-    setup = [e["text"] for e in env.game_log if "the starting tiles are turned face up" in e["text"]]
-    assert len(setup) == 1
+        if min(env.record["hero"][:players]) >= 0:
+            break
+    flipped = [e["text"] for e in env.game_log if "the starting tiles are turned face up" in e["text"]]
+    assert compared and len(flipped) == 1
+    s = env.record
+    tiles = ", ".join(f"r{c // 7}c{c % 7} {C.TILE_NAMES[int(s['cell_tile'][c])]}" for c in env.kernel.START_CELLS)
+    assert f"the starting tiles are turned face up ({tiles}) and each hero stands" in flipped[0], flipped[0]
     for p in range(players):
-        where = f"r{int(env.record['position'][p]) // 7}c{int(env.record['position'][p]) % 7}"
-        assert f"Player {p} at {where}" in setup[0]
+        where = f"r{int(s['position'][p]) // 7}c{int(s['position'][p]) % 7}"
+        assert f"Player {p} at {where}" in flipped[0]
+    views = [[e["text"] for e in env.seat_view(a, model=False).log] for a in env.possible_agents]
+    assert all(v == views[0] for v in views) and flipped[0] in views[0]
 
 
 def test_labyrinthos_a_token_event_is_a_gain_or_a_loss():

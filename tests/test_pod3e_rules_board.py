@@ -29,6 +29,7 @@ from pod3e_helpers import (
     rolls_from,
     start_node_of,
     tile_named,
+    trap_check,
 )
 
 from labyrinth_env.core.grid import ROTATE_HEX
@@ -673,7 +674,7 @@ def test_risky_jump_failure_on_bridge_stays_loses_2_life_stun():
     evs = sc.step(K.A_RISKY_JUMP)
     assert ev(K.EV_JUMP, 0, 6, 0, 1) in evs and sc.pos(0) == under, "fell back where it stood"
     assert int(sc.s["life"][0]) == 2 and int(sc.s["stun"][0]) == 1 and not events_of(evs, K.EV_MOVE)
-    assert ev(K.EV_TRAP_CHECK, 0, C.TRAP_NAMES.index("Spiked Pit"), 0, 1) in evs, "explored again (l.206)"
+    assert trap_check(0, C.TRAP_NAMES.index("Spiked Pit"), 0, [12]) in evs, "explored again (l.206)"
     assert int(sc.s["item_node"][4]) == under and sc.decision == K.D_MAIN, "stunned: no pick-up"
 
 
@@ -862,7 +863,7 @@ def test_trap_check_rolls_and_difficulty_from_token(trap):
         sc.rolls(*[total] * rolls)
         start = np.uint64(sc.s["rng"][0])
         evs = sc.move(3)
-        assert ev(K.EV_TRAP_CHECK, 0, trap, fails, rolls) in evs
+        assert trap_check(0, trap, fails, [total] * rolls) in evs
         if fails == 0:
             rng = np.array([start], dtype=np.uint64)
             for _ in range(rolls):
@@ -878,7 +879,7 @@ def test_trap_check_counts_each_failed_roll():
     sc.place_trap(N19, spears)
     sc.rolls(8, 7, 12)
     evs = sc.move(3)
-    assert ev(K.EV_TRAP_CHECK, 0, spears, 1, 3) in evs
+    assert trap_check(0, spears, 1, [8, 7, 12]) in evs
     assert sc.decision == K.D_LIFE_OR_STUN and sc.decider == 0
     sc.step(K.A_TAKE_STUN)
     assert int(sc.s["stun"][0]) == 1 and int(sc.s["life"][0]) == 4 and sc.decision == K.D_MAIN

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from hex_helpers import events_of, key_node_of, node
-from pod3e_helpers import CENTER, Scenario, ev, start_node_of
+from pod3e_helpers import CENTER, Scenario, ev, start_node_of, trap_check
 
 from labyrinth_env.core.rng import seed_state
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
@@ -412,7 +412,7 @@ def test_pushed_out_character_explores_new_corridor():
     sc.rolls(4)  # the Spiked Pit (7+) is not avoided
     evs = sc.step(K.A_PUSH_DIR + WEST)
     assert ev(K.EV_TRAP_REVEALED, 1, N17, PIT) in evs
-    assert ev(K.EV_TRAP_CHECK, 1, PIT, 1, 1) in evs
+    assert trap_check(1, PIT, 1, [4]) in evs
     assert life(sc, 1) == 2
 
 
@@ -848,7 +848,8 @@ def test_item_bonus_trap_check_every_roll(items, fails):
     sc.place_trap(N20, SPEARS)
     sc.rolls(6, 5, 7)  # +2: 8, 7, 9; +3: 9, 8, 10
     evs = sc.move(EAST)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, fails, 3) in evs
+    bonus = sum(int(C.ITEM_TRAP_BONUS[i]) for i in items)
+    assert trap_check(0, SPEARS, fails, [6, 5, 7], bonus) in evs
 
 
 @pytest.mark.parametrize(("items", "success"), [((), False), ((RUNE,), True)], ids=["plain", "rune_of_binding"])
@@ -1069,7 +1070,8 @@ def test_event_long_lasting_trap_modifier(name, fails):
     sc.set_event(EVENT[name])
     sc.rolls(9, 7, 6)  # -2: 7, 5, 4; +1: 10, 8, 7; none: 9, 7, 6
     evs = sc.move(EAST)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, fails, 3) in evs
+    modifier = {"Darkness": -2, "Guiding Light": 1}.get(name, 0)
+    assert trap_check(0, SPEARS, fails, [9, 7, 6], modifier) in evs
 
 
 @pytest.mark.parametrize(
@@ -1151,7 +1153,7 @@ def test_crystal_reroll_result_counts_even_if_worse():
     sc.move(EAST)
     sc.rolls(2, 2, 2)
     evs = sc.step(K.A_REROLL)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, 3, 3) in evs and sc.decision == K.D_LIFE_OR_STUN
+    assert trap_check(0, SPEARS, 3, [2, 2, 2]) in evs and sc.decision == K.D_LIFE_OR_STUN
     assert int(sc.s["choices_left"]) == 3
 
 
@@ -1180,10 +1182,10 @@ def test_crystal_reroll_trap_check_rerolls_all_rolls():
     sc.place_trap(N20, SPEARS)
     sc.rolls(9, 9, 3)  # one failed roll of three
     evs = sc.move(EAST)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, 1, 3) in evs and sc.decision == K.D_REROLL
+    assert trap_check(0, SPEARS, 1, [9, 9, 3]) in evs and sc.decision == K.D_REROLL
     sc.rolls(3, 3, 9)  # all three rolled again, the two successes too
     evs = sc.step(K.A_REROLL)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, 2, 3) in evs
+    assert trap_check(0, SPEARS, 2, [3, 3, 9]) in evs
     assert sc.decision == K.D_LIFE_OR_STUN and int(sc.s["choices_left"]) == 2
 
 
@@ -1279,7 +1281,7 @@ def test_poisoned_spears_three_rolls_eight_plus():
     sc.place_trap(N20, SPEARS)
     sc.rolls(8, 7, 12)
     evs = sc.move(EAST)
-    assert ev(K.EV_TRAP_CHECK, 0, SPEARS, 1, 3) in evs, "8 passes, 7 fails"
+    assert trap_check(0, SPEARS, 1, [8, 7, 12]) in evs, "8 passes, 7 fails"
     assert sc.decision == K.D_LIFE_OR_STUN and int(sc.s["choices_left"]) == 1
     sc.step(K.A_TAKE_STUN)
     assert int(sc.s["stun"][0]) == 1 and life(sc, 0) == 4

@@ -17,7 +17,7 @@ seat 1 beyond key space 3 (node 120); the starting spaces 1, 2, 4 and 5 are unus
 from __future__ import annotations
 
 from hex_helpers import events_of, key_node_of, node
-from pod3e_helpers import CENTER, Scenario, ev, rng_for_rolls, start_node_of
+from pod3e_helpers import CENTER, Scenario, ev, rng_for_rolls, start_node_of, trap_check
 
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 from labyrinth_env.rulesets.paths_of_destiny_3e import kernel as K
@@ -195,7 +195,7 @@ def test_failed_jump_onto_bridge_still_explores():
     sc.rolls(6, 2)
     evs = sc.step(K.A_RISKY_JUMP)
     assert ev(K.EV_JUMP, 0, 6, 0, 1) in evs and sc.pos(0) == under
-    assert ev(K.EV_TRAP_CHECK, 0, PIT, 1, 1) in evs, "the corridor is explored: the trap checks it"
+    assert trap_check(0, PIT, 1, [2]) in evs, "the corridor is explored: the trap checks it"
     assert int(sc.s["life"][0]) == 1 and int(sc.s["stun"][0]) == 1
     # it never left the corridor: "characters that have not moved cannot attack each other" (l.390)
     assert sc.decision == K.D_MAIN and not events_of(evs, K.EV_COMBAT), "no free attack on the stunned one"
@@ -249,7 +249,7 @@ def test_trap_thrown_back_explores_the_corridor():
     sc.place_trap(N20, SPRING)
     sc.rolls(2, 2)
     evs = sc.move(EAST)
-    assert ev(K.EV_THROWN_BACK, 0, N20, N19) in evs and ev(K.EV_TRAP_CHECK, 0, PIT, 1, 1) in evs
+    assert ev(K.EV_THROWN_BACK, 0, N20, N19) in evs and trap_check(0, PIT, 1, [2]) in evs
     assert int(sc.s["life"][0]) == 3 and int(sc.s["depth"]) == 0
 
 

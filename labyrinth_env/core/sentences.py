@@ -1,8 +1,9 @@
 """Pieces of the one-sentence texts of events (``env.event_text``, the ``text`` field of
 ``game_log``): absolute player names and throws against what they needed.
 
-A sentence is made from the decoded event alone (and the ruleset's printed tables), never
-from the record: it cannot say more than the structured event every seat already sees.
+A sentence is made from the decoded event alone, with what the table saw of it
+(``env.event_display``: a Trap Check's dice) and the ruleset's printed tables, never from the
+record: it cannot say more than the structured event every seat already sees.
 """
 
 from __future__ import annotations
@@ -25,12 +26,15 @@ def player(seat: Any) -> str:
     return f"Player {seat}"
 
 
+def listed(words: Iterable[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c`` ("" for none)."""
+    words = list(words)
+    return ", ".join(words[:-1]) + " and " + words[-1] if len(words) > 1 else "".join(words)
+
+
 def players(seats: Iterable[Any]) -> str:
     """``Player 0``, ``Player 0 and Player 2``, ``Player 0, Player 1 and Player 3``."""
-    names = [player(s) for s in seats]
-    if not names:
-        return "nobody"
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+    return listed(player(s) for s in seats) or "nobody"
 
 
 def against(total: Any, needed: Any, success: bool, at_least: bool = True) -> str:

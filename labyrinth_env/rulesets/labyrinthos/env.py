@@ -127,10 +127,12 @@ class raw_env(LabyrinthAECEnv):
         s, n = self.record, self.options.num_players
         ctx: dict[str, Any] = {"monster": self.options.monster, "num_players": n}
         ctx["first_player"] = int(s["first_player"])
+        ctx["door"] = cell_name(K.DOOR_CELL)
         heroes = [int(h) for h in s["hero"][:n]]
         if min(heroes) >= 0:
-            # every hero chosen: the starting tiles lie face up, so where each hero began is
-            # public (the tiles never leave their cells)
+            # every hero chosen: the starting tiles lie face up, so which tile lies where and
+            # where each hero began are public (the tiles never leave their cells)
+            ctx["start_tiles"] = {cell_name(int(c)): C.TILE_NAMES[int(s["cell_tile"][c])] for c in K.START_CELLS}
             ctx["hero_starts"] = {
                 p: cell_name(int(c))
                 for p in range(n)

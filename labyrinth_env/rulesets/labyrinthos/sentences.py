@@ -45,10 +45,15 @@ def _displace(e: Event, ctx: Context) -> str:
 
 
 def _first_player(e: Event, ctx: Context) -> str:
-    # the deal (l.47) comes before the first player and emits no event: every hand is full
+    # the maze (l.42-44), the keys and the deck (l.45-46) and the deal (l.47) come before the
+    # first player and emit no event of their own; the tokens (l.47) have theirs
+    starting = C.START_TILES.size
     return (
-        f"Each player is dealt {C.HAND_LIMIT} Desperation cards face down; {player(e['seat'])} plays first "
-        "and chooses a hero first"
+        f"The Door tile lies in the middle at {ctx.get('door', 'the centre')} with the {starting} starting tiles "
+        f"face down around it and the other {C.NUM_TILES - starting - 1} tiles face down around those, a "
+        f"{C.SIZE}x{C.SIZE} maze; the key tokens lie face down by colour and the Desperation deck is "
+        f"shuffled; each player is dealt {C.HAND_LIMIT} Desperation cards face down; {player(e['seat'])} plays "
+        "first and chooses a hero first"
     )
 
 
@@ -60,8 +65,9 @@ def _hero(e: Event, ctx: Context) -> str:
         return text
     # the last choice turns the starting tiles up and sets the heroes on them (l.48-49),
     # which the kernel does without an event of its own
+    tiles = ", ".join(f"{cell} {tile}" for cell, tile in ctx.get("start_tiles", {}).items())
     where = ", ".join(f"{player(p)} at {cell}" for p, cell in sorted(starts.items()))
-    return f"{text}; the starting tiles are turned face up and each hero stands on its colour's tile: {where}"
+    return f"{text}; the starting tiles are turned face up ({tiles}) and each hero stands on its colour's tile: {where}"
 
 
 def _tokens(e: Event, ctx: Context) -> str:

@@ -344,6 +344,17 @@ class raw_env(LabyrinthAECEnv):
             raise ValueError(f"unknown event record {record.tolist()}")
         return t()
 
+    def event_display(self, record: np.ndarray) -> dict[str, Any]:
+        # a Trap Check's data counts its failed rolls; the table sees every roll (l.432)
+        kind, _, _, _, rolls, packed = (int(x) for x in record)
+        if kind != K.EV_TRAP_CHECK:
+            return {}
+        mask = (1 << K.ROLL_BITS) - 1
+        return {
+            "dice": [(packed >> (K.ROLL_BITS * i)) & mask for i in range(rolls)],
+            "modifier": (packed >> (K.ROLL_BITS * K.MAX_TRAP_ROLLS)) - K.MODIFIER_BIAS,
+        }
+
     def render_text(self) -> str:
         return render_text(self.record, self.text_width)
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from labyrinth_env.core.sentences import Sentence, against, player, plural
+from labyrinth_env.core.sentences import Sentence, against, listed, player, plural
 from labyrinth_env.rulesets.hex_sentences import onto_own_key_space, shared_sentences
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
@@ -15,11 +15,19 @@ Context = Mapping[str, Any]
 
 
 def _trap_check(e: Event, ctx: Context) -> str:
-    t = C.TRAP_NAMES.index(e["trap"])
-    return (
-        f"{player(e['seat'])} makes the {e['trap']} trap check: {plural(e['rolls'], 'throw')} of two dice, "
-        f"each needing {int(C.TRAP_DIFFICULTY[t])}+ with modifiers; {e['failed_rolls']} failed"
-    )
+    # l.432: two dice per roll, summed against the Trap Difficulty Level; every throw is
+    # shown (``env.event_display``), as the player is asked to keep or reroll them all (l.428)
+    needed = int(C.TRAP_DIFFICULTY[C.TRAP_NAMES.index(e["trap"])])
+    head = f"{player(e['seat'])} makes the {e['trap']} trap check, {plural(e['rolls'], 'throw')} of two dice"
+    if "dice" not in e:  # the decoded data alone counts the failures only
+        return f"{head}, each needing {needed}+ with modifiers; {e['failed_rolls']} failed"
+    mod = e["modifier"]
+    each = f", each throw {mod:+d} (items, the current event)" if mod else ""
+    throws = [
+        f"{d + mod} ({f'{d} on the dice, ' if mod else ''}{'success' if d + mod >= needed else 'failure'})"
+        for d in e["dice"]
+    ]
+    return f"{head} against {needed}+{each}: {listed(throws)}; {e['failed_rolls']} failed"
 
 
 def _token(e: Event) -> str:

@@ -168,6 +168,15 @@ MAX_DEPTH = 6  # explorations in progress, one inside the other (a push, a fall)
 # this turn's and the previous turn's corridors
 GOLEM_TRAIL = 12
 
+# A Trap Check's rolls in its event's last field, for the log (the check keeps only the
+# failures): each roll's two dice, ROLL_BITS apiece, then the modifier plus MODIFIER_BIAS.
+# Written beside the old fields, so a recorded game's decoded events stay what they were.
+ROLL_BITS = 4
+MODIFIER_BIAS = 64
+MAX_TRAP_ROLLS = int(C.TRAP_ROLLS.max())
+assert ROLL_BITS * MAX_TRAP_ROLLS + 7 < 31  # the modifier's 7 bits fit an int32 field
+assert 2 * int(abs(C.ITEM_TRAP_BONUS).max()) + int(abs(C.EVENT_LONG_PARAM).max()) < MODIFIER_BIAS
+
 # --- events: (type, seat, a, b, c, d) ------------------------------------------------------
 EV_FIRST_PLAYER = 1  # seat, roll
 EV_START_TURN = 2  # seat, turn
@@ -179,7 +188,7 @@ EV_MOVE = 7  # seat, from node, to node
 EV_JUMP = 8  # seat, roll (0: a safe jump, no roll), success, JUMP_*
 EV_REST = 9  # seat, stun left
 EV_TRAP_REVEALED = 10  # seat, node, trap type
-EV_TRAP_CHECK = 11  # seat, trap type, failed rolls, rolls
+EV_TRAP_CHECK = 11  # seat, trap type, failed rolls, rolls, each roll's dice and the modifier (ROLL_BITS)
 EV_GOLEM_CHECK = 12  # seat, roll, success
 EV_COMBAT = 13  # attacker, defender, attacker total, defender total
 EV_LIFE = 14  # seat, change, life after

@@ -23,6 +23,9 @@ from .tables import (
     EV_TRAP_PLACED,
     EV_TRAP_REMOVED,
     ITEM_TRAP,
+    MAX_TRAP_ROLLS,
+    MODIFIER_BIAS,
+    ROLL_BITS,
     TRAP_DIFFICULTY,
     TRAP_EFFECT,
     TRAP_PARAM,
@@ -84,13 +87,25 @@ def set_trap_mask(s, out) -> None:
 
 # --- the Trap Check --------------------------------------------------------------------------
 @njit(cache=True)
-def trap_failures(s, seat: int, trap_type: int) -> int:
+def trap_rolls(s, seat: int, trap_type: int) -> tuple[int, int]:
+    """Every roll of the trap, two dice summed against its difficulty (l.432): the failed
+    rolls, and the rolls packed for the log (``ROLL_BITS``): the dice are thrown in the open."""
     fails = 0
     bonus = item_sum(s, seat, ITEM_TRAP) + event_mod(s, C.LONG_TRAP_MOD)
-    for _ in range(TRAP_ROLLS[trap_type]):
-        if roll_2d6(s.rng) + bonus < TRAP_DIFFICULTY[trap_type]:
+    packed = 0
+    for i in range(TRAP_ROLLS[trap_type]):
+        dice = roll_2d6(s.rng)
+        packed |= dice << (ROLL_BITS * i)
+        if dice + bonus < TRAP_DIFFICULTY[trap_type]:
             fails += 1
-    return fails
+    return fails, packed | ((bonus + MODIFIER_BIAS) << (ROLL_BITS * MAX_TRAP_ROLLS))
+
+
+@njit(cache=True)
+def roll_trap_check(s, seat: int, trap_type: int) -> None:
+    fails, packed = trap_rolls(s, seat, trap_type)
+    s.ck_a = fails
+    emit(s, EV_TRAP_CHECK, seat, trap_type, fails, TRAP_ROLLS[trap_type], packed)
 
 
 @njit(cache=True)
@@ -100,12 +115,10 @@ def begin_trap_check(s, seat: int, trap_type: int) -> None:
     s.ck_kind = CK_TRAP
     s.ck_seat = seat
     s.ck_b = trap_type
-    s.ck_a = trap_failures(s, seat, trap_type)
-    emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
+    roll_trap_check(s, seat, trap_type)
     if s.ck_a == TRAP_ROLLS[trap_type] and holds_special(s, seat, C.SPECIAL_TOOLS) >= 0:
         emit(s, EV_TOOLS, seat, trap_type)
-        s.ck_a = trap_failures(s, seat, trap_type)  # every roll again (l.428)
-        emit(s, EV_TRAP_CHECK, seat, trap_type, s.ck_a, TRAP_ROLLS[trap_type])
+        roll_trap_check(s, seat, trap_type)  # every roll again (l.428)
 
 
 @njit(cache=True)
