@@ -1,5 +1,6 @@
 """The cheapest-path search both Paths of Destiny heuristics plan with, and their small
-shared helpers.
+shared helpers (among them how a seat steers the wandering figure, 2011's Guard or 3e's
+Golem: ``step_away_value``).
 
 The graph: every corridor node of ``hexboard`` (bridge changes included), then every cell
 as a wildcard vertex ``NUM_NODES + cell``: an empty cell marked in ``fill`` counts as a
