@@ -348,38 +348,13 @@ def table_error(s) -> int:
 
 @njit(cache=True)
 def turn_error(s) -> int:
-    """While the game runs: a legal action (7) of a seat in play (8), no winner yet (11),
-    hands within their limit (3), the action decision's counters (12, 15), the racers
-    (13); the memories of empty seats (14); the guaranteed end's counters (17) and the
-    monster's movement (18)."""
+    """The pending decision (``decision_error``); the memories of empty seats (14); while
+    the game runs, the guaranteed end's counters (17) and the monster's movement (18)."""
     n = s.num_players
     if s.outcome == K.RUNNING:
-        m = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-        K.legal_mask(s, m)
-        if m.sum() == 0:
-            return 7
-        if s.decider < 0 or s.decider >= n:
-            return 8
-        if not s.race:
-            for p in range(n):
-                if s.treasure[p] >= C.WIN_TREASURES:
-                    return 11
-        if s.decision == K.D_MAIN or s.decision == K.D_EXPAND:
-            for p in range(n):
-                if s.hand_len[p] > K.hand_limit(s, p):
-                    return 3
-        if s.decision == K.D_MAIN:
-            if s.actions_left < 1 or s.actions_left > K.ACTIONS:
-                return 12
-            if s.mv_kind != K.MV_NONE:
-                return 15
-        if s.race:
-            best = 0
-            for p in range(n):
-                best = max(best, s.treasure[p])
-            for p in range(n):
-                if s.racer[p] and s.treasure[p] != best:
-                    return 13
+        e = decision_error(s)
+        if e != 0:
+            return e
     for p in range(n, K.NUM_SEATS):
         for x in range(K.NUM_CELLS):
             if s.known[p, x]:
@@ -393,6 +368,40 @@ def turn_error(s) -> int:
             return 18
         if s.decision == K.D_MONSTER and s.mv_begun and s.mv_steps <= 0:
             return 18
+    return 0
+
+
+@njit(cache=True)
+def decision_error(s) -> int:
+    """While the game runs: a legal action (7) of a seat in play (8), no winner yet (11),
+    hands within their limit (3), the action decision's counters (12, 15), the racers (13)."""
+    n = s.num_players
+    m = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    K.legal_mask(s, m)
+    if m.sum() == 0:
+        return 7
+    if s.decider < 0 or s.decider >= n:
+        return 8
+    if not s.race:
+        for p in range(n):
+            if s.treasure[p] >= C.WIN_TREASURES:
+                return 11
+    if s.decision == K.D_MAIN or s.decision == K.D_EXPAND:
+        for p in range(n):
+            if s.hand_len[p] > K.hand_limit(s, p):
+                return 3
+    if s.decision == K.D_MAIN:
+        if s.actions_left < 1 or s.actions_left > K.ACTIONS:
+            return 12
+        if s.mv_kind != K.MV_NONE:
+            return 15
+    if s.race:
+        best = 0
+        for p in range(n):
+            best = max(best, s.treasure[p])
+        for p in range(n):
+            if s.racer[p] and s.treasure[p] != best:
+                return 13
     return 0
 
 
