@@ -207,43 +207,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.want_infos = bool(infos)
         self.learners = np.zeros((num_envs, k.NUM_SEATS), dtype=np.uint8)
         self.reward_seats = np.zeros(num_envs, dtype=np.int64)
-        cooperative = self.ruleset.cooperative
-        if learner_seats == "all":
-            if not cooperative:
-                teams = [s.env_id for s in labyrinth_env.specs() if s.cooperative]
-                raise ValueError(
-                    f"learner_seats='all' needs a cooperative ruleset ({teams}); in {env_id} the "
-                    "seats' rewards are opposite and one stream would mix them: use an int or 'rotate'"
-                )
-            self.learners[:, :n_players] = 1
-        elif learner_seats == "rotate":
-            for i in range(num_envs):
-                self.learners[i, i % n_players] = 1
-                self.reward_seats[i] = i % n_players
-        elif isinstance(learner_seats, (int, np.integer)) and not isinstance(learner_seats, bool):
-            if not 0 <= learner_seats < n_players:
-                raise ValueError(f"learner_seats={learner_seats} is not a seat of a {n_players}-player game")
-            self.learners[:, learner_seats] = 1
-            self.reward_seats[:] = learner_seats
-        else:
-            raise ValueError(f"learner_seats must be a seat index, 'rotate' or 'all', got {learner_seats!r}")
-        if cooperative and learner_seats != "all":
-            self.learners[:, :n_players] = 1  # in a team game the learner plays every seat
-        if isinstance(opponents, str):
-            if opponents not in KERNEL_OPPONENTS:
-                raise ValueError(
-                    f"unknown opponents {opponents!r}; use one of {sorted(KERNEL_OPPONENTS)} or a callable "
-                    "policy(observations, masks) -> actions"
-                )
-            if opponents == "heuristic" and self.ruleset.heuristic_module is None:
-                raise ValueError(f"{env_id} has no heuristic (its spec names none): use opponents='random' or a policy")
-            self.opponent_kind = KERNEL_OPPONENTS[opponents]
-            self.policy: Policy | None = None
-        elif callable(opponents):
-            self.opponent_kind = EXTERNAL
-            self.policy = opponents
-        else:
-            raise ValueError(f"opponents must be 'random', 'heuristic' or a callable, got {opponents!r}")
+        self._seat_learners(learner_seats)
+        self._take_opponents(opponents)
         obs_size = raw.obs_size
         self.single_observation_space = spaces.Box(0.0, 1.0, shape=(obs_size,), dtype=np.float32)
         self.single_action_space = spaces.Discrete(k.NUM_ACTIONS)
@@ -326,6 +291,53 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def max_opponent_decisions(self, value: int) -> None:
         # one check for the constructor, set_attr and plain assignment
         self._max_opponent_decisions = check_max_opponent_decisions(value)
+
+    def _seat_learners(self, learner_seats: int | str) -> None:
+        """``learners[i, seat]``: the seats the learner plays in game ``i`` (every seat in a
+        team game); ``reward_seats[i]``: the seat whose reward it is paid."""
+        cooperative = self.ruleset.cooperative
+        if learner_seats == "all":
+            if not cooperative:
+                teams = [s.env_id for s in labyrinth_env.specs() if s.cooperative]
+                raise ValueError(
+                    f"learner_seats='all' needs a cooperative ruleset ({teams}); in {self.env_id} the "
+                    "seats' rewards are opposite and one stream would mix them: use an int or 'rotate'"
+                )
+            self.learners[:, : self.num_players] = 1
+        elif learner_seats == "rotate":
+            for i in range(self.num_envs):
+                self.learners[i, i % self.num_players] = 1
+                self.reward_seats[i] = i % self.num_players
+        elif isinstance(learner_seats, (int, np.integer)) and not isinstance(learner_seats, bool):
+            if not 0 <= learner_seats < self.num_players:
+                raise ValueError(f"learner_seats={learner_seats} is not a seat of a {self.num_players}-player game")
+            self.learners[:, learner_seats] = 1
+            self.reward_seats[:] = learner_seats
+        else:
+            raise ValueError(f"learner_seats must be a seat index, 'rotate' or 'all', got {learner_seats!r}")
+        if cooperative and learner_seats != "all":
+            self.learners[:, : self.num_players] = 1  # in a team game the learner plays every seat
+
+    def _take_opponents(self, opponents: str | Policy) -> None:
+        """The kernel's opponents (``opponent_kind``) or the callable ``policy`` the other
+        seats play."""
+        if isinstance(opponents, str):
+            if opponents not in KERNEL_OPPONENTS:
+                raise ValueError(
+                    f"unknown opponents {opponents!r}; use one of {sorted(KERNEL_OPPONENTS)} or a callable "
+                    "policy(observations, masks) -> actions"
+                )
+            if opponents == "heuristic" and self.ruleset.heuristic_module is None:
+                raise ValueError(
+                    f"{self.env_id} has no heuristic (its spec names none): use opponents='random' or a policy"
+                )
+            self.opponent_kind = KERNEL_OPPONENTS[opponents]
+            self.policy: Policy | None = None
+        elif callable(opponents):
+            self.opponent_kind = EXTERNAL
+            self.policy = opponents
+        else:
+            raise ValueError(f"opponents must be 'random', 'heuristic' or a callable, got {opponents!r}")
 
     def _bind_loops(self) -> None:
         """The kernel's compiled entry points this env steps through (modules and numba

@@ -257,6 +257,20 @@ INVARIANTS = {
 
 @njit(cache=True)
 def invariant_error(s) -> int:
+    """0, or the code (``INVARIANTS``) of the first invariant ``s`` breaks."""
+    e = card_error(s)
+    if e == 0:
+        e = table_error(s)
+    if e == 0:
+        e = turn_error(s)
+    return e
+
+
+@njit(cache=True)
+def card_error(s) -> int:
+    """Every card in one place (1), hands within their slots (3), the cards on the table
+    face up or down as they should be (6), their marks and treasures (9), only on free
+    spaces (10), nothing left past a pile's or a hand's end (16)."""
     n = s.num_players
     seen = np.zeros(K.NUM_CARDS, dtype=np.int64)
     for i in range(s.deck_len):
@@ -268,8 +282,6 @@ def invariant_error(s) -> int:
             return 3
         for i in range(s.hand_len[p]):
             seen[s.hand[p, i]] += 1
-    empty = 0
-    gold = 0
     for x in range(K.NUM_CELLS):
         card = s.cell_card[x]
         if card >= 0:
@@ -286,11 +298,8 @@ def invariant_error(s) -> int:
                 return 9
             if s.cell_gold[x] and (icon != C.CHEST or not s.cell_up[x] or s.cell_gold[x] > 1):
                 return 9
-            gold += s.cell_gold[x]
-        elif s.cell_type[x] == K.T_FREE:
-            empty += 1
-            if s.cell_gold[x] or s.cell_beaten[x]:
-                return 9
+        elif s.cell_type[x] == K.T_FREE and (s.cell_gold[x] or s.cell_beaten[x]):
+            return 9
     for c in range(K.NUM_CARDS):
         if seen[c] != 1:
             return 1
@@ -304,6 +313,21 @@ def invariant_error(s) -> int:
         for i in range(s.hand_len[p], K.MAX_HAND):
             if s.hand[p, i] != -1:
                 return 16
+    return 0
+
+
+@njit(cache=True)
+def table_error(s) -> int:
+    """The count of empty spaces (5), the treasures kept (2), the characters on face-up
+    cards or the exit (4)."""
+    n = s.num_players
+    empty = 0
+    gold = 0
+    for x in range(K.NUM_CELLS):
+        if s.cell_card[x] >= 0:
+            gold += s.cell_gold[x]
+        elif s.cell_type[x] == K.T_FREE:
+            empty += 1
     if empty != s.num_empty:
         return 5
     total = s.reserve + gold
@@ -319,33 +343,18 @@ def invariant_error(s) -> int:
             continue
         if x < 0 or s.cell_type[x] != K.T_FREE or s.cell_card[x] < 0 or not s.cell_up[x]:
             return 4
+    return 0
+
+
+@njit(cache=True)
+def turn_error(s) -> int:
+    """The pending decision (``decision_error``); the memories of empty seats (14); while
+    the game runs, the guaranteed end's counters (17) and the monster's movement (18)."""
+    n = s.num_players
     if s.outcome == K.RUNNING:
-        m = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-        K.legal_mask(s, m)
-        if m.sum() == 0:
-            return 7
-        if s.decider < 0 or s.decider >= n:
-            return 8
-        if not s.race:
-            for p in range(n):
-                if s.treasure[p] >= C.WIN_TREASURES:
-                    return 11
-        if s.decision == K.D_MAIN or s.decision == K.D_EXPAND:
-            for p in range(n):
-                if s.hand_len[p] > K.hand_limit(s, p):
-                    return 3
-        if s.decision == K.D_MAIN:
-            if s.actions_left < 1 or s.actions_left > K.ACTIONS:
-                return 12
-            if s.mv_kind != K.MV_NONE:
-                return 15
-        if s.race:
-            best = 0
-            for p in range(n):
-                best = max(best, s.treasure[p])
-            for p in range(n):
-                if s.racer[p] and s.treasure[p] != best:
-                    return 13
+        e = decision_error(s)
+        if e != 0:
+            return e
     for p in range(n, K.NUM_SEATS):
         for x in range(K.NUM_CELLS):
             if s.known[p, x]:
@@ -359,6 +368,40 @@ def invariant_error(s) -> int:
             return 18
         if s.decision == K.D_MONSTER and s.mv_begun and s.mv_steps <= 0:
             return 18
+    return 0
+
+
+@njit(cache=True)
+def decision_error(s) -> int:
+    """While the game runs: a legal action (7) of a seat in play (8), no winner yet (11),
+    hands within their limit (3), the action decision's counters (12, 15), the racers (13)."""
+    n = s.num_players
+    m = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    K.legal_mask(s, m)
+    if m.sum() == 0:
+        return 7
+    if s.decider < 0 or s.decider >= n:
+        return 8
+    if not s.race:
+        for p in range(n):
+            if s.treasure[p] >= C.WIN_TREASURES:
+                return 11
+    if s.decision == K.D_MAIN or s.decision == K.D_EXPAND:
+        for p in range(n):
+            if s.hand_len[p] > K.hand_limit(s, p):
+                return 3
+    if s.decision == K.D_MAIN:
+        if s.actions_left < 1 or s.actions_left > K.ACTIONS:
+            return 12
+        if s.mv_kind != K.MV_NONE:
+            return 15
+    if s.race:
+        best = 0
+        for p in range(n):
+            best = max(best, s.treasure[p])
+        for p in range(n):
+            if s.racer[p] and s.treasure[p] != best:
+                return 13
     return 0
 
 

@@ -82,7 +82,16 @@ INVARIANTS = {
 
 @njit(cache=True)
 def invariant_error(s) -> int:
-    n = s.num_players
+    """0 if the state is sound, else a code of ``INVARIANTS`` (the first check's that fails)."""
+    for err in (_maze_error(s), _tokens_error(s), _cards_error(s), _seats_error(s), _turn_error(s)):
+        if err != 0:
+            return err
+    return 0
+
+
+@njit(cache=True)
+def _maze_error(s) -> int:
+    """The tiles (1), the walls (2) and the wall limit (3)."""
     seen = np.zeros(K.NUM_TILES, dtype=np.int64)
     for c in range(K.NUM_CELLS):
         seen[s.cell_tile[c]] += 1
@@ -102,6 +111,13 @@ def invariant_error(s) -> int:
     for c in range(K.NUM_CELLS):
         if K.wall_count(s, c) > C.WALL_LIMIT:
             return 3
+    return 0
+
+
+@njit(cache=True)
+def _tokens_error(s) -> int:
+    """The heroes' boards and the supplies: a hero's keys one of a colour (5), every key
+    token in one place (4), the wounds (6), the Feet and Hand tokens (7)."""
     places = np.zeros(K.NUM_KEY_TOKENS, dtype=np.int64)
     for k in range(K.NUM_KEY_TOKENS):
         places[k] += s.key_pile[k]
@@ -132,6 +148,12 @@ def invariant_error(s) -> int:
         hands += s.hands[p]
     if feet != C.NUM_FEET_TOKENS or hands != C.NUM_HAND_TOKENS or s.feet_supply < 0 or s.hand_supply < 0:
         return 7
+    return 0
+
+
+@njit(cache=True)
+def _cards_error(s) -> int:
+    """The Desperation cards of the game's monster, each copy once (8), none of another's (17)."""
     cards = np.zeros(K.NUM_CARD_TYPES, dtype=np.int64)
     for i in range(s.deck_len):
         cards[s.deck[i]] += 1
@@ -143,6 +165,13 @@ def invariant_error(s) -> int:
         in_game = K.CARD_DECK[t] == C.MINOTAUR or K.CARD_DECK[t] == s.monster
         if cards[t] != (K.CARD_COPIES[t] if in_game else 0):
             return 8 if in_game else 17
+    return 0
+
+
+@njit(cache=True)
+def _seats_error(s) -> int:
+    """Hands within the limit (9), heroes on face-up tiles (10), the empty seats empty (16)."""
+    n = s.num_players
     for p in range(n):
         if K.hand_size(s, p) > C.HAND_LIMIT:
             return 9
@@ -156,6 +185,13 @@ def invariant_error(s) -> int:
         for i in range(K.NUM_SLOTS):
             if s.slot_key[p, i] >= 0 or s.slot_wound[p, i]:
                 return 16
+    return 0
+
+
+@njit(cache=True)
+def _turn_error(s) -> int:
+    """The monster (11), nothing left to resolve in the action decision (12), a seat in
+    play decides (15), the task stack (13), the winner (14)."""
     m = s.monster_cell
     if K.first_round(s) != (m < 0):
         return 11
@@ -164,7 +200,7 @@ def invariant_error(s) -> int:
     if s.outcome == K.RUNNING:
         if s.decision == K.D_MAIN and (s.num_tasks != 0 or s.m_active):
             return 12
-        if s.decider < 0 or s.decider >= n:
+        if s.decider < 0 or s.decider >= s.num_players:
             return 15
     if s.task_overflow:
         return 13

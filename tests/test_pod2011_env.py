@@ -196,22 +196,40 @@ def _characters_error(s) -> int:
 
 @njit(cache=True)
 def _invariant_error(s) -> int:
-    """0 if the state is sound, else a code of ``INVARIANTS``."""
-    n = s.num_players
+    """0 if the state is sound, else a code of ``INVARIANTS`` (the first check's that fails)."""
     for err in (
         _characters_error(s),
         keys_error(s),
         _second_traps_error(s),
         tiles_error_with_face_down(s, K.CENTER_CELL, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
         _face_down_error(s),
+        _trap_and_tile_error(s),
+        _players_error(s),
+        _met_error(s),
+        _guard_and_turn_error(s),
     ):
         if err != 0:
             return err
+    return 0
+
+
+@njit(cache=True)
+def _trap_and_tile_error(s) -> int:
+    """A failed trap is face up (26); a drawn tile only while it is being placed (17)."""
     for node in range(K.NUM_NODES):
         if s.trap_failed[node] and not s.trap_up[node]:
             return 26
     if s.drawn_tile >= 0 and not (s.outcome == K.RUNNING and s.decision == K.D_PLACE):
         return 17
+    return 0
+
+
+@njit(cache=True)
+def _players_error(s) -> int:
+    """Life (10), stun (15), the crystal (27); once seated, a start field each (28), on a
+    corridor (13), on a start field only its own (19) and restored there (25); the empty
+    seats empty (14) and never met (33)."""
+    n = s.num_players
     seated = s.choose_pos >= n
     for p in range(n):
         if s.life[p] < 1 or s.life[p] > K.LIFE:
@@ -238,6 +256,14 @@ def _invariant_error(s) -> int:
             return 14
         if ((s.fight_lost | s.trap_fell | s.left_start) >> p) & 1 or s.took_key[p] != 0:
             return 33
+    return 0
+
+
+@njit(cache=True)
+def _met_error(s) -> int:
+    """What each player met in its corridor: come from its start field onto its own key
+    field (30), the players it took a key from still there (31), a trap where it fell (32)."""
+    n = s.num_players
     for p in range(n):
         if (s.left_start >> p) & 1 and s.position[p] != K.own_key_node(s, p):
             return 30
@@ -246,10 +272,19 @@ def _invariant_error(s) -> int:
                 return 31
         if (s.trap_fell >> p) & 1 and s.node_trap[s.position[p]] < 0:
             return 32
+    return 0
+
+
+@njit(cache=True)
+def _guard_and_turn_error(s) -> int:
+    """The Guard on a board corridor (16); every start field joined to the centre once
+    seated (12); a seat in play decides (18), nothing left to resolve in the action decision
+    (29); the winner on the central field with a key (24)."""
+    n = s.num_players
     g = s.guard_node
     if g < 0 or g >= K.NUM_BOARD_NODES or s.node_mask[g] == 0:
         return 16
-    if seated:
+    if s.choose_pos >= n:
         K.reach_from_centre(s)
         for p in range(n):
             if not s.reach[K.start_node(s, p)]:

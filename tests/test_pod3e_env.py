@@ -123,17 +123,27 @@ def _face_down_error(s) -> int:
 
 @njit(cache=True)
 def _invariant_error(s) -> int:
-    """0 if the state is sound, else a code of ``INVARIANTS``."""
-    n = s.num_players
+    """0 if the state is sound, else a code of ``INVARIANTS`` (the first check's that fails)."""
     for err in (
         keys_error(s),
         traps_error(s, s.center_cell),
         tiles_error_with_face_down(s, s.center_cell, C.CENTRAL_TILE_ID, C.KEY_TILE_ID),
         _face_down_error(s),
+        _items_error(s),
+        _characters_error(s),
+        _ability_tokens_error(s),
+        _golem_error(s),
+        _way_and_end_error(s),
     ):
         if err != 0:
             return err
-    # 15 items: pool + board + carried, each exactly once
+    return 0
+
+
+@njit(cache=True)
+def _items_error(s) -> int:
+    """15 items: pool + board + carried, each exactly once (4), on a corridor (5); a drawn
+    tile only while it is being placed (17)."""
     seen = np.zeros(K.NUM_ITEMS, dtype=np.int64)
     for i in range(s.item_pool_len):
         seen[s.item_pool[i]] += 1
@@ -152,7 +162,14 @@ def _invariant_error(s) -> int:
             return 4
     if s.drawn_tile >= 0 and not (s.outcome == K.RUNNING and s.decision == K.D_PLACE):
         return 17
-    # characters
+    return 0
+
+
+@njit(cache=True)
+def _characters_error(s) -> int:
+    """Life (10), stun (15), items in order (11), on a corridor (13), never on another's
+    starting space (19); the empty seats empty (14)."""
+    n = s.num_players
     cap = K.max_life(s)
     for p in range(n):
         if s.life[p] < 0 or s.life[p] > K.LIFE or s.life[p] > cap:
@@ -171,7 +188,14 @@ def _invariant_error(s) -> int:
     for p in range(n, K.NUM_SEATS):
         if s.position[p] != -1 or s.items[p, 0] >= 0 or s.items[p, 1] >= 0 or s.life[p] != 0 or s.stun[p] != 0:
             return 14
-    # characters and the 21 ability tokens: each in the box, in front of its owner or on a corridor
+    return 0
+
+
+@njit(cache=True)
+def _ability_tokens_error(s) -> int:
+    """Characters dealt as the rules allow (28, 30) and the 21 ability tokens: each in the
+    box, in front of its owner or on a corridor (27), of the owner's character (29)."""
+    n = s.num_players
     for p in range(K.NUM_SEATS):
         c = s.character[p]
         if p >= n and c != -1:
@@ -198,6 +222,13 @@ def _invariant_error(s) -> int:
                     return 29
         elif node < 0 and (s.character[o] < 0 or K.CHARACTER_TOKEN[s.character[o]] != kind):
             return 29
+    return 0
+
+
+@njit(cache=True)
+def _golem_error(s) -> int:
+    """The Golem on a corridor (16), its trail (26), and a turn that must go on while it
+    blocks the starting space or the seat is stunned (25)."""
     g = s.golem_node
     if g < 0 or g >= K.NUM_NODES or s.node_mask[g] == 0:
         return 16
@@ -214,10 +245,16 @@ def _invariant_error(s) -> int:
             K.legal_mask(s, mask)
             if mask[K.A_END_TURN]:
                 return 25
-    # never a path-closing build
+    return 0
+
+
+@njit(cache=True)
+def _way_and_end_error(s) -> int:
+    """Never a path-closing build (12); a seat in play decides (18); a winner alone on the
+    central space with a key (24)."""
     if not K.targets_connected(s, -1):
         return 12
-    if s.outcome == K.RUNNING and (s.decider < 0 or s.decider >= n):
+    if s.outcome == K.RUNNING and (s.decider < 0 or s.decider >= s.num_players):
         return 18
     if s.outcome == K.WON:
         w = s.winner

@@ -54,7 +54,17 @@ def test_api_test_raw_env_and_public_memory():
 
 @njit(cache=True)
 def _invariant_error(s) -> int:
-    """0 if the state is sound, else a code naming the broken invariant."""
+    """0 if the state is sound, else a code naming the broken invariant (the first check's
+    that fails)."""
+    for err in (_treasures_error(s), _board_error(s), _turn_error(s)):
+        if err != 0:
+            return err
+    return 0
+
+
+@njit(cache=True)
+def _treasures_error(s) -> int:
+    """The treasures: collected, on a board or in the deck, each once (1-4)."""
     n = s.num_players
     where = np.zeros(K.NUM_TREASURES, dtype=np.int64)
     for t in range(K.NUM_TREASURES):
@@ -79,6 +89,13 @@ def _invariant_error(s) -> int:
         total += s.collected[t]
     if total != s.num_collected:
         return 4
+    return 0
+
+
+@njit(cache=True)
+def _board_error(s) -> int:
+    """The tiles, the printed spaces and the pieces (5-9)."""
+    n = s.num_players
     seen = np.zeros(K.NUM_TILES, dtype=np.int64)
     for cell in range(K.NUM_CELLS):
         seen[s.cell_tile[cell]] += 1
@@ -100,6 +117,12 @@ def _invariant_error(s) -> int:
         cell = s.flip_cell
         if cell != s.piece[s.seat] or s.tile_down[s.cell_tile[cell]] != (s.decision == K.DECISION_FLIP):
             return 9  # the tile stopped on is face down until flipped, face up while turned
+    return 0
+
+
+@njit(cache=True)
+def _turn_error(s) -> int:
+    """The turn's collections, the Book's pages (10-12)."""
     if s.collected_this_turn > 2:
         return 10
     if s.outcome == K.RUNNING and s.turn >= s.num_pages:

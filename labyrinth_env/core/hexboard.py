@@ -116,6 +116,18 @@ BOARD_FIELDS = [
     ("node_trap", np.int8, (NUM_NODES,)),
     ("trap_up", np.uint8, (NUM_NODES,)),
 ]
+# the face-down tiles (``take_face_down`` .. ``redeal_face_down`` below): per board cell the
+# seat that laid one (-1: none) and its tile, which no seat has seen; the one being turned
+# face up: its cell (-1: none), the edge it is entered by, who enters it, the rotations
+# that give that edge a corridor (bits)
+FACE_DOWN_FIELDS = [
+    ("fd_owner", np.int8, (NUM_BOARD,)),
+    ("fd_tile", np.int8, (NUM_BOARD,)),
+    ("rv_cell", np.int8),
+    ("rv_edge", np.int8),
+    ("rv_seat", np.int8),
+    ("rv_rots", np.uint8),
+]
 SEARCH_FIELDS = [
     ("reach", np.uint8, (NUM_NODES + NUM_CELLS,)),
     ("queue", np.int16, (NUM_NODES + NUM_CELLS + 1,)),

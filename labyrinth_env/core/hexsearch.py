@@ -1,5 +1,6 @@
 """The cheapest-path search both Paths of Destiny heuristics plan with, and their small
-shared helpers.
+shared helpers (among them how a seat steers the wandering figure, 2011's Guard or 3e's
+Golem: ``step_away_value``).
 
 The graph: every corridor node of ``hexboard`` (bridge changes included), then every cell
 as a wildcard vertex ``NUM_NODES + cell``: an empty cell marked in ``fill`` counts as a
@@ -252,6 +253,40 @@ def stands_ahead(node: int, target: int, src: int, pred, lookahead: int) -> bool
         if path[i] == node:
             return True
     return False
+
+
+@njit(cache=True)
+def path_marks(pred, target: int) -> np.ndarray:
+    """1 on every vertex of the path ``pred`` leads back along from ``target`` to the
+    search's source (nothing marked when ``target`` is -1)."""
+    on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
+    v = target
+    while v >= 0:
+        on_path[v] = 1
+        v = pred[v]
+    return on_path
+
+
+@njit(cache=True)
+def step_away_value(s, me: int, node: int, on_path, dist, near: int, far_cap: int, far_weight: float) -> float:
+    """What a step of the wandering figure (2011's Guard, 3e's Golem) onto corridor ``node``
+    is worth to seat ``me``, which steers it: never onto the seat, off its path
+    (``path_marks``; worse within ``near`` steps of it, -1: no nearer band), onto a rival
+    the more keys it carries (a meeting may cost them), then, as a tie-break, far from the
+    seat (``dist`` capped at ``far_cap`` steps, ``far_weight`` a step; out of reach: 3)."""
+    value = 0.0
+    if node == s.position[me]:
+        value -= 100.0
+    elif on_path[node]:
+        value -= 20.0 + (10.0 if dist[node] <= near else 0.0)
+    for p in range(s.num_players):
+        if p != me and s.position[p] == node:
+            value += 5.0 + 10.0 * keys_held(s, p)
+    if dist[node] < INF:
+        value += min(dist[node], far_cap) * far_weight
+    else:
+        value += 3.0
+    return value
 
 
 @njit(cache=True)

@@ -1,7 +1,9 @@
 """Kernel pieces both Paths of Destiny editions share word for word beyond the board
 (``core.hexboard``) and the helpers of ``core.kernel_common``: the record fields they
-declare alike, the tile and trap piles, the players' pieces (keys, Life, stun, the
-crystal), the check in progress, and the one-liners of the decisions both have.
+declare alike, the table of start fields by player count, the tile and trap piles, the
+players' pieces (keys, Life, stun, the crystal), the check in progress, the steps of the
+walking figures (the Golem; the Guard and the player Enslavement turns into it) that take
+themselves, and the one-liners of the decisions both have.
 
 The 3rd edition and the 2011 edition were written from one another: what they still do
 alike lives here once, and what differs between them (sizes, event and action codes)
@@ -14,11 +16,21 @@ import numpy as np
 
 from labyrinth_env.core.contract import RUNNING, set_decision
 from labyrinth_env.core.events import emit
-from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, deal_face_down_tokens, face_down_tokens
+from labyrinth_env.core.hexboard import KEY_NODES, NUM_BOARD, deal_face_down_tokens, face_down_tokens, only_direction
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.kernel_common import deal_shuffled, private_dice, reseed, shuffle_unknown
 
 NUM_KEYS = KEY_NODES.shape[0]  # a key on each key field
+
+
+def start_field_table(by_count: dict[int, tuple[int, ...]], num_seats: int) -> np.ndarray:
+    """``[n, p]``: the start field of seat ``p`` in an ``n``-player game, from the
+    components' ``{n: fields of seats 0..n-1}``; -1 where the table fixes none (an empty
+    seat, or a player count whose players choose)."""
+    table = np.full((num_seats + 1, num_seats), -1, dtype=np.int64)
+    for n, fields in by_count.items():
+        table[n, : len(fields)] = fields
+    return table
 
 
 # --- the record fields both editions declare alike -------------------------------------
@@ -198,6 +210,25 @@ def turn_crystal(s, seat: int, face_up: int, ev_crystal: int) -> None:
     if s.crystal[seat] != face_up:
         s.crystal[seat] = face_up
         emit(s, ev_crystal, seat, face_up)
+
+
+# --- the walking figures: the Golem (3e), the Guard and Enslavement's Guard (2011) ------------
+NO_WAY, CHOOSE = -1, -2  # ``forced_step``: no way at all; ways to choose from
+
+
+@njit(cache=True)
+def forced_step(s, ways: int, d_dir: int) -> int:
+    """The next step of a figure walking its steps, where the rules take it without asking:
+    the one direction in the bit set ``ways``; ``NO_WAY`` when it is empty (the caller
+    drops the steps left); ``CHOOSE`` when it holds more than one, the active player's
+    direction decision ``d_dir`` set."""
+    if ways == 0:
+        return NO_WAY
+    d = only_direction(ways)
+    if d < 0:
+        set_decision(s, d_dir, s.seat)
+        return CHOOSE
+    return d
 
 
 # --- the pending decision ------------------------------------------------------------------

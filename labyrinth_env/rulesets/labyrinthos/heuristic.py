@@ -430,14 +430,41 @@ def free_move_action(s, mask, me: int) -> int:
     return -1
 
 
+# the decisions answered by a fixed preference (an order of actions, or one answer), with no
+# search of the board
+BY_ORDER = (K.D_HERO, K.D_KEY_PICK, K.D_KEY_SLOT, K.D_HEAL, K.D_WOUND, K.D_INTUITION, K.D_CANCEL, K.D_DODGE, K.D_LEVER)
+
+
 @njit(cache=True)
 def decide(s, mask, dec: int, me: int) -> int:
     if dec == K.D_MAIN:
         return main_action(s, mask)
-    if dec == K.D_HERO:
-        return first_in(HERO_ORDER, K.A_HERO, mask)
+    if dec in BY_ORDER:
+        return answer_by_order(s, mask, dec, me)
     if dec == K.D_ORIENT:
         return orient_action(s, mask, me)
+    if dec == K.D_MONSTER or dec == K.D_PASSAGE or dec == K.D_CHARGE:
+        return monster_action(s, mask, me)
+    if dec == K.D_DISPLACE:
+        return displace_action(s, mask, me)
+    if dec == K.D_REFRESH:
+        return refresh_action(mask)
+    if dec == K.D_DISCARD_OPT or dec == K.D_DISCARD:
+        return discard_action(s, mask, me, dec == K.D_DISCARD_OPT)
+    if dec == K.D_WALL:
+        return wall_action(s, mask, me)
+    if dec in (K.D_BUILD, K.D_VISION_FROM, K.D_VISION_TO):
+        return build_action(s, mask, me, dec)
+    if dec == K.D_FREE_MOVE:
+        return free_move_action(s, mask, me)
+    return -1  # the first legal action (target, rotate card, rearrange, visions' side)
+
+
+@njit(cache=True)
+def answer_by_order(s, mask, dec: int, me: int) -> int:
+    """The answer to ``dec``, one of ``BY_ORDER``."""
+    if dec == K.D_HERO:
+        return first_in(HERO_ORDER, K.A_HERO, mask)
     if dec == K.D_KEY_PICK:
         return first_in(KEY_PICK_ORDER, K.A_KEY_PICK, mask)
     if dec == K.D_KEY_SLOT:
@@ -448,10 +475,6 @@ def decide(s, mask, dec: int, me: int) -> int:
         if K.keys_held(s, me) == K.NUM_COLOURS and mask[K.A_SLOT + C.S_DISCOVER]:
             return K.A_SLOT + C.S_DISCOVER
         return first_in(WOUND_ORDER, K.A_SLOT, mask)
-    if dec == K.D_MONSTER or dec == K.D_PASSAGE or dec == K.D_CHARGE:
-        return monster_action(s, mask, me)
-    if dec == K.D_DISPLACE:
-        return displace_action(s, mask, me)
     if dec == K.D_INTUITION:
         return K.A_NO
     if dec == K.D_CANCEL:  # asked whatever it holds: without Hermes' Mischief it can only pass
@@ -461,19 +484,7 @@ def decide(s, mask, dec: int, me: int) -> int:
             if mask[K.A_CARD + t]:
                 return K.A_CARD + t
         return K.A_NO
-    if dec == K.D_REFRESH:
-        return refresh_action(mask)
-    if dec == K.D_DISCARD_OPT or dec == K.D_DISCARD:
-        return discard_action(s, mask, me, dec == K.D_DISCARD_OPT)
-    if dec == K.D_WALL:
-        return wall_action(s, mask, me)
-    if dec == K.D_LEVER:
-        return K.A_DONE
-    if dec in (K.D_BUILD, K.D_VISION_FROM, K.D_VISION_TO):
-        return build_action(s, mask, me, dec)
-    if dec == K.D_FREE_MOVE:
-        return free_move_action(s, mask, me)
-    return -1  # the first legal action (target, rotate card, rearrange, visions' side)
+    return K.A_DONE  # D_LEVER: no tile turned
 
 
 @njit(cache=True)

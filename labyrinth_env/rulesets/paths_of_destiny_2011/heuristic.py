@@ -72,7 +72,7 @@ import numpy as np
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.grid import HEX_CENTER, hex_distance
-from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, NUM_GRAPH, PMF_2D6
+from labyrinth_env.core.hexsearch import HOP_BUILD, HOP_LEVEL, INF, PMF_2D6
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
@@ -466,12 +466,7 @@ def guard_dir_action(s, mask) -> int:
     """Step the Guard off the seat's path, never onto the seat, preferably onto a rival."""
     me = s.seat
     dist, first, pred, queue, inq, targets, fill = new_scratch()
-    t = plan(s, me, dist, first, pred, queue, inq, targets, fill)
-    on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
-    v = t
-    while v >= 0:
-        on_path[v] = 1
-        v = pred[v]
+    on_path = hexsearch.path_marks(pred, plan(s, me, dist, first, pred, queue, inq, targets, fill))
     cell = s.guard_node // MC
     best, best_v = -1, -1e9
     for d in hexsearch.tie_order(s):  # ties: the turn's order
@@ -479,15 +474,7 @@ def guard_dir_action(s, mask) -> int:
         if not mask[a]:
             continue
         node = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        value = 0.0
-        if node == s.position[me]:
-            value -= 100.0
-        elif on_path[node]:
-            value -= 20.0
-        for p in range(s.num_players):
-            if p != me and s.position[p] == node:
-                value += 5.0 + 10.0 * K.keys_held(s, p)
-        value += min(dist[node], 60) * 0.05 if dist[node] < INF else 3.0
+        value = hexsearch.step_away_value(s, me, node, on_path, dist, -1, 60, 0.05)
         if value > best_v:
             best, best_v = a, value
     return best

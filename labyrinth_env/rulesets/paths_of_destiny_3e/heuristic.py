@@ -68,7 +68,7 @@ import numpy as np
 
 from labyrinth_env.core import hexsearch
 from labyrinth_env.core.corridors import corridor_across
-from labyrinth_env.core.hexsearch import HOP_BUILD, INF, NUM_GRAPH, PMF_2D6
+from labyrinth_env.core.hexsearch import HOP_BUILD, INF, PMF_2D6
 from labyrinth_env.core.hexsearch import HOP_LEVEL as HOP_JUMP
 from labyrinth_env.core.jit import njit
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
@@ -618,6 +618,19 @@ def main_action(s, mask) -> int:
         a = step_off_move(s, mask, me)
         if a >= 0:
             return a
+    a = way_action(s, mask, me)
+    if a >= 0:
+        return a
+    if s.actions_left >= 2 and mask[K.A_ACTIVATE_CRYSTAL]:
+        return K.A_ACTIVATE_CRYSTAL
+    return K.A_END_TURN
+
+
+@njit(cache=True)
+def way_action(s, mask, me: int) -> int:
+    """The action that takes the seat along its cheapest way to its target (face-down tiles
+    opened, ``opened``, and counted as open ground): the step, the jump, moving the Golem
+    off the way, or a build; -1 when the way asks for none of them now."""
     dist, first, pred, queue, inq, targets, fill = new_scratch()
     src = s.position[me]
     work = opened(s)
@@ -646,9 +659,7 @@ def main_action(s, mask) -> int:
             return K.A_BUILD
     elif t < 0 and mask[K.A_BUILD] and fill.any():
         return K.A_BUILD  # cut off: only new tiles can open a way
-    if s.actions_left >= 2 and mask[K.A_ACTIVATE_CRYSTAL]:
-        return K.A_ACTIVATE_CRYSTAL
-    return K.A_END_TURN
+    return -1
 
 
 @njit(cache=True)
@@ -697,12 +708,7 @@ def golem_dir_action(s, mask) -> int:
     fill_wild(s, fill, False)
     shortest_paths(s, src, fill, dist, first, pred, queue, inq)
     nt = fill_targets(s, me, targets)
-    t = hexsearch.best_target(s, dist, targets, nt)
-    on_path = np.zeros(NUM_GRAPH, dtype=np.uint8)
-    v = t
-    while v >= 0:
-        on_path[v] = 1
-        v = pred[v]
+    on_path = hexsearch.path_marks(pred, hexsearch.best_target(s, dist, targets, nt))
     cell = s.golem_node // MC
     best, best_v = -1, -1e9
     for d in hexsearch.tie_order(s):  # ties: the turn's order
@@ -710,23 +716,10 @@ def golem_dir_action(s, mask) -> int:
         if not mask[a]:
             continue
         node = corridor_across(s.node_mask, NEIGHBORS, cell, d, MC)
-        value = 0.0
         if node < 0:  # into a face-down tile: unknown, neither good nor bad
-            if value > best_v:
-                best, best_v = a, value
-            continue
-        if node == src:
-            value -= 100.0
-        elif on_path[node]:
-            value -= 20.0 + (10.0 if dist[node] <= GOLEM_LOOKAHEAD else 0.0)
-        for p in range(s.num_players):
-            if p != me and s.position[p] == node:
-                value += 5.0 + 10.0 * K.keys_held(s, p)
-        # farther from the seat is better (a small tie-break)
-        if dist[node] < INF:
-            value += min(dist[node], 30) * 0.1
+            value = 0.0
         else:
-            value += 3.0
+            value = hexsearch.step_away_value(s, me, node, on_path, dist, GOLEM_LOOKAHEAD, 30, 0.1)
         if value > best_v:
             best, best_v = a, value
     return best

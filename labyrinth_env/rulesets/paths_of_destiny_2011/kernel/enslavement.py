@@ -20,8 +20,7 @@ after the skill), which hands it here (``slave_card``)."""
 
 from __future__ import annotations
 
-from labyrinth_env.core import hexboard
-from labyrinth_env.core.contract import set_decision
+from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import at_start, occupants
@@ -137,16 +136,12 @@ def walk_slave(s) -> bool:
     if s.slave_steps <= 0:
         set_free(s)
         return True
-    opts = slave_options(s)
-    if opts == 0:
+    d = pod.forced_step(s, slave_options(s), D_GUARD_DIR)
+    if d == pod.NO_WAY:
         s.slave_steps = 0
-        return True
-    d = hexboard.only_direction(opts)
-    if d >= 0:
+    elif d != pod.CHOOSE:
         slave_step(s, d)
-        return True
-    set_decision(s, D_GUARD_DIR, s.seat)
-    return False
+    return d != pod.CHOOSE
 
 
 @njit(cache=True)

@@ -5,8 +5,8 @@ player goes home at once)."""
 
 from __future__ import annotations
 
-from labyrinth_env.core import hexboard
-from labyrinth_env.core.contract import NO_SEAT, set_decision
+from labyrinth_env.core import hexboard, pod
+from labyrinth_env.core.contract import NO_SEAT
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
 from labyrinth_env.core.hexboard import face_down_ahead, occupants
@@ -125,16 +125,12 @@ def move_guard(s) -> None:
 def walk_guard(s) -> bool:
     """Take the Guard's next step when it has one way only (or none: the steps are lost);
     False, with the direction decision set, when the active player must choose."""
-    opts = guard_options(s)
-    if opts == 0:
+    d = pod.forced_step(s, guard_options(s), D_GUARD_DIR)
+    if d == pod.NO_WAY:
         s.guard_steps = 0
-        return True
-    d = hexboard.only_direction(opts)
-    if d >= 0:
+    elif d != pod.CHOOSE:
         guard_step(s, d)
-        return True
-    set_decision(s, D_GUARD_DIR, s.seat)
-    return False
+    return d != pod.CHOOSE
 
 
 @njit(cache=True)

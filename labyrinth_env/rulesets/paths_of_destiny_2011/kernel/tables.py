@@ -20,20 +20,26 @@ from labyrinth_env.core.contract import (  # noqa: F401 (the outcome codes, K.OP
     state_dtype,
 )
 from labyrinth_env.core.grid import HEX_CENTER
+from labyrinth_env.core.hexboard import (  # noqa: F401 (the geometry and node features both editions share, K.<name>)
+    F_EXISTS,
+    F_KIND,
+    F_TRAP_DOWN,
+    F_TRAP_TYPE,
+    KEY_CELLS,
+    KEY_NODES,
+    NUM_BOARD,
+    NUM_BOARD_NODES,
+    NUM_CELLS,
+    NUM_NODES,
+    NUM_STARTS,
+    START_CELL,
+)
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 
 # --- geometry (the board with its frame, shared with the 3rd edition: core.hexboard) ------
 MC = C.MAX_CORRIDORS
 NUM_SEATS = C.MAX_PLAYERS
-NUM_STARTS = hexboard.NUM_STARTS
-NUM_BOARD = hexboard.NUM_BOARD
-NUM_CELLS = hexboard.NUM_CELLS
-START_CELL = hexboard.START_CELL  # start field i is cell START_CELL + i
-NUM_NODES = NUM_CELLS * MC
-NUM_BOARD_NODES = NUM_BOARD * MC
 NEIGHBORS = hexboard.FRAME_NEIGHBORS
-KEY_CELLS = hexboard.KEY_CELLS
-KEY_NODES = hexboard.KEY_NODES  # the key field's one corridor
 CENTER_CELL = HEX_CENTER
 CENTER_NODE = CENTER_CELL * MC
 
@@ -57,9 +63,7 @@ TRAP_MOVE = C.TRAP_MOVE.astype(np.int64)
 GUARD_KIND = C.GUARD_CARD_KIND.astype(np.int64)
 GUARD_STEPS = C.GUARD_CARD_STEPS.astype(np.int64)
 GUARD_CLASS = C.GUARD_CARD_CLASS.astype(np.int64)
-FIXED_SEATS = np.full((NUM_SEATS + 1, NUM_SEATS), -1, dtype=np.int64)
-for _n, _seats in C.FIXED_SEATS.items():
-    FIXED_SEATS[_n, : len(_seats)] = _seats
+FIXED_SEATS = pod.start_field_table(C.FIXED_SEATS, NUM_SEATS)
 
 # options vector
 OPT_CRYSTAL = OPT_RULESET  # after num_players, max_turns (core.contract)
@@ -343,16 +347,9 @@ STATE_DTYPE = state_dtype(
         ("loop_key_node", np.int16, (NUM_KEYS,)),
         ("loop_key_holder", np.int8, (NUM_KEYS,)),
         ("loop_key_touched", np.int32, (NUM_KEYS,)),
-        # the Illusionist's face-down fields (Spreading Illusion, l.380-381): who built each
-        # and which field it is (hidden from every seat, ``core.hexboard``'s face-down helpers);
-        # the one being turned face up: its cell, the edge it is entered by, who enters it
-        # (NO_SEAT: the Guard), the turns that give that edge a corridor
-        ("fd_owner", np.int8, (NUM_BOARD,)),
-        ("fd_tile", np.int8, (NUM_BOARD,)),
-        ("rv_cell", np.int8),
-        ("rv_edge", np.int8),
-        ("rv_seat", np.int8),
-        ("rv_rots", np.int8),
+        # the Illusionist's face-down fields (Spreading Illusion, l.380-381), hidden from
+        # every seat; the one being turned face up is entered by a player or (NO_SEAT) the Guard
+        *hexboard.FACE_DOWN_FIELDS,
         # the Illusionist's Mirror Image: the seats whose image took a fight this round
         ("mirror_used", np.int32),
         # the Architect's Shortcut: who built each board field (-1: printed, or not built),
@@ -370,13 +367,8 @@ STATE_DTYPE = state_dtype(
 
 # --- the observation's layout --------------------------------------------------------------
 NODE_FEATURES = 1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + 1 + NUM_KEYS + 1 + 2 + NUM_SEATS
-# the node features both editions share come first (see core.hexboard.observe_corridors)
-F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
-    hexboard.F_EXISTS,
-    hexboard.F_KIND,
-    hexboard.F_TRAP_DOWN,
-    hexboard.F_TRAP_TYPE,
-)
+# the node features both editions share (F_EXISTS .. F_TRAP_TYPE) come first (see
+# core.hexboard.observe_corridors)
 F_TRAP_FAILED = F_TRAP_TYPE + NUM_TRAP_TYPES
 F_KEY = F_TRAP_FAILED + 1
 F_KEY_MINE = F_KEY + NUM_KEYS

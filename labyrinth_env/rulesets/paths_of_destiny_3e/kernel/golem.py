@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from labyrinth_env.core import hexboard
+from labyrinth_env.core import hexboard, pod
 from labyrinth_env.core.contract import NO_SEAT, set_decision
 from labyrinth_env.core.corridors import corridor_across
 from labyrinth_env.core.events import emit
@@ -163,16 +163,12 @@ def move_golem(s) -> None:
 def walk_golem(s) -> bool:
     """Take the Golem's next step when it has one way only (or none: the steps are lost);
     False, with the direction decision set, when the active player must choose."""
-    opts = golem_options(s)
-    if opts == 0:
+    d = pod.forced_step(s, golem_options(s), D_GOLEM_DIR)
+    if d == pod.NO_WAY:
         s.golem_steps = 0
-        return True
-    d = hexboard.only_direction(opts)
-    if d >= 0:  # one way only: no choice to make
+    elif d != pod.CHOOSE:
         golem_step(s, d)
-        return True
-    set_decision(s, D_GOLEM_DIR, s.seat)
-    return False
+    return d != pod.CHOOSE
 
 
 @njit(cache=True)

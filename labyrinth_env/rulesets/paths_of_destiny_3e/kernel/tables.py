@@ -20,19 +20,27 @@ from labyrinth_env.core.contract import (  # noqa: F401 (the outcome codes, K.OP
     state_dtype,
 )
 from labyrinth_env.core.grid import HEX_DELTAS, HEX_INDEX
+from labyrinth_env.core.hexboard import (  # noqa: F401 (the geometry and node features both editions share, K.<name>)
+    F_EXISTS,
+    F_KIND,
+    F_TRAP_DOWN,
+    F_TRAP_TYPE,
+    KEY_CELLS,
+    KEY_NODES,
+    NUM_BOARD,
+    NUM_BOARD_NODES,
+    NUM_CELLS,
+    NUM_NODES,
+    START_CELL,
+)
 from labyrinth_env.rulesets.paths_of_destiny_3e import components as C
 
 # --- geometry: 37 board cells, then the 6 starting spaces of the frame ------------------
-# (the board with its frame, shared with the 2011 edition: labyrinth_env.core.hexboard)
+# (the board with its frame, shared with the 2011 edition: labyrinth_env.core.hexboard;
+# starting space i is cell START_CELL + i, key space i the corner KEY_CELLS[i] in direction
+# i from the centre, with its one corridor KEY_NODES[i])
 MC = C.MAX_CORRIDORS
-NUM_BOARD = hexboard.NUM_BOARD
 NUM_SEATS = 6
-START_CELL = hexboard.START_CELL  # starting space i is cell START_CELL + i
-NUM_CELLS = hexboard.NUM_CELLS
-NUM_NODES = NUM_CELLS * MC
-NUM_BOARD_NODES = NUM_BOARD * MC
-KEY_CELLS = hexboard.KEY_CELLS  # key space i: the corner in direction i from the centre
-KEY_NODES = hexboard.KEY_NODES  # the key space's one corridor (corridor 0 of its cell)
 NEIGHBORS = hexboard.FRAME_NEIGHBORS  # the hexagon's neighbours, each key space joined to its starting space
 # 2-player variant (reconstructed): the central space one step from the middle in
 # direction 1, between the two players' key spaces 0 and 2.
@@ -70,9 +78,7 @@ EVENT_LONG = C.EVENT_LONG.astype(np.int64)
 EVENT_LONG_PARAM = C.EVENT_LONG_PARAM.astype(np.int64)
 GOLEM_KIND = C.GOLEM_CARD_KIND.astype(np.int64)
 GOLEM_STEPS = C.GOLEM_CARD_STEPS.astype(np.int64)
-SEATINGS = np.full((7, NUM_SEATS), -1, dtype=np.int64)
-for _n, _seats in C.START_SEATS.items():
-    SEATINGS[_n, : len(_seats)] = _seats
+SEATINGS = pod.start_field_table(C.START_SEATS, NUM_SEATS)
 
 # characters and their ability tokens
 NUM_CHARACTERS = C.NUM_CHARACTERS
@@ -259,16 +265,9 @@ STATE_DTYPE = state_dtype(
         ("tok_owner", np.int8, (NUM_ABILITY_TOKENS,)),
         ("tok_node", np.int16, (NUM_ABILITY_TOKENS,)),
         ("fury_used", np.int8),  # the War Sister used Fury in the combat being resolved
-        # the Illusionist's face-down tiles: the seat that laid each (-1: none) and the tile,
-        # which no seat has seen (hidden: never observed, resampled by ``determinize``)
-        ("fd_owner", np.int8, (NUM_BOARD,)),
-        ("fd_tile", np.int8, (NUM_BOARD,)),
-        # the face-down tile being revealed: its cell (-1: none), the edge it is entered by,
-        # who enters (-1: the Golem) and the rotations allowed (bits)
-        ("rv_cell", np.int8),
-        ("rv_edge", np.int8),
-        ("rv_seat", np.int8),
-        ("rv_rots", np.uint8),
+        # the Illusionist's face-down tiles (hidden: never observed, resampled by
+        # ``determinize``); the one being revealed is entered by a character or (-1) the Golem
+        *hexboard.FACE_DOWN_FIELDS,
         ("items", np.int8, (NUM_SEATS, 2)),
         ("golem_node", np.int16),
         ("golem_from", np.int16),
@@ -313,13 +312,8 @@ NODE_FEATURES = (
     1 + 3 + 6 + 3 + 1 + NUM_TRAP_TYPES + NUM_ITEMS + NUM_KEYS + 1 + NUM_SEATS + NUM_TOKEN_TYPES + NUM_SEATS
     + 1 + NUM_SEATS + 1
 )  # fmt: skip
-# the node features both editions share come first (see core.hexboard.observe_corridors)
-F_EXISTS, F_KIND, F_TRAP_DOWN, F_TRAP_TYPE = (
-    hexboard.F_EXISTS,
-    hexboard.F_KIND,
-    hexboard.F_TRAP_DOWN,
-    hexboard.F_TRAP_TYPE,
-)
+# the node features both editions share (F_EXISTS .. F_TRAP_TYPE) come first (see
+# core.hexboard.observe_corridors)
 F_ITEM = F_TRAP_TYPE + NUM_TRAP_TYPES
 F_KEY = F_ITEM + NUM_ITEMS
 F_GOLEM = F_KEY + NUM_KEYS

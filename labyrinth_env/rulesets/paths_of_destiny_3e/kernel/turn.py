@@ -130,6 +130,15 @@ def activity_legal(s, a: int) -> bool:
             return a == A_MOVE_GOLEM
         # the first activity: onto the key space
         return A_MOVE <= a < A_RISKY_JUMP and move_target(s, seat, a - A_MOVE) >= 0
+    if a < A_MOVE_GOLEM:
+        return corridor_activity_legal(s, seat, a)
+    return other_activity_legal(s, seat, a)
+
+
+@njit(cache=True)
+def corridor_activity_legal(s, seat: int, a: int) -> bool:
+    """``activity_legal`` of the activities on and from the seat's corridor: Build, Move,
+    the jumps, Rest (only for the stunned, asked before), Attack, Set a Trap."""
     if a == A_BUILD:
         return any_buildable(s)
     if a < A_RISKY_JUMP:
@@ -140,8 +149,13 @@ def activity_legal(s, a: int) -> bool:
         return False
     if a < A_SET_TRAP:
         return attack_legal(s, seat, a - A_ATTACK + 1)
-    if a < A_MOVE_GOLEM:
-        return set_trap_legal(s, a - A_SET_TRAP)
+    return set_trap_legal(s, a - A_SET_TRAP)
+
+
+@njit(cache=True)
+def other_activity_legal(s, seat: int, a: int) -> bool:
+    """``activity_legal`` of the rest: the Golem, the event, the crystal, the potion, the
+    tokens and the characters' abilities."""
     if a == A_MOVE_GOLEM:
         return move_golem_legal(s)
     if a == A_EVENT:
