@@ -21,7 +21,7 @@ import labyrinth_env
 from tests.toy_ruleset import SPEC as TOY_SPEC
 
 labyrinth_env.register_ruleset(TOY_SPEC)
-ANALYSED = ("toy_race_v", "labyrinx_v", "paths_of_destiny_2011_v")  # the rulesets tests analyse (env id starts)
+ANALYSED = ("toy_race_v", "labyrinx_v")  # the rulesets tests analyse (env id starts)
 PARALLEL = ("toy_race_v", "team_edition_v")  # the rulesets whose parallel vector loops tests run
 
 
