@@ -94,7 +94,7 @@ def test_heuristic_is_deterministic_and_plays_through_the_agent():
 def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: int, monster: str = "minotaur"):
     out = np.zeros((games, 4), dtype=np.int64)
     vec = options_vector(num_players=num_players, monster=monster)
-    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    seeds = np.arange(seed, seed + games, dtype=np.uint64)
     B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
     return out
 
