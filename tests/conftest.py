@@ -21,8 +21,9 @@ import labyrinth_env
 from tests.toy_ruleset import SPEC as TOY_SPEC
 
 labyrinth_env.register_ruleset(TOY_SPEC)
-ANALYSED = ("toy_race_v", "labyrinx_v", "paths_of_destiny_2011_v")  # the rulesets tests analyse (env id starts)
+ANALYSED = ("toy_race_v", "labyrinx_v")  # the rulesets tests analyse (env id starts)
 PARALLEL = ("toy_race_v", "team_edition_v")  # the rulesets whose parallel vector loops tests run
+TOY_ONLY = ("toy_race_v",)
 
 
 def _whole_suite(config: pytest.Config) -> bool:
@@ -60,9 +61,11 @@ def precompile_paths() -> dict[str, list[str]]:
     """The compile paths of each ruleset that the tests run (what the precompile builds)."""
     from labyrinth_env.compile import PATHS
 
-    # The benchmark's in-kernel loops ("batch") serve one ruleset's tests (test_benchmarks),
-    # the self-play learner's ("alphazero") the toy's and two rulesets' (test_selfplay,
-    # test_pod3e_agents): those tests compile them, the others' would be compiled for nothing.
+    # The self-play learner's kernels ("alphazero") and the benchmark's in-kernel loops
+    # ("batch") serve the toy's tests above all (test_selfplay, test_compile, test_rulesets:
+    # some 22 s CPU on an empty cache, which two test workers could compile side by side);
+    # the other rulesets' few tests that run them (Labyrinx's hidden-information check of
+    # the learner's search, Team Edition's benchmarks and forks) compile the part they call.
     # The game card's analysis loops ("analyze") serve the rulesets whose analysis the tests
     # run (test_analyze, test_game_ends: ANALYSED); the others' tests count only what a seat
     # cannot see (``unseen_one``, about 4 s to compile against some 25 s for the loops,
@@ -71,7 +74,5 @@ def precompile_paths() -> dict[str, list[str]]:
     # the tests that step 32 games and more at once or ask for them: the toy's (test_vector,
     # test_compile) and Team Edition's (test_fork, test_train's evaluations, test_benchmarks).
     common = [p for p in PATHS if p not in ("batch", "alphazero", "analyze", "parallel")]
-    return {
-        e: common + (["analyze"] if e.startswith(ANALYSED) else []) + (["parallel"] if e.startswith(PARALLEL) else [])
-        for e in labyrinth_env.list_envs()
-    }
+    extra = {"analyze": ANALYSED, "parallel": PARALLEL, "alphazero": TOY_ONLY, "batch": TOY_ONLY}
+    return {e: common + [p for p in PATHS if p in extra and e.startswith(extra[p])] for e in labyrinth_env.list_envs()}

@@ -77,7 +77,7 @@ def random_games(
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed * 7919 + 1)
     for g in range(num_games):
-        init(s, seed * 100_003 + g, options)
+        init(s, np.uint64(seed * 100_003 + g), options)
         max_turns = s.max_turns
         err = invariant_error(s)
         steps = 0

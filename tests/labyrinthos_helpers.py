@@ -310,7 +310,7 @@ def issue19_figures(games: int = 100, monster: str = "minotaur") -> dict[int, di
     of those the ones that kept the monster there), reaction prompts and those to a holder.
     ``python -c "import sys; sys.path.insert(0, 'tests'); import labyrinthos_helpers as h; print(h.issue19_figures())"``
     """
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     out: dict[int, dict[str, int]] = {}
     for n in (2, 3, 4):
         f = dict.fromkeys(("games", "won", "steps", "turns", "door", "last", "last_open", "kept", "asked", "held"), 0)

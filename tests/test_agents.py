@@ -78,7 +78,7 @@ def test_random_agent_is_uniform_over_the_mask_and_seeded():
 @pytest.mark.parametrize("variant", K.VARIANTS)
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone(variant):
     rng = np.random.default_rng(K.VARIANTS.index(variant))
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     checked = 0
     for n in (1, 2, 3, 4):
         for memory in (False, True):
@@ -102,7 +102,7 @@ def test_heuristic_never_reads_hidden_information():
     # Resampling what the acting seat cannot know (deck orders, face-down tiles without
     # public memory) must not change the heuristic's choice.
     rng = np.random.default_rng(11)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     compared = 0
     for variant in K.VARIANTS:
         for n in (2, 4):
@@ -126,7 +126,7 @@ def test_heuristic_is_deterministic():
     again = _play_checked(env, make_agent("heuristic"), 5)
     assert first == again
     states, _, _ = _kernel_game(9, num_players=3)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert B.heuristic_one(states, hmask) == B.heuristic_one(states, hmask)
 
 

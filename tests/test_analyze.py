@@ -15,6 +15,7 @@ from labyrinth_env import analyze as A
 from labyrinth_env import cli
 from labyrinth_env.core import analyze_template as T
 from labyrinth_env.core.contract import NO_SEAT, tally_unseen
+from tests.toy_ruleset import env as toy_env
 from tests.toy_ruleset.kernel import tables as toy_tables
 from tests.toy_ruleset.kernel import turn as toy_turn
 
@@ -199,13 +200,18 @@ def test_a_ruleset_card_is_consistent():
     assert card["sizes"]["state_bytes"] == labyrinth_env.get_spec("labyrinx_v1").kernel.STATE_DTYPE.itemsize
 
 
-@pytest.mark.parametrize("characters", ["none", "random"])
-def test_the_card_observation_is_the_envs_for_the_options(characters):
-    env_id = next(e for e in labyrinth_env.list_envs() if e.startswith("paths_of_destiny_2011"))
-    options = {"characters": characters, "max_turns": 2}
-    result = A.analyze(env_id, players=2, agents=["random"], games=1, seed=1, options=options)
-    env = labyrinth_env.make(env_id, num_players=2, **options)
-    assert result["settings"][0]["sizes"]["observation"] == env.observation_space("player_0")["observation"].shape[0]
+@pytest.mark.parametrize("max_turns", [2, 5])
+def test_the_card_observation_is_the_envs_for_the_options(monkeypatch, max_turns):
+    # The card reads the observation size off the env made with the options played, not the
+    # kernel's largest (the 2011 card showed 8064 with characters for the default game's
+    # 6031). On the toy, whose analysis loops the suite compiles anyway, an observation that
+    # grows with max_turns stands in for such an option.
+    monkeypatch.setattr(toy_env.raw_env, "observation_size", lambda self: toy_tables.OBS_SIZE + self.options.max_turns)
+    result = A.analyze(TOY, players=2, agents=["random"], games=1, seed=1, options={"max_turns": max_turns})
+    env = labyrinth_env.make(TOY, num_players=2, max_turns=max_turns)
+    size = env.observation_space("player_0")["observation"].shape[0]
+    assert size == toy_tables.OBS_SIZE + max_turns
+    assert result["settings"][0]["sizes"]["observation"] == size
 
 
 def test_truncated_games_count_as_truncated():

@@ -291,3 +291,26 @@ def test_a_bound_modules_stamp_does_not_depend_on_the_order_its_neighbours_were_
         assert done.returncode == 0, done.stderr[-2000:]
         stamps.append(done.stdout.split()[-1])
     assert stamps[0] == stamps[1]
+
+
+def test_a_stamp_in_use_outlives_newer_ones_up_to_keep_stamps(tmp_path, monkeypatch):
+    # Checkouts of different versions share the cache: the stamp one of them only loads
+    # from must count as used, or the others' compiles evict it and it compiles again.
+    import time
+
+    from labyrinth_env.core import cache
+
+    module = tmp_path / "labyrinth_env.some.kernel"
+    others = [module / f"other{i}" for i in range(cache.KEEP_STAMPS - 1)]  # other0 the newest
+    in_use, new = module / "in_use", module / "new"
+    for age, stamp in enumerate([*others, in_use]):
+        stamp.mkdir(parents=True)
+        os.utime(stamp, (time.time() - 100 - age, time.time() - 100 - age))
+    monkeypatch.setattr(cache, "_pruned", set())
+    cache._prune(in_use)  # a process loading from the oldest stamp: all KEEP_STAMPS stay
+    assert len(list(module.iterdir())) == cache.KEEP_STAMPS
+    new.mkdir()
+    monkeypatch.setattr(cache, "_pruned", set())
+    cache._prune(new)  # another process, another version: the least recently used goes
+    kept = {p.name for p in module.iterdir()}
+    assert kept == {"new", "in_use", *(p.name for p in others[:-1])}

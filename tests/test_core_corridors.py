@@ -110,7 +110,7 @@ def test_cut_labels_are_the_components_without_the_cell():
     queue = np.zeros(n + 1, dtype=np.int16)
     compared = 0
     for game in range(4):
-        B.init_one(states, game, env.options_vector())
+        B.init_one(states, np.uint64(game), env.options_vector())
         for step in range(400):
             if states[0]["outcome"] != K.RUNNING:
                 break
@@ -148,7 +148,7 @@ def test_articulation_shortcut_equals_trying_every_placement():
     checked = 0
     closing_seen = 0
     for game in range(12):
-        B.init_one(states, game, opts)
+        B.init_one(states, np.uint64(game), opts)
         for _ in range(300):
             if s["outcome"] != K.RUNNING:
                 break
@@ -194,7 +194,7 @@ def test_2011_placements_equal_trying_every_placement():
     brute = np.zeros(K11.NUM_BOARD * 6, dtype=np.uint8)
     checked = closing_seen = 0
     for game in range(12):
-        B11.init_one(states, game, opts)
+        B11.init_one(states, np.uint64(game), opts)
         for _ in range(300):
             if s["outcome"] != K11.RUNNING:
                 break

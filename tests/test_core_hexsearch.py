@@ -91,7 +91,7 @@ def _heuristic_game(env_id: str, n: int, seed: int, turn_by: int) -> tuple[int, 
     loops, kernel = spec.loops, spec.kernel
     vec = labyrinth_env.raw_env(env_id, num_players=n).options_vector()
     states = new_states(kernel, 1)
-    mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.uint8)
+    mask = np.zeros(kernel.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(kernel.NUM_SEATS)
     loops.init_one(states, np.uint64(seed), vec)
     loops.refresh_one(states, mask, rewards)

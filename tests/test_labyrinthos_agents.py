@@ -38,7 +38,7 @@ def test_heuristic_registered_like_the_others():
 
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
     rng = np.random.default_rng(1)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     checked = 0
     decisions = set()
     for n in (2, 3, 4):
@@ -63,7 +63,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
 
 def test_heuristic_never_reads_hidden_information():
     rng = np.random.default_rng(11)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     compared = 0
     for n in (2, 3, 4):
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n)
@@ -94,7 +94,7 @@ def test_heuristic_is_deterministic_and_plays_through_the_agent():
 def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: int, monster: str = "minotaur"):
     out = np.zeros((games, 4), dtype=np.int64)
     vec = options_vector(num_players=num_players, monster=monster)
-    seeds = np.arange(seed, seed + games, dtype=np.int64)
+    seeds = np.arange(seed, seed + games, dtype=np.uint64)
     B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
     return out
 
@@ -119,7 +119,7 @@ def test_heuristic_through_evaluate():
 
 # --- purpose -------------------------------------------------------------------------------------------
 def _act(sc: Scenario) -> int:
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a

@@ -26,7 +26,7 @@ def test_heuristic_registered_like_the_others():
 
 def test_heuristic_is_legal_leaves_the_state_alone_and_never_reads_hidden_information():
     rng = np.random.default_rng(11)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
     compared = 0
@@ -69,7 +69,7 @@ def test_heuristic_attempts_a_visible_challenge_it_beats_and_peeks_before_walkin
     sc.set_hand(1, [])
     sc.main(0)
     x = sc.lay(2, 3, "straight with a monster", 0)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert B.heuristic_one(sc.states, hmask) == K.A_MOVE + x
     sc.s["cell_up"][x] = 0
     sc.s["cell_rot"][x] = -1
@@ -87,7 +87,7 @@ def test_heuristic_does_not_help_a_rival_it_moves():
     sc.s["mv_seat"] = 0
     sc.s["mv_mover"] = 1
     sc.s["mv_steps"] = 3
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert B.heuristic_one(sc.states, hmask) == K.A_STOP
 
 
@@ -106,7 +106,7 @@ def test_heuristic_moves_a_rival_loser_into_a_monster_it_probably_fails():
     sc.step(K.A_ROT + 0)
     assert sc.decision().startswith("move the loser of the monster") and s["decider"] == 1
     sc.give_treasure(0, 1)  # the lost one back: a rival with a treasure to lose
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert B.heuristic_one(sc.states, hmask) == K.A_CELL + b
     events = sc.step(K.A_CELL + b)
     assert (K.EV_FAIL, 0, C.MONSTER, 1, 1, 0) in events and s["treasure"][0] == 0
@@ -140,7 +140,7 @@ def test_heuristic_racer_in_the_exit_space_steps_out_and_moves_back_in():
     s["race_turns"] = 1
     s["racer"][:2] = 1
     sc.main(1)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert int(s["pos"][1]) == s["exit0"]
     a = int(B.heuristic_one(sc.states, hmask))
     assert a == K.A_MOVE + cell(0, 2)
@@ -172,7 +172,7 @@ def test_heuristic_racer_plays_a_card_where_the_way_is_empty():
     s["race_turns"] = 1
     s["racer"][:2] = 1
     sc.main(1)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert a == K.A_PLAY + 1  # the crossing, the most open card
     sc.step(a)

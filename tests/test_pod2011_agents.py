@@ -46,7 +46,7 @@ def test_heuristic_registered_like_the_others():
 
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
     rng = np.random.default_rng(1)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     checked = 0
     decisions = set()
     for n in (2, 3, 4, 5, 6):
@@ -68,7 +68,7 @@ def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
 
 def test_heuristic_never_reads_hidden_information():
     rng = np.random.default_rng(11)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     compared = 0
     for n in (2, 3, 4, 5, 6):
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n)
@@ -98,7 +98,7 @@ def test_heuristic_is_deterministic_and_plays_through_the_agent():
 
 # --- purpose -------------------------------------------------------------------------------------------
 def _act(sc: Scenario) -> int:
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a

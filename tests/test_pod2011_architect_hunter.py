@@ -30,7 +30,7 @@ def pile(sc: Scenario) -> list[int]:
 
 
 def act(sc: Scenario) -> int:
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a

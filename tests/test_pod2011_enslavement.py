@@ -202,7 +202,7 @@ def _games_preferring_enslavement(states, opts, games: int, seed: int, mask, out
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     for g in range(games):
-        K.init(s, seed + g, opts)
+        K.init(s, np.uint64(seed + g), opts)
         steps = 0
         while s.outcome == K.RUNNING:
             a = heuristic_action(s, mask)

@@ -339,7 +339,7 @@ def _observations_out_of_range(states, opts, games: int, seed: int, obs, mask) -
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed)
     for g in range(games):
-        K.init(s, seed + g, opts)
+        K.init(s, np.uint64(seed + g), opts)
         while s.outcome == K.RUNNING:
             for p in range(s.num_players):
                 K.observe(s, p, obs)
@@ -653,7 +653,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
     rng[0] = np.uint64(seed)
     compared = 0
     for g in range(num_games):
-        K.init(s, seed + g, options)
+        K.init(s, np.uint64(seed + g), options)
         while s.outcome == K.RUNNING:
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:

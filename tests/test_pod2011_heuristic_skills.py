@@ -26,7 +26,7 @@ MYSTIFY = K.A_SKILL_DIR + (K.SK_MYSTIFICATION % K.SKILLS_PER_CHARACTER) * 6
 
 
 def act(sc: Scenario) -> int:
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a
@@ -131,7 +131,7 @@ def test_heuristic_with_these_skills_is_legal_leaves_the_state_alone_and_never_r
     # action legal, the record untouched by the copies the skills are tried on, the same
     # action after the hidden part is dealt again (face-down traps, piles, dice)
     rng = np.random.default_rng(21)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     rewards = np.zeros(K.NUM_SEATS)
     used, compared = set(), 0

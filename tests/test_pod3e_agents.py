@@ -47,7 +47,7 @@ CASES = [(2, False), (3, False), (4, False), (5, False), (6, False), (2, True)]
 
 def test_heuristic_picks_only_legal_actions_and_leaves_the_state_alone():
     rng = np.random.default_rng(1)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     checked = 0
     decisions = set()
     for n, variant in CASES:
@@ -75,7 +75,7 @@ def test_heuristic_never_reads_hidden_information():
     # Resampling what the deciding seat cannot know (pool and deck orders, the types under
     # face-down traps, the dice) must not change the heuristic's choice, for every decision.
     rng = np.random.default_rng(11)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     compared = 0
     for n, variant in CASES:
         states, mask, rewards = _kernel_game(int(rng.integers(1 << 40)), num_players=n, two_player_variant=variant)
@@ -102,13 +102,13 @@ def test_heuristic_is_deterministic():
     b = play_game(env, make_agent("heuristic"), 5)
     assert first == list(env.unwrapped.actions_taken) and a == b
     states, _, _ = _kernel_game(9, num_players=4)
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     assert B.heuristic_one(states, hmask) == B.heuristic_one(states, hmask)
 
 
 # --- purpose: the situations the brief names ----------------------------------------------------
 def _act(sc: Scenario) -> int:
-    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    hmask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     a = int(B.heuristic_one(sc.states, hmask))
     assert hmask[a], a
     return a

@@ -638,7 +638,7 @@ def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) ->
     rng[0] = np.uint64(seed)
     compared = 0
     for g in range(num_games):
-        K.init(s, seed + g, options)
+        K.init(s, np.uint64(seed + g), options)
         while s.outcome == K.RUNNING:
             K.legal_mask(s, mask)
             if s.decision == K.D_MAIN:
@@ -670,7 +670,7 @@ def _mixed_games(states, options, num_games: int, seed: int, p_heuristic: float,
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed * 7919 + 1)
     for g in range(num_games):
-        K.init(s, seed * 100_003 + g, options)
+        K.init(s, np.uint64(seed * 100_003 + g), options)
         err = _invariant_error(s)
         steps = 0
         while s.outcome == K.RUNNING and err == 0:

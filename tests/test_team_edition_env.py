@@ -145,7 +145,7 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
     rng = np.zeros(1, dtype=np.uint64)
     rng[0] = np.uint64(seed * 7919 + 1)
     for g in range(num_games):
-        K.init(s, seed * 100_003 + g, options)
+        K.init(s, np.uint64(seed * 100_003 + g), options)
         err = _invariant_error(s)
         steps = 0
         while s.outcome == K.RUNNING and err == 0:

@@ -16,7 +16,7 @@ LANTERN_CELL, RED_HOME = cell(0, 4), cell(0, 6)
 
 
 def heuristic(sc: Scenario) -> int:
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.int8)
     return int(B.heuristic_one(sc.states, mask))
 
 

@@ -115,7 +115,7 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
         idx = np.flatnonzero(vec_p.learners[np.arange(3), vec_p.seats] == 0)
         out = []
         for i in idx:
-            m = np.zeros(vec_p.kernel.NUM_ACTIONS, dtype=np.uint8)
+            m = np.zeros(vec_p.kernel.NUM_ACTIONS, dtype=np.int8)
             out.append(vec_p.loops.heuristic_one(vec_p.states[i : i + 1], m))
         return np.array(out)
 

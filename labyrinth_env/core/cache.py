@@ -13,7 +13,7 @@ sources loads what another one compiled.
 
 Cache root, first that is set: ``$LABYRINTH_CACHE_DIR``; ``$NUMBA_CACHE_DIR/labyrinth_env``;
 ``$XDG_CACHE_HOME/labyrinth_env/numba`` (``~/.cache/...``). Each module's functions live in
-``<root>/<module>/<stamp>/``; older stamps of a module are pruned. A root that cannot be
+``<root>/<module>/<stamp>/``; a module keeps its ``KEEP_STAMPS`` most recently used stamps. A root that cannot be
 written is replaced by a temporary folder for this process, with one warning: the kernels
 then compile in every process but run the same. A stamp folder that exists but cannot be
 written (a read-only cache, shared or shipped) is still read: its kernels load, and only
@@ -59,10 +59,14 @@ import numpy as np
 from numba.core import caching
 
 PACKAGE = "labyrinth_env"
-KEEP_STAMPS = 3  # stamps kept per module: a few checkouts of different versions side by side
+# Stamps kept per module, the most recently used: the checkouts (worktrees, branches, CI)
+# of different versions on one machine share the cache; with 3 they evicted each other and
+# compiled again at every switch. A large kernel's stamp is 10-45 MB.
+KEEP_STAMPS = 8
 DIGEST_SUFFIX = ".sha256"
 _fallback_root: Path | None = None
 _warned: set[str] = set()  # what this process has warned about once: "corrupt", "read-only"
+_pruned: set[Path] = set()  # the stamp folders this process has marked used and pruned beside
 
 
 def _warn_once(kind: str, message: str) -> None:
@@ -280,8 +284,13 @@ class SourceClosureLocator(caching._CacheLocator):
 
 
 def _prune(current: Path) -> None:
-    """Keep the ``KEEP_STAMPS`` most recently written stamps of a module."""
+    """Mark ``current`` used (its time) and keep the ``KEEP_STAMPS`` most recently used
+    stamps of its module: once per process and folder."""
+    if current in _pruned:
+        return
+    _pruned.add(current)
     try:
+        os.utime(current)  # a checkout that only loads keeps its stamp as one that compiles does
         siblings = sorted(
             (p for p in current.parent.iterdir() if p.is_dir() and p != current),
             key=lambda p: p.stat().st_mtime,
