@@ -337,7 +337,9 @@ def plot_curve(
     ax.set_xlabel("training steps (learner decisions)")
     ax.set_ylabel(("team " if team else "") + "win rate (95% Wilson CI)")
     ax.set_ylim(-0.01, 1.01)
-    ax.set_title(title)
+    # the title spans the figure, legend included: over the axes alone a long env title
+    # (ruleset and options) ran off the picture's left edge
+    fig.suptitle(title, fontsize="medium", wrap=True)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1.0), fontsize="small")
     fig.tight_layout()
