@@ -431,6 +431,12 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
             # end the workers now: shutting the pool down waits for their current batches
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
+            # the call queue's feeder thread may be blocked writing batches to a pipe no
+            # worker reads any more; Python 3.11's pool joins it when it sees the workers
+            # gone, and at exit joins that (a CI run hung here past 30 s): never wait for it
+            call_queue = getattr(pool, "_call_queue", None)
+            if call_queue is not None:
+                call_queue.cancel_join_thread()
             raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
