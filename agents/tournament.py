@@ -403,7 +403,8 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
             sink(play_batch(t, batch))
         return
     import multiprocessing
-    from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+    import queue
+    from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     todo_batches = dict(enumerate(batches))
@@ -411,19 +412,28 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
         # the workers start at the submits: they copy the environment and, with SIGINT
         # ignored, never install Python's KeyboardInterrupt handler (a Ctrl-C while one
         # is still importing would print its traceback)
+        # Finished futures arrive through a queue their callbacks fill, not through
+        # concurrent.futures.wait: wait() takes every pending future's lock in turn, and a
+        # Ctrl-C landing while it held some (thousands of one-game batches) left them held,
+        # so the pool's manager thread, failing those futures, and the exit waiting for it
+        # hung for ever (seen in a CI run: gdb showed terminate_broken on a future's lock).
         with _worker_environment(), _sigint_ignored():
             pool = ProcessPoolExecutor(
                 workers, multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
             )
-            pending = {pool.submit(play_batch, t, batch): k for k, batch in todo_batches.items()}
+            finished: queue.SimpleQueue = queue.SimpleQueue()
+            pending = {}
+            for k, batch in todo_batches.items():
+                future = pool.submit(play_batch, t, batch)
+                pending[future] = k
+                future.add_done_callback(finished.put)
         try:
             while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    k = pending.pop(future)
-                    records = future.result()  # BrokenProcessPool when a worker died
-                    del todo_batches[k]
-                    sink(records)
+                future = finished.get()
+                k = pending.pop(future)
+                records = future.result()  # BrokenProcessPool when a worker died
+                del todo_batches[k]
+                sink(records)
             return
         except BrokenProcessPool:
             pass  # the batches not yet received are played again in a fresh pool
@@ -431,12 +441,6 @@ def run_local(t: Tournament, todo: Sequence[int], sink: Sink, workers: int = 1, 
             # end the workers now: shutting the pool down waits for their current batches
             for process in list(getattr(pool, "_processes", {}).values()):
                 process.terminate()
-            # the call queue's feeder thread may be blocked writing batches to a pipe no
-            # worker reads any more; Python 3.11's pool joins it when it sees the workers
-            # gone, and at exit joins that (a CI run hung here past 30 s): never wait for it
-            call_queue = getattr(pool, "_call_queue", None)
-            if call_queue is not None:
-                call_queue.cancel_join_thread()
             raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
