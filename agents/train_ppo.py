@@ -29,14 +29,14 @@ import numpy as np
 import labyrinth_env
 from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
-from labyrinth_env.vector import KERNEL_OPPONENTS, VectorEnv
+from labyrinth_env.vector import KERNEL_OPPONENTS, POTENTIALS, VectorEnv
 
 # ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
 # which scores each action from its own lookahead features (the ``lookahead`` option)
 POLICIES = ("mlp", "lookahead")
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str, "shaping": float},
+    "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str, "shaping": float, "potential": str},
     "self_play": {"snapshot_every": int, "pool_size": int},
     "ppo": {
         "learning_rate": float,
@@ -49,6 +49,7 @@ _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
         "clip_range": float,
         "net_arch": list,
         "policy": str,
+        "standardize": bool,
     },
     "eval": {"every": int, "games": int, "against": list, "deterministic": bool},
     "pretrain": {"steps": int, "epochs": int, "epsilon": float, "batch_size": int, "learning_rate": float},
@@ -115,6 +116,9 @@ def load_train_config(path: str | Path) -> TrainConfig:
     opponents = cfg.vector["opponents"]
     if opponents not in (*KERNEL_OPPONENTS, "self_play"):
         raise ValueError(f"training config: unknown vector.opponents {opponents!r}; use random, heuristic or self_play")
+    potential = cfg.vector.get("potential", "shaping")
+    if potential not in POTENTIALS:
+        raise ValueError(f"training config: unknown vector.potential {potential!r}; use one of {list(POTENTIALS)}")
     for opp in cfg.eval["against"]:
         if opp not in KERNEL_OPPONENTS:
             raise ValueError(f"training config: unknown eval.against entry {opp!r}; use {sorted(KERNEL_OPPONENTS)}")
@@ -143,6 +147,8 @@ def load_train_config(path: str | Path) -> TrainConfig:
             f"training config: ppo.policy 'lookahead' needs lookahead features in the observation; {cfg.env_id} "
             "with these options has none (every ruleset has them with options: {lookahead: true})"
         )
+    if "standardize" in cfg.ppo and policy != "lookahead":
+        raise ValueError("training config: ppo.standardize belongs to ppo.policy 'lookahead' (its action head)")
     if pre["steps"] > 0 and labyrinth_env.get_spec(cfg.env_id).heuristic_module is None:
         raise ValueError(f"training config: pretrain needs a heuristic, and {cfg.env_id} has none")
     return cfg
@@ -360,6 +366,7 @@ def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str
 
         policy = LookaheadPolicy
         policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
+        policy_kwargs["standardize"] = ppo.pop("standardize", False)
     return MaskablePPO(
         policy,
         env,
@@ -393,6 +400,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         learner_seats=learner,
         opponents=pool if pool is not None else cfg.vector["opponents"],
         shaping=float(cfg.vector.get("shaping", 0.0)),
+        potential=cfg.vector.get("potential", "shaping"),
         seed=cfg.seed,
         **cfg.options,
     )
@@ -407,6 +415,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
             learner_seats=learner,
             opponents="random" if pool is not None else cfg.vector["opponents"],
             shaping=float(cfg.vector.get("shaping", 0.0)),
+            potential=cfg.vector.get("potential", "shaping"),
             seed=cfg.seed + 20_000,
             **cfg.options,
         )

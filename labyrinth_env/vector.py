@@ -6,7 +6,9 @@ self-play).
 Each of the ``num_envs`` slots is one game seen from its learner seat: an observation is
 the learner's (egocentric), ``action_masks()`` its legal actions, and a reward arrives when
 the game ends (the learner seat's return; with ``shaping > 0`` also a potential-based
-shaping term from the ruleset's ``shaping_potential``, opt-in and off by default), after
+shaping term, opt-in and off by default, from the ruleset's ``shaping_potential``, or with
+``potential="progress"`` from its ``progress``, the path-following measure the self-play
+learner and the ``lookahead`` option read), after
 which the slot holds the next game. ``autoreset_mode`` as Gymnasium 1.x names them:
 ``"same-step"`` (the default: the step that ends a game returns the next game's first
 observation, the finished game's last one in ``infos["final_obs"]``, an object array with
@@ -67,6 +69,8 @@ from labyrinth_env.options import options_dict
 
 KERNEL_OPPONENTS = {"random": 0, "heuristic": 1}
 PARALLEL_MIN_ENVS = 32
+# the shaping's potential: its loop, and the column of a finished game's value in ``infos``
+POTENTIALS = {"shaping": ("potentials", 3), "progress": ("progresses", 5)}
 # Kernel-side opponent decisions allowed between two learner decisions: far above any game's,
 # and a few seconds of heuristic play at most, so that a stalled game can never hold a step
 # (in compiled code, out of Ctrl-C's reach): it is truncated, ``infos["stalled"]`` marks
@@ -175,6 +179,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         seed: int | None = None,
         infos: bool = False,
         shaping: float = 0.0,
+        potential: str = "shaping",
         copy: bool = True,
         parallel: bool | None = None,
         autoreset_mode: str | gymnasium.vector.AutoresetMode = "same-step",
@@ -222,8 +227,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._obs_out = _Buffers(self.obs.shape, np.float32)
         self.seats = np.zeros(num_envs, dtype=np.int64)
         self.returns = np.zeros((num_envs, k.NUM_SEATS), dtype=np.float64)
-        # per env: terminated, truncated, the learner's return, final potential, stalled games
-        self.infos = np.zeros((num_envs, 5), dtype=np.float64)
+        # per env: terminated, truncated, the learner's return, final shaping potential,
+        # stalled games, final progress
+        self.infos = np.zeros((num_envs, 6), dtype=np.float64)
         self.max_opponent_decisions = limit
         self._warned_stall = False
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
@@ -236,6 +242,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         ):
             raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {shaping!r}")
         self.shaping = float(shaping)
+        if potential not in POTENTIALS:
+            raise ValueError(f"potential must be one of {list(POTENTIALS)}, got {potential!r}")
+        self.potential = potential
         if not isinstance(copy, bool):
             raise ValueError(f"copy must be True or False, got {copy!r}")
         self.copy = copy
@@ -351,7 +360,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         suffix = "" if self.parallel else "_serial"
         self._vector_reset = getattr(loops, "vector_reset" + suffix)
         self._vector_step = getattr(loops, "vector_step" + suffix)
-        self._potentials = getattr(loops, "potentials" + suffix)
+        self._potentials = getattr(loops, POTENTIALS[self.potential][0] + suffix)
         self._heuristic_actions = getattr(self.loops, "heuristic_actions" + suffix, None)
         # the lookahead option's per-action block, written after the kernel's observations
         self._lookahead_batch = getattr(loops, "lookahead_batch" + suffix) if self.raw.generic_lookahead() else None
@@ -559,7 +568,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             # (truncation is not an end of the game, and SB3 bootstraps past it).
             phi = np.zeros(self.num_envs, dtype=np.float64)
             self._potentials(self.states, self.reward_seats, phi)
-            after = np.where(done, self.infos[:, 3], phi)
+            after = np.where(done, self.infos[:, POTENTIALS[self.potential][1]], phi)
             rewards += self.shaping * (after - self._phi)
             self._phi = phi
         info = self._infos(done, outcome)

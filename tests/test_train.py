@@ -57,6 +57,8 @@ def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, in
         ("env_id: team_edition_v2\nppo: {policy: cnn}", "unknown ppo.policy 'cnn'"),
         ("env_id: team_edition_v2\nppo: {policy: lookahead}", "needs lookahead features"),
         ("env_id: paths_of_destiny_3e_v3\nppo: {policy: lookahead}", "needs lookahead features"),
+        ("env_id: team_edition_v2\nvector: {potential: distance}", "unknown vector.potential 'distance'"),
+        ("env_id: team_edition_v2\nppo: {standardize: true}", "ppo.standardize belongs to ppo.policy 'lookahead'"),
     ],
 )
 def test_bad_training_config_fails_before_training(tmp_path, text, message):
@@ -132,14 +134,16 @@ def test_behaviour_cloning_learns_the_heuristics_choices(tmp_path):
 
 
 def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path):
-    """Team Edition with ``lookahead=True`` and ``ppo.policy: lookahead``: behaviour cloning
+    """Team Edition with ``lookahead=True`` and ``ppo.policy: lookahead`` (its head reading
+    the features standardized too, ``ppo.standardize``): behaviour cloning
     beats a uniform choice by far (the per-action head sees what each action brings), PPO
     runs, and the saved policy plays the AEC env (with the same option) legally, giving
     the same actions after a reload; without the option the agent refuses clearly."""
     cfg = load_train_config(SMOKE)
     cfg.env_id, cfg.options = "team_edition_v2", {"num_players": 2, "lookahead": True}
     cfg.vector = {"num_envs": 16, "learner_seats": "all", "opponents": "random"}
-    cfg.ppo = {"policy": "lookahead", "n_steps": 32, "batch_size": 256, "n_epochs": 2, "net_arch": [64]}
+    cfg.ppo = {"policy": "lookahead", "standardize": True, "n_steps": 32, "batch_size": 256, "n_epochs": 2}
+    cfg.ppo["net_arch"] = [64]
     cfg.pretrain.update(steps=4096, epochs=4, epsilon=0.0, batch_size=256)
     cfg.total_timesteps, cfg.eval["against"] = 1024, ["random"]
     cfg.out_dir = str(tmp_path / "la")
@@ -148,7 +152,7 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     assert imitation["train_accuracy"] > max(0.25, 5 * imitation["uniform_accuracy"])
     path = tmp_path / "la" / "final_model.zip"
     agent = make_agent(f"ppo:{path}")
-    assert type(agent.model.policy).__name__ == "LookaheadPolicy"
+    assert type(agent.model.policy).__name__ == "LookaheadPolicy" and agent.model.policy.standardize
     seen = play_legally(agent, labyrinth_env.make("team_edition_v2", num_players=2, lookahead=True), seed=3)
     again = make_agent(f"ppo:{path}")
     obs = np.stack([o for o, _, _ in seen[:50]])
@@ -158,6 +162,25 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     plain.reset(seed=3)
     with pytest.raises(ValueError, match="lookahead=True"):
         agent.act(plain.observe(plain.agent_selection))
+
+
+def test_standardized_features_are_relative_to_the_legal_actions_only():
+    """The head's ``standardize``: per feature, (value - mean) / std over the legal actions'
+    rows (nonzero rows), zero in the other rows and where the legal actions agree."""
+    import torch
+
+    from labyrinth_env.agents.policies import standardized
+
+    per_action = torch.zeros(2, 4, 2)
+    per_action[0, 0] = torch.tensor([0.5, 1.0])
+    per_action[0, 1] = torch.tensor([0.7, 1.0])
+    per_action[0, 3] = torch.tensor([0.6, 1.0])
+    per_action[1, 2] = torch.tensor([0.9, 1.0])
+    z = standardized(per_action)
+    std = (0.02 / 3) ** 0.5  # of 0.5, 0.7, 0.6 about their mean 0.6
+    assert torch.allclose(z[0, [0, 1, 3], 0], torch.tensor([-0.1, 0.1, 0.0]) / std, atol=0.02)
+    assert not z[0, 2].any() and not z[1].any()  # an illegal row; a lone legal action agrees with itself
+    assert not z[0, :, 1].any()  # every legal action has the same value
 
 
 def test_lookahead_layout_must_match_the_spaces():

@@ -361,11 +361,16 @@ def test_single_agent_env_episode_and_render():
     assert trunc and steps == 3
 
 
-def _shaped_and_plain_totals(max_turns: int | None) -> tuple[VectorEnv, np.ndarray, np.ndarray, list[list[int]]]:
+def _shaped_and_plain_totals(
+    max_turns: int | None, potential: str = "shaping"
+) -> tuple[VectorEnv, np.ndarray, np.ndarray, list[list[int]]]:
     """Two 1-player Team Edition games played with the same random actions through a
-    plain and a shaped (scale 2) vector env; each game's reward totals and actions."""
+    plain and a shaped (scale 2, by ``potential``) vector env; each game's reward totals
+    and actions."""
     plain = VectorEnv("team_edition_v2", 2, seed=7, num_players=1, max_turns=max_turns)
-    shaped = VectorEnv("team_edition_v2", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0)
+    shaped = VectorEnv(
+        "team_edition_v2", 2, seed=7, num_players=1, max_turns=max_turns, shaping=2.0, potential=potential
+    )
     plain.reset()
     shaped.reset()
     shaped.start_phi = shaped._phi.copy()
@@ -386,23 +391,30 @@ def _shaped_and_plain_totals(max_turns: int | None) -> tuple[VectorEnv, np.ndarr
     return shaped, total_plain, total_shaped, actions
 
 
-def test_shaping_is_opt_in_and_a_decided_game_sums_to_minus_the_start_potential():
+@pytest.mark.parametrize("potential", ["shaping", "progress"])
+def test_shaping_is_opt_in_and_a_decided_game_sums_to_minus_the_start_potential(potential: str):
     """Off by default (rewards are only the game results); with shaping, a decided game's
-    shaped rewards add up to its result minus scale * potential(start)."""
-    shaped, total_plain, total_shaped, _ = _shaped_and_plain_totals(None)
+    shaped rewards add up to its result minus scale * potential(start), by either
+    potential (both are 0 once the game is decided)."""
+    shaped, total_plain, total_shaped, _ = _shaped_and_plain_totals(None, potential)
     assert set(total_plain) <= {-1.0, 1.0}  # decided games
+    assert potential == "shaping" or shaped.start_phi.all()  # Team Edition's shaping potential starts at 0
     assert np.allclose(total_shaped, total_plain - 2.0 * shaped.start_phi, atol=1e-5)
     with pytest.raises(ValueError, match="shaping"):
         VectorEnv("team_edition_v2", 2, shaping=-1)
+    with pytest.raises(ValueError, match=r"potential must be one of \['shaping', 'progress'\], got 'steps'"):
+        VectorEnv("team_edition_v2", 2, shaping=1, potential="steps")
 
 
-def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
+@pytest.mark.parametrize("potential", ["shaping", "progress"])
+def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential(potential: str):
     """Truncation ends the episode, not the game: the shaping adds up to scale *
     (potential(final position) - potential(start)), the final position replayed
-    through the AEC env."""
+    through the AEC env; ``potential="progress"`` shapes by the kernel's ``progress``."""
     from labyrinth_env.rulesets.team_edition import kernel as K
 
-    shaped, total_plain, total_shaped, actions = _shaped_and_plain_totals(6)
+    shaped, total_plain, total_shaped, actions = _shaped_and_plain_totals(6, potential)
+    measure = K.shaping_potential if potential == "shaping" else K.progress
     assert not total_plain.any()  # truncated: no result
     for i in range(2):
         env = labyrinth_env.raw_env("team_edition_v2", num_players=1, max_turns=6)
@@ -410,7 +422,7 @@ def test_shaping_of_a_truncated_game_keeps_the_final_positions_potential():
         for a in actions[i]:
             env.step(a)
         assert env.truncations["player_0"]
-        final_phi = K.shaping_potential(env._states[0], 0)
+        final_phi = measure(env._states[0], 0)
         assert np.isclose(total_shaped[i], 2.0 * (final_phi - shaped.start_phi[i]), atol=1e-5)
 
 

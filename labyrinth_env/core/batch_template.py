@@ -374,9 +374,10 @@ def vector_step_one(
     kernel-side opponents play, and if the game ended record it in ``info``
     (terminated, truncated, ``reward_seat``'s return, its shaping potential in the final
     position: 0 after a decided game, the position's value after a truncation, which
-    ends the episode but not the game), write that seat's last observation to
-    ``final_obs`` and, with ``restart``, start the next game (seeded from this one's RNG;
-    without it the finished game stays in ``s``, to be drawn, until the caller resets it);
+    ends the episode but not the game; ``info[5]`` the same of its ``K.progress``), write
+    that seat's last observation to ``final_obs`` and, with ``restart``, start the next
+    game (seeded from this one's RNG; without it the finished game stays in ``s``, to be
+    drawn, until the caller resets it);
     ``info[4]`` counts games truncated because the opponents stalled. Returns the next seat
     to decide; -2 if the action was illegal (nothing changed); ``ENDED`` for a finished game
     left in place; ``STALLED`` if no new game reached a learner decision."""
@@ -392,6 +393,7 @@ def vector_step_one(
             info[0] = 1.0
         info[2] += returns[reward_seat]
         info[3] = K.shaping_potential(s, reward_seat)
+        info[5] = K.progress(s, reward_seat)
         K.observe(s, reward_seat, final_obs)
         if not restart:
             return ENDED
@@ -444,3 +446,10 @@ def potentials(states, seats, out) -> None:
     """The ruleset's opt-in shaping potential of ``seats[i]`` in game i."""
     for i in prange(states.shape[0]):
         out[i] = K.shaping_potential(states[i], seats[i])
+
+
+@njit(cache=True, parallel=True)
+def progresses(states, seats, out) -> None:
+    """``K.progress`` of ``seats[i]`` in game i (the vector env's ``potential="progress"``)."""
+    for i in prange(states.shape[0]):
+        out[i] = K.progress(states[i], seats[i])
