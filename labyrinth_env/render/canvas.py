@@ -73,6 +73,7 @@ def rgb(colour: str) -> tuple[int, int, int]:
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
 
+@functools.lru_cache(maxsize=4096)  # pictures mix the same few colours over and over
 def mix(a: str, b: str, t: float) -> str:
     """The colour ``t`` of the way from ``a`` to ``b``."""
     ca, cb = rgb(a), rgb(b)
@@ -143,10 +144,15 @@ class Canvas:
 
     # --- building -----------------------------------------------------------------------
     def _add(self, kind: str, **attrs: Any) -> None:
-        for key in ("fill", "stroke"):
-            if attrs.get(key) is not None:
-                rgb(attrs[key])
-        _check_opacity(attrs.get("opacity", 1.0))
+        # a picture adds thousands of shapes: the checks inline, colours through rgb's cache
+        fill, stroke = attrs.get("fill"), attrs.get("stroke")
+        if fill is not None:
+            rgb(fill)
+        if stroke is not None:
+            rgb(stroke)
+        opacity = attrs.get("opacity", 1.0)
+        if not 0.0 <= opacity <= 1.0:
+            _check_opacity(opacity)
         self._stack[-1].children.append(Shape(kind, attrs))
 
     @contextlib.contextmanager
