@@ -463,8 +463,12 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         second of wall time, evaluations included)."""
 
         def _on_training_start(self) -> None:
+            # SB3 collects whole rollouts, so a run ends at the next multiple of one rollout
+            # (303,104 steps for 300,000 at 32 envs x 128): past a bar's total, tqdm drew
+            # "0%| 302016/?"
+            rollout = self.model.n_steps * self.model.n_envs
             self.bar = tqdm(
-                total=cfg.total_timesteps,
+                total=-(-cfg.total_timesteps // rollout) * rollout,
                 unit="step",
                 desc="PPO",
                 bar_format="{desc} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} steps "

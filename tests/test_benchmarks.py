@@ -516,3 +516,60 @@ def test_compile_time_with_an_archive_refuses_bad_arguments_in_one_line(
         assert exc.value.code == 2
         err = capsys.readouterr().err.strip().splitlines()
         assert words in err[-1] and "Traceback" not in "\n".join(err), err
+
+
+def _write_run(folder: Path, rates: list[tuple[int, float]]) -> None:
+    folder.mkdir(parents=True)
+    rows = [
+        {"opponent": "random", "games": 100, "win_rate": w, "ci95": [max(w - 0.1, 0), min(w + 0.1, 1)], "timesteps": t}
+        for t, w in rates
+    ]
+    rows.append({"opponent": "heuristic", "games": 100, "win_rate": 0.5, "ci95": [0.4, 0.6], "timesteps": 10})
+    (folder / "eval.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+
+
+def test_compare_runs_times_the_goal_and_draws_every_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from labyrinth_env.benchmarks import compare_runs
+
+    _write_run(tmp_path / "a", [(0, 0.0), (100, 0.95), (200, 0.9)])
+    _write_run(tmp_path / "b", [(0, 0.0), (100, 0.3)])
+    out = tmp_path / "cmp.png"
+    code = compare_runs.main([f"both={tmp_path / 'a'}", f"none={tmp_path / 'b'}", "--goal", "0.9", "--out", str(out)])
+    assert code == 0 and out.stat().st_size > 0
+    table = json.loads(out.with_suffix(".json").read_text())["runs"]
+    assert table["both"] == {
+        "goal_step": 100,
+        "best": 0.95,
+        "best_step": 100,
+        "last": 0.9,
+        "last_step": 200,
+        "games": 100,
+    }
+    assert table["none"]["goal_step"] is None and table["none"]["last"] == 0.3
+    assert "never" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["x"], "give each run as LABEL=FOLDER"),
+        (["a={missing}"], "eval.jsonl: no such file"),
+        (["a={bad}"], "line 1: not an evaluation"),
+        (["a={good}", "--opponent", "mcts"], "no evaluation against 'mcts'"),
+        (["a={good}", "a={good}"], "two runs with one label"),
+        (["a={good}", "--goal", "2"], "--goal must be a win rate in"),
+    ],
+)
+def test_compare_runs_cli_errors_are_one_line(
+    argv: list[str], message: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from labyrinth_env.benchmarks import compare_runs
+
+    _write_run(tmp_path / "good", [(0, 0.5)])
+    (tmp_path / "bad").mkdir()
+    (tmp_path / "bad" / "eval.jsonl").write_text("{not json}\n")
+    folders = {"missing": tmp_path / "missing", "bad": tmp_path / "bad", "good": tmp_path / "good"}
+    argv = [a.format(**folders) for a in argv]
+    assert compare_runs.main([*argv, "--out", str(tmp_path / "o.png")]) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
