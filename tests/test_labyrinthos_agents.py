@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from generic_env_checks import determinizer
 from labyrinthos_helpers import DOOR, B, Scenario, cell, options_vector
-from numba import njit
 
 import labyrinth_env
 from labyrinth_env.agents import HeuristicAgent, make_agent
@@ -18,9 +18,7 @@ from labyrinth_env.rulesets.labyrinthos import kernel as K
 ENV = "labyrinthos_v2"
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def _kernel_game(seed: int, **options):

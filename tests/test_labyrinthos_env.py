@@ -16,6 +16,7 @@ from generic_env_checks import (
     check_replay,
     check_replay_continues,
     check_step_before_reset,
+    determinizer,
     random_env,
 )
 from labyrinthos_helpers import B, options_vector
@@ -534,9 +535,7 @@ def test_reaction_prompts_do_not_depend_on_a_hidden_hand_swapped_with_the_deck(n
     assert counts["asked hidden"] > 10, counts
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

@@ -4,8 +4,8 @@ deterministic, better than random play; and the generic agents on this ruleset."
 from __future__ import annotations
 
 import numpy as np
+from generic_env_checks import determinizer
 from labyrinx_helpers import ENV_ID, EXIT, INVARIANTS, B, Scenario, cell, heuristic_games, options
-from numba import njit
 
 import labyrinth_env
 from labyrinth_env.agents import HeuristicAgent, make_agent
@@ -14,10 +14,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
-
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def test_heuristic_registered_like_the_others():

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from generic_env_checks import determinizer
 from hex_helpers import key_node_of, node
-from numba import njit
 from pod2011_helpers import Scenario
 
 import labyrinth_env
@@ -25,9 +25,7 @@ ENV = "paths_of_destiny_2011_v6"
 N19, N20 = node(19), node(20)
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def _kernel_game(seed: int, **options):

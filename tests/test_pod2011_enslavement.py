@@ -18,7 +18,6 @@ import numpy as np
 from hex_helpers import events_of, key_node_of, node
 from numba import njit
 from pod2011_helpers import CENTER_NODE, Scenario, options_vector
-from test_pod2011_env import INVARIANTS, _invariant_error
 
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import pick_random, randint
@@ -26,6 +25,9 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env, render_text
 from labyrinth_env.rulesets.paths_of_destiny_2011.heuristic import heuristic_action
+
+# the module as pytest imports it: as ``test_pod2011_env`` its jitted checks compiled twice (1.6 s CPU)
+from tests.test_pod2011_env import INVARIANTS, _invariant_error
 
 N19, N20, N21 = node(19), node(20), key_node_of(0)
 FAR = key_node_of(2)

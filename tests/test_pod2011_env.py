@@ -21,6 +21,7 @@ from generic_env_checks import (
     check_step_before_reset,
     check_truncation,
     check_unseen,
+    determinizer,
     play_random,
     random_env,
 )
@@ -501,9 +502,7 @@ def test_drawn_field_is_visible_while_placing():
     raise AssertionError("no build happened")
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 5, 6])

@@ -19,6 +19,7 @@ from generic_env_checks import (
     check_step_before_reset,
     check_truncation,
     check_unseen,
+    determinizer,
     play_random,
     random_env,
 )
@@ -499,9 +500,7 @@ def test_face_down_tiles_never_reach_another_seat_over_whole_games(num_players):
     assert checked > 200
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
