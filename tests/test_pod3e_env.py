@@ -311,12 +311,6 @@ def test_random_games_without_crystal_questions_end_with_invariants():
     assert out[0] == 150
 
 
-@njit(cache=True)
-def _lose_life_one(states, seat, n):
-    K.lose_life(states[0], seat, n)
-    K.advance(states[0])
-
-
 def test_heart_of_the_abyss_in_slot_0_keeps_the_items_packed():
     # Found by the random games: the Heart leaving slot 0 must not leave items [-1, x]
     # (a later death would offer "drop item in slot 0" and duplicate an item).
@@ -330,7 +324,8 @@ def test_heart_of_the_abyss_in_slot_0_keeps_the_items_packed():
     s["item_pool_len"] = len(pool)
     s["items"][0] = (heart, boots)
     s["life"][0] = 1
-    _lose_life_one(states, 0, 1)  # the last Life: the Heart counts as one more
+    K.lose_life(s, 0, 1)  # the last Life: the Heart counts as one more
+    K.advance(s)
     assert int(s["life"][0]) == 1 and not s["dying"]
     assert s["items"][0].tolist() == [boots, -1]
     assert _invariant_error(s) == 0
