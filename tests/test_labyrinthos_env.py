@@ -218,8 +218,9 @@ def _games(states, options, seeds, rng_seed: int, heuristic_seats: int, out) -> 
     heuristic and the others random legal actions, the invariants after every step:
     ``generic_env_checks.random_games`` written against this kernel (so numba caches it:
     the generic one takes the kernel's functions as arguments and compiles in every run),
-    ``out`` and the loop's codes as there. One loop for the random and the heuristic
-    games: each jitted loop links and emits the kernel's code once more."""
+    ``out`` and the loop's codes as there, and ``out[7]`` the games seat 0 won. One loop for
+    the random and the heuristic games (``test_labyrinthos_agents``' too): each jitted loop
+    links and emits the kernel's code once more."""
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.zeros(1, dtype=np.uint64)
@@ -255,13 +256,14 @@ def _games(states, options, seeds, rng_seed: int, heuristic_seats: int, out) -> 
         out[1] += steps
         out[3] += s.outcome == K.WON
         out[4] += s.outcome == K.TRUNCATED
+        out[7] += s.outcome == K.WON and s.winner == 0
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 @pytest.mark.parametrize("monster", MONSTERS)
 def test_random_games_end_with_invariants_after_every_step(num_players, monster):
     vec = options_vector(num_players=num_players, monster=monster, max_turns=60)
-    out = np.zeros(7, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     seeds = np.uint64(num_players * 100_003) + np.arange(250, dtype=np.uint64)
     _games(new_states(K, 1), vec, seeds, num_players * 7919 + 1, 0, out)
     assert out[2] == 0, f"{INVARIANTS.get(int(out[2]), out[2])}: game {out[5]} step {out[6]}"
@@ -271,7 +273,7 @@ def test_random_games_end_with_invariants_after_every_step(num_players, monster)
 @pytest.mark.parametrize("monster", MONSTERS)
 def test_games_with_a_winner_keep_the_invariants(monster):
     # seat 0 plays the heuristic, the others at random
-    out = np.zeros(7, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     seeds = np.arange(60, dtype=np.uint64) + np.uint64(7)
     _games(new_states(K, 1), options_vector(num_players=3, monster=monster, max_turns=600), seeds, 12345, 1, out)
     assert out[2] == 0, f"{INVARIANTS.get(int(out[2]), out[2])}: game {out[5]} step {out[6]}"
