@@ -448,17 +448,26 @@ def random_games(states, opts, games: int, seed: int, out) -> None:
 
 
 @njit(cache=True)
-def heuristic_games(states, opts, seeds, out) -> None:
-    """Games from ``seeds`` with the heuristic in every seat and the invariants checked after
-    every step. ``out``: games, wins, truncations, races, races won, first error code, most
-    steps in a game, most turns of a race."""
+def heuristic_games(states, opts, seeds, heuristic_seats: int, rng_seed: int, out) -> None:
+    """Games from ``seeds`` with the heuristic in the seats of the bit set ``heuristic_seats``
+    and random legal actions (dice from ``rng_seed``) in the others, the invariants checked
+    after every step. ``out``: games, wins, truncations, races, races won, first error code,
+    most steps in a game, most turns of a race, wins of seat 0. (One loop for the tests'
+    heuristic games, rather than ``loops.play_games`` too: each jitted loop links and emits
+    the kernel's code once more.)"""
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    rng = np.zeros(1, dtype=np.uint64)
+    rng[0] = np.uint64(rng_seed)
     for g in range(seeds.shape[0]):
         K.init(s, seeds[g], opts)
         steps = 0
         while s.outcome == K.RUNNING and steps < 200_000:
-            if not K.step(s, H.heuristic_action(s, mask)):
+            if (heuristic_seats >> s.decider) & 1:
+                a = H.heuristic_action(s, mask)
+            else:
+                a = B.random_legal_action(s, mask, rng)
+            if not K.step(s, a):
                 out[5] = 99
                 return
             steps += 1
@@ -476,3 +485,4 @@ def heuristic_games(states, opts, seeds, out) -> None:
         out[2] += 1 if s.outcome == K.TRUNCATED else 0
         out[6] = max(out[6], steps)
         out[7] = max(out[7], s.race_turns)
+        out[8] += 1 if s.outcome == K.WON and s.winner == 0 else 0

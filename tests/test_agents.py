@@ -7,7 +7,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from numba import njit
+from generic_env_checks import determinizer
 
 import labyrinth_env
 from labyrinth_env import get_spec
@@ -23,9 +23,7 @@ B = get_spec("team_edition_v2").loops  # the ruleset's entry points and batched 
 ENV = "team_edition_v2"
 
 
-@njit
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

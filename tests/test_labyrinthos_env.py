@@ -16,6 +16,7 @@ from generic_env_checks import (
     check_replay,
     check_replay_continues,
     check_step_before_reset,
+    determinizer,
     random_env,
 )
 from labyrinthos_helpers import B, options_vector
@@ -212,15 +213,20 @@ def _turn_error(s) -> int:
 
 
 @njit(cache=True)
-def _random_games(states, options, num_games: int, seed: int, out) -> None:
-    """``generic_env_checks.random_games`` written against this kernel (so numba caches it:
-    the generic one takes the kernel's functions as arguments and compiles in every run)."""
+def _games(states, options, seeds, rng_seed: int, heuristic_seats: int, out) -> None:
+    """Games in the kernel, the seats in the bit set ``heuristic_seats`` playing the
+    heuristic and the others random legal actions, the invariants after every step:
+    ``generic_env_checks.random_games`` written against this kernel (so numba caches it:
+    the generic one takes the kernel's functions as arguments and compiles in every run),
+    ``out`` and the loop's codes as there, and ``out[7]`` the games seat 0 won. One loop for
+    the random and the heuristic games (``test_labyrinthos_agents``' too): each jitted loop
+    links and emits the kernel's code once more."""
     s = states[0]
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed * 7919 + 1)
-    for g in range(num_games):
-        K.init(s, np.uint64(seed * 100_003 + g), options)
+    rng[0] = np.uint64(rng_seed)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], options)
         err = invariant_error(s)
         steps = 0
         while s.outcome == K.RUNNING and err == 0:
@@ -228,7 +234,11 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
             if mask.sum() == 0:
                 err = 20
                 break
-            if not K.step(s, B.random_legal_action(s, mask, rng)):
+            if (heuristic_seats >> s.decider) & 1:
+                a = H.heuristic_action(s, mask)
+            else:
+                a = B.random_legal_action(s, mask, rng)
+            if not K.step(s, a):
                 err = 21
                 break
             steps += 1
@@ -246,51 +256,28 @@ def _random_games(states, options, num_games: int, seed: int, out) -> None:
         out[1] += steps
         out[3] += s.outcome == K.WON
         out[4] += s.outcome == K.TRUNCATED
+        out[7] += s.outcome == K.WON and s.winner == 0
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)
 @pytest.mark.parametrize("monster", MONSTERS)
 def test_random_games_end_with_invariants_after_every_step(num_players, monster):
     vec = options_vector(num_players=num_players, monster=monster, max_turns=60)
-    out = np.zeros(7, dtype=np.int64)
-    _random_games(new_states(K, 1), vec, 250, num_players, out)
+    out = np.zeros(8, dtype=np.int64)
+    seeds = np.uint64(num_players * 100_003) + np.arange(250, dtype=np.uint64)
+    _games(new_states(K, 1), vec, seeds, num_players * 7919 + 1, 0, out)
     assert out[2] == 0, f"{INVARIANTS.get(int(out[2]), out[2])}: game {out[5]} step {out[6]}"
     assert out[0] == 250 and out[4] == 250 and out[1] > 250 * 60
 
 
-@njit(cache=True)
-def _mixed_games(states, options, seeds, out) -> None:
-    """Seat 0 plays the heuristic, the others at random; invariants after every step.
-    out: [games won, first error code, steps]."""
-    s = states[0]
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(12345)
-    for g in range(seeds.shape[0]):
-        K.init(s, seeds[g], options)
-        while s.outcome == K.RUNNING:
-            if s.decider == 0:
-                a = H.heuristic_action(s, mask)
-            else:
-                a = B.random_legal_action(s, mask, rng)
-            if not K.step(s, a):
-                out[1] = 21
-                return
-            out[2] += 1
-            err = invariant_error(s)
-            if err:
-                out[1] = err
-                return
-        out[0] += s.outcome == K.WON
-
-
 @pytest.mark.parametrize("monster", MONSTERS)
 def test_games_with_a_winner_keep_the_invariants(monster):
-    out = np.zeros(3, dtype=np.int64)
-    seeds = np.arange(60, dtype=np.int64) + 7
-    _mixed_games(new_states(K, 1), options_vector(num_players=3, monster=monster, max_turns=600), seeds, out)
-    assert out[1] == 0, INVARIANTS.get(int(out[1]))
-    assert out[0] >= 50  # the heuristic beats random players
+    # seat 0 plays the heuristic, the others at random
+    out = np.zeros(8, dtype=np.int64)
+    seeds = np.arange(60, dtype=np.uint64) + np.uint64(7)
+    _games(new_states(K, 1), options_vector(num_players=3, monster=monster, max_turns=600), seeds, 12345, 1, out)
+    assert out[2] == 0, f"{INVARIANTS.get(int(out[2]), out[2])}: game {out[5]} step {out[6]}"
+    assert out[3] >= 50  # the heuristic beats random players
 
 
 # --- determinism and replays ---------------------------------------------------------------------------------
@@ -534,9 +521,7 @@ def test_reaction_prompts_do_not_depend_on_a_hidden_hand_swapped_with_the_deck(n
     assert counts["asked hidden"] > 10, counts
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", PLAYERS)

@@ -4,8 +4,8 @@ deterministic, better than random play; and the generic agents on this ruleset."
 from __future__ import annotations
 
 import numpy as np
+from generic_env_checks import determinizer
 from labyrinx_helpers import ENV_ID, EXIT, INVARIANTS, B, Scenario, cell, heuristic_games, options
-from numba import njit
 
 import labyrinth_env
 from labyrinth_env.agents import HeuristicAgent, make_agent
@@ -14,10 +14,7 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.labyrinx import components as C
 from labyrinth_env.rulesets.labyrinx import kernel as K
 
-
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def test_heuristic_registered_like_the_others():
@@ -120,11 +117,10 @@ def test_a_four_player_heuristic_game_without_max_turns_ends():
         play_game(env, HeuristicAgent(), seed)
         assert env.unwrapped.record["outcome"] == K.WON
     for table, n, powers in ((9, 4, False), (9, 4, True), (5, 4, False), (13, 4, True), (7, 6, False), (11, 2, True)):
-        out = np.zeros(8, dtype=np.int64)
+        out = np.zeros(9, dtype=np.int64)
         seeds = np.arange(1, 301, dtype=np.uint64) * 7919 + table
-        heuristic_games(
-            new_states(K, 1), options(n, max_turns=None, table_size=table, character_powers=powers), seeds, out
-        )
+        opts = options(n, max_turns=None, table_size=table, character_powers=powers)
+        heuristic_games(new_states(K, 1), opts, seeds, (1 << n) - 1, 0, out)
         assert out[5] == 0, INVARIANTS.get(int(out[5]))
         assert out[0] == 300 and out[1] == 300 and out[2] == 0, (table, n, powers, out)  # every game won
         assert out[3] > 0 and out[4] == out[3], (table, n, powers, out)  # every race finished by a racer
@@ -187,12 +183,13 @@ def test_heuristic_racer_plays_a_card_where_the_way_is_empty():
 def test_one_heuristic_beats_random_players():
     for n in (2, 4):
         games = 160
-        out = np.zeros((games, 4), dtype=np.int64)
+        out = np.zeros(9, dtype=np.int64)
         seeds = np.arange(1000, 1000 + games, dtype=np.uint64)
-        B.play_games(new_states(K, 1), options(n), seeds, 1, 5, out)
-        wins = int((out[:, 0] == 0).sum())
-        assert (out[:, 3] == K.WON).mean() > 0.9
-        assert wins / games > 1.5 / n, (n, wins)
+        # seat 0 the heuristic, the others at random, on play_games' dice for its rng_seed 5
+        heuristic_games(new_states(K, 1), options(n), seeds, 1, 5 * 2654435761 + 1, out)
+        assert out[5] == 0, INVARIANTS.get(int(out[5]))
+        assert out[0] == games and out[1] / games > 0.9
+        assert out[8] / games > 1.5 / n, (n, out[8])
 
 
 def test_mcts_agent_plays_legal_moves():

@@ -9,6 +9,7 @@ import warnings
 
 import numpy as np
 import pytest
+from generic_env_checks import determinizer
 from labyrinx_helpers import ENV_ID, INVARIANTS, B, invariant_error, options, random_games
 from numba import njit
 from pettingzoo.test import api_test, seed_test
@@ -217,9 +218,7 @@ def test_a_peeked_card_is_seen_only_by_the_peeker():
     }
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from generic_env_checks import determinizer
 from hex_helpers import key_node_of, node
-from numba import njit
 from pod2011_helpers import Scenario
 
 import labyrinth_env
@@ -18,6 +18,10 @@ from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import heuristic as H
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
+# the modules as pytest imports them, so that the game loop compiles once for both files
+from tests.test_pod2011_enslavement import _heuristic_games as _heuristic_games_loop
+from tests.test_pod2011_env import INVARIANTS
+
 B = get_spec("paths_of_destiny_2011_v6").loops  # the ruleset's batched loops and single-game entry points
 
 B = get_spec("paths_of_destiny_2011_v6").loops
@@ -25,9 +29,7 @@ ENV = "paths_of_destiny_2011_v6"
 N19, N20 = node(19), node(20)
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def _kernel_game(seed: int, **options):
@@ -172,23 +174,28 @@ def test_heuristic_places_a_field_that_shortens_its_way():
 
 # --- strength ---------------------------------------------------------------------------------------------
 def _heuristic_games(num_players: int, games: int, seed: int, heuristic_seats: int) -> np.ndarray:
+    """The games ``loops.play_games`` plays for ``seed`` (the heuristic in the seats of
+    ``heuristic_seats``, the others at random on its dice), in ``test_pod2011_enslavement``'s
+    loop, which checks the invariants after every step too; returns its ``out``."""
     vec = labyrinth_env.raw_env(ENV, num_players=num_players).options_vector()
-    out = np.zeros((games, 4), dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     seeds = np.arange(seed, seed + games, dtype=np.uint64)
-    B.play_games(new_states(K, 1), vec, seeds, heuristic_seats, seed, out)
+    _heuristic_games_loop(new_states(K, 1), vec, seeds, seed * 2654435761 + 1, heuristic_seats, 0, False, mask, out)
+    assert out[3] == 0, f"{INVARIANTS.get(int(out[3]))} (game {out[4]}, step {out[5]})"
+    assert out[0] == games
     return out
 
 
 @pytest.mark.parametrize("num_players", [2, 3, 4, 5, 6])
 def test_heuristic_vs_heuristic_games_end_with_a_winner(num_players):
     out = _heuristic_games(num_players, 100, 1000 * num_players, (1 << num_players) - 1)
-    assert int((out[:, 0] >= 0).sum()) >= 95
-    assert (out[:, 3] != K.RUNNING).all()
+    assert out[6] >= 95
 
 
 def test_one_heuristic_beats_random_players():
     out = _heuristic_games(4, 60, 4242, 0b0001)
-    assert (out[:, 0] == 0).mean() >= 0.8  # the fair share is 0.25
+    assert out[7] / 60 >= 0.8  # the fair share is 0.25
 
 
 def test_heuristic_through_evaluate():

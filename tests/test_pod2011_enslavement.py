@@ -18,7 +18,6 @@ import numpy as np
 from hex_helpers import events_of, key_node_of, node
 from numba import njit
 from pod2011_helpers import CENTER_NODE, Scenario, options_vector
-from test_pod2011_env import INVARIANTS, _invariant_error
 
 from labyrinth_env.core.contract import new_states
 from labyrinth_env.core.rng import pick_random, randint
@@ -26,6 +25,9 @@ from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 from labyrinth_env.rulesets.paths_of_destiny_2011.env import raw_env, render_text
 from labyrinth_env.rulesets.paths_of_destiny_2011.heuristic import heuristic_action
+
+# the module as pytest imports it: as ``test_pod2011_env`` its jitted checks compiled twice (1.6 s CPU)
+from tests.test_pod2011_env import INVARIANTS, _invariant_error
 
 N19, N20, N21 = node(19), node(20), key_node_of(0)
 FAR = key_node_of(2)
@@ -194,22 +196,29 @@ def test_enslavement_who_is_transformed_is_public():
 
 
 @njit(cache=True)
-def _games_preferring_enslavement(states, opts, games: int, seed: int, mask, out) -> None:
-    """Games of the heuristic (one action in five random, so that the players meet) in which
-    the Mistress enslaves whenever she may; the invariants after every step (``out``: games,
-    Enslavements, keys lost to him, error code, game, step)."""
+def _heuristic_games(states, opts, seeds, rng_seed: int, heuristic_seats: int, one_in: int, enslave: bool, mask, out):
+    """Games of the heuristic in the seats of the bit set ``heuristic_seats`` (with one action
+    in ``one_in`` random, if ``one_in`` > 0) and random legal actions in the others; with
+    ``enslave`` the Mistress enslaves whenever she may; the invariants after every step.
+    ``out``: games, Enslavements, keys lost to him, error code, game, step, games won, games
+    seat 0 won. (``test_pod2011_agents``' heuristic games too, which ``loops.play_games``
+    played: each jitted game loop links and emits the kernel's code once more.)"""
     s = states[0]
     rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    for g in range(games):
-        K.init(s, np.uint64(seed + g), opts)
+    rng[0] = np.uint64(rng_seed)
+    for g in range(seeds.shape[0]):
+        K.init(s, seeds[g], opts)
         steps = 0
         while s.outcome == K.RUNNING:
-            a = heuristic_action(s, mask)
-            if randint(rng, 5) == 0:
+            if (heuristic_seats >> s.decider) & 1:
+                a = heuristic_action(s, mask)
+                if one_in > 0 and randint(rng, one_in) == 0:
+                    a = pick_random(mask, rng)
+            else:
+                K.legal_mask(s, mask)
                 a = pick_random(mask, rng)
             for k in range(K.NUM_SEATS - 1):
-                if s.decision == K.D_MAIN and mask[K.A_SKILL_AT + k] and s.character[s.seat] == K.MISTRESS:
+                if enslave and s.decision == K.D_MAIN and mask[K.A_SKILL_AT + k] and s.character[s.seat] == K.MISTRESS:
                     a = K.A_SKILL_AT + k
             K.step(s, a)
             steps += 1
@@ -226,11 +235,13 @@ def _games_preferring_enslavement(states, opts, games: int, seed: int, mask, out
                 out[5] = steps
                 return
         out[0] += 1
+        out[6] += s.outcome == K.WON
+        out[7] += s.outcome == K.WON and s.winner == 0
 
 
 def test_enslavement_random_games_keep_the_invariants():
     # the Mistress in every seat in turn, 3 and 6 players, enslaving whenever she may
-    out = np.zeros(6, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
     others = ["Witch", "Thief", "Monk", "Architect", "Illusionist"]
     for n in (3, 6):
@@ -238,6 +249,8 @@ def test_enslavement_random_games_keep_the_invariants():
             cast = others[: n - 1]
             cast.insert(seat, "Mistress of Golems")
             opts = options_vector(num_players=n, characters=cast, max_turns=150)
-            _games_preferring_enslavement(new_states(K, 1), opts, 40, 100 * n + seat, mask, out)
+            seed = 100 * n + seat
+            seeds = np.uint64(seed) + np.arange(40, dtype=np.uint64)
+            _heuristic_games(new_states(K, 1), opts, seeds, seed, (1 << n) - 1, 5, True, mask, out)
             assert out[3] == 0, f"{INVARIANTS.get(int(out[3]))} ({n} players, game {out[4]}, step {out[5]})"
     assert out[0] == 40 * 9 and out[1] > 100 and out[2] > 5, out

@@ -21,6 +21,7 @@ from generic_env_checks import (
     check_step_before_reset,
     check_truncation,
     check_unseen,
+    determinizer,
     play_random,
     random_env,
 )
@@ -29,7 +30,6 @@ from numba import njit
 
 import labyrinth_env
 from labyrinth_env import get_spec
-from labyrinth_env.core.contract import new_states
 from labyrinth_env.rulesets.paths_of_destiny_2011 import components as C
 from labyrinth_env.rulesets.paths_of_destiny_2011 import kernel as K
 
@@ -109,6 +109,9 @@ INVARIANTS = {
     39: "a Head Hunter's second trap lies where there is no first, or off the board's corridors",
     40: "a face-down field: not the Illusionist's, not closed, without its field, or turned up outside its decision",
     41: "Enslavement: a player transformed into the Guard outside the Mistress's steps of her card, or its fields left",
+    # the per-decision checks a test asks for (``_decision_error``)
+    50: "at a main decision the mask differs from action_legal",
+    51: "a seat's observation leaves [0, 1]",
 }
 
 
@@ -213,6 +216,32 @@ def _invariant_error(s) -> int:
     return 0
 
 
+CHECK_MAIN_MASK, CHECK_OBSERVATIONS = 1, 2  # the bits of ``checks`` (``_decision_error``)
+
+
+@njit(cache=True)
+def _decision_error(s, mask, obs, checks: int, out) -> int:
+    """``generic_env_checks.random_games``' per-decision checks, as the bits of ``checks``
+    ask: every seat's observation in [0, 1] (51); at a main decision, ``legal_mask`` equal
+    to ``action_legal`` action by action (50; ``out[7]`` counts the decisions compared)."""
+    if checks & CHECK_OBSERVATIONS:
+        for p in range(s.num_players):
+            K.observe(s, p, obs)
+            for i in range(obs.shape[0]):
+                if not (obs[i] >= 0.0 and obs[i] <= 1.0):
+                    return 51
+    if checks & CHECK_MAIN_MASK and s.decision == K.D_MAIN:
+        for a in range(K.NUM_ACTIONS):
+            main = a < K.A_PLACE or a >= K.A_SKILL  # the round's actions, the skills
+            if (mask[a] != 0) != (main and K.action_legal(s, a)):
+                return 50
+        out[7] += 1
+    return 0
+
+
+CHECKS = (_invariant_error, _decision_error, INVARIANTS)  # check_random_games' ruleset arguments
+
+
 @njit(cache=True)
 def _trap_and_tile_error(s) -> int:
     """A failed trap is face up (26); a drawn tile only while it is being placed (17)."""
@@ -311,11 +340,11 @@ def _options(num_players: int, **options) -> np.ndarray:
 def test_random_games_end_with_invariants_after_every_step(num_players):
     # Most games are cut at 60 rounds (early positions, many of them); some run long enough
     # for the piles to empty and the board to fill.
-    out = np.zeros(7, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     for max_turns, games in ((60, 1000), (400, 40)):
         opts = _options(num_players, max_turns=max_turns)
         what = f"{num_players} players, max_turns {max_turns}"
-        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 31 * num_players + max_turns, what)
+        out += check_random_games(K, *CHECKS, opts, games, 31 * num_players + max_turns, what)
     assert out[0] == 1040
     assert out[3] + out[4] == out[0]
 
@@ -324,45 +353,26 @@ def test_random_games_end_with_invariants_after_every_step(num_players):
 def test_random_games_with_characters_in_every_seat_end_with_invariants(num_players):
     """Characters in every seat (dealt, and chosen in the draft), every player count; the
     tokens conserved after every step (invariants 34-38)."""
-    out = np.zeros(7, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     for draft, games in ((False, 600), (True, 200)):
         opts = _options(num_players, max_turns=80, characters="random", character_draft=draft)
         what = f"{num_players} players with characters, draft {draft}"
-        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, 53 * num_players + draft, what)
+        out += check_random_games(K, *CHECKS, opts, games, 53 * num_players + draft, what)
     assert out[0] == 800 and out[3] + out[4] == out[0]
-
-
-@njit(cache=True)
-def _observations_out_of_range(states, opts, games: int, seed: int, obs, mask) -> int:
-    """Random games: every seat's observation in [0, 1] after every step (-1), else the game."""
-    s = states[0]
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    for g in range(games):
-        K.init(s, np.uint64(seed + g), opts)
-        while s.outcome == K.RUNNING:
-            for p in range(s.num_players):
-                K.observe(s, p, obs)
-                for i in range(obs.shape[0]):
-                    if not (obs[i] >= 0.0 and obs[i] <= 1.0):
-                        return g
-            K.legal_mask(s, mask)
-            K.step(s, B.random_legal_action(s, mask, rng))
-    return -1
 
 
 @pytest.mark.parametrize("num_players", [3, 6])
 def test_observation_within_its_box_with_characters(num_players):
     """An adrenaline token makes a third action: the round's feature stays in [0, 1]."""
     opts = _options(num_players, max_turns=120, characters="random")
-    obs = np.zeros(K.OBS_SIZE, dtype=np.float32)
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    assert _observations_out_of_range(new_states(K, 1), opts, 150, 11 + num_players, obs, mask) == -1
+    what = f"{num_players} players with characters"
+    out = check_random_games(K, *CHECKS, opts, 150, 11 + num_players, what, checks=CHECK_OBSERVATIONS)
+    assert out[0] == 150
 
 
 def test_random_games_without_crystal_questions_end_with_invariants():
     opts = _options(4, ask_crystal=False, max_turns=120)
-    out = check_random_games(K, _invariant_error, INVARIANTS, opts, 150, 77, "4 players, no crystal questions")
+    out = check_random_games(K, *CHECKS, opts, 150, 77, "4 players, no crystal questions")
     assert out[0] == 150
 
 
@@ -501,9 +511,7 @@ def test_drawn_field_is_visible_while_placing():
     raise AssertionError("no build happened")
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 5, 6])
@@ -643,35 +651,15 @@ def test_text_board_drawn_field_rotations_and_hidden_traps():
     assert "rotation 1: SE-NW bridge, SW-NE under" in text
 
 
-@njit(cache=True)
-def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) -> int:
-    """Random games; at every main decision ``legal_mask`` must equal ``action_legal`` action by
-    action. Returns the number of main decisions compared (-1 at the first difference)."""
-    s = states[0]
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    compared = 0
-    for g in range(num_games):
-        K.init(s, np.uint64(seed + g), options)
-        while s.outcome == K.RUNNING:
-            K.legal_mask(s, mask)
-            if s.decision == K.D_MAIN:
-                for a in range(K.NUM_ACTIONS):
-                    main = a < K.A_PLACE or a >= K.A_SKILL  # the round's actions, the skills
-                    if (mask[a] != 0) != (main and K.action_legal(s, a)):
-                        return -1
-                compared += 1
-            K.step(s, B.random_legal_action(s, mask, rng))
-    return compared
-
-
 @pytest.mark.parametrize("num_players", [2, 5])
 def test_main_mask_equals_the_rule_per_action(num_players):
-    n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 5 + num_players)
-    assert n > 3000
+    # at every main decision of random games, legal_mask equals action_legal action by action
+    what = f"{num_players} players"
+    opts = _options(num_players, max_turns=80)
+    assert check_random_games(K, *CHECKS, opts, 60, 5 + num_players, what, checks=CHECK_MAIN_MASK)[7] > 3000
     chars = _options(num_players, max_turns=80, characters="random")
-    assert _main_mask_matches_main_legal(new_states(K, 1), chars, 60, 9 + num_players) > 3000, "with the skills"
+    out = check_random_games(K, *CHECKS, chars, 60, 9 + num_players, what + " with characters", checks=CHECK_MAIN_MASK)
+    assert out[7] > 3000, "with the skills"
 
 
 # --- with characters: the same API, seeding, replay and hidden-information checks ----------------------

@@ -9,8 +9,8 @@ parked on key field 2; seat 0 acts (a fresh round, two actions).
 from __future__ import annotations
 
 import numpy as np
+from generic_env_checks import determinizer
 from hex_helpers import events_of, key_node_of, node
-from numba import njit
 from pod2011_helpers import B, Scenario, east, options_vector
 
 from labyrinth_env.core.contract import new_states
@@ -121,9 +121,7 @@ def test_heuristic_correction_turns_the_field_that_opens_its_way_l371():
     assert act(position(turned_across=False)) == K.A_MOVE + WEST, "the way is open: no turn"
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def test_heuristic_with_these_skills_is_legal_leaves_the_state_alone_and_never_reads_hidden_information():

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from generic_env_checks import determinizer
 from hex_helpers import node
-from numba import njit
 from pod3e_helpers import Scenario, line
 
 import labyrinth_env
@@ -26,9 +26,7 @@ B = get_spec("paths_of_destiny_3e_v3").loops  # the ruleset's entry points and b
 ENV = "paths_of_destiny_3e_v3"
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 def _kernel_game(seed: int, **options) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -19,6 +19,7 @@ from generic_env_checks import (
     check_step_before_reset,
     check_truncation,
     check_unseen,
+    determinizer,
     play_random,
     random_env,
 )
@@ -97,6 +98,8 @@ INVARIANTS = {
     30: "a seat has no character after the deal (characters='random')",
     31: "a face-down tile is not closed, has corridors, a trap or the Golem, or an owner not in play",
     32: "a face-down tile is being revealed outside the orientation decision",
+    # the per-decision check a test asks for (``_decision_error``)
+    50: "at an activity decision the mask differs from activity_legal",
 }
 
 
@@ -138,6 +141,26 @@ def _invariant_error(s) -> int:
         if err != 0:
             return err
     return 0
+
+
+CHECK_MAIN_MASK = 1  # the bit of ``checks`` (``_decision_error``)
+
+
+@njit(cache=True)
+def _decision_error(s, mask, obs, checks: int, out) -> int:
+    """``generic_env_checks.random_games``' per-decision check, as ``checks`` asks: at an
+    activity decision, ``legal_mask`` equal to ``activity_legal`` action by action (50;
+    ``out[7]`` counts the decisions compared)."""
+    if checks & CHECK_MAIN_MASK and s.decision == K.D_MAIN:
+        for a in range(K.NUM_ACTIONS):
+            activity = a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY or K.A_FACE_DOWN <= a < K.A_ORIENT
+            if (mask[a] != 0) != (activity and K.activity_legal(s, a)):
+                return 50
+        out[7] += 1
+    return 0
+
+
+CHECKS = (_invariant_error, _decision_error, INVARIANTS)  # check_random_games' ruleset arguments
 
 
 @njit(cache=True)
@@ -272,26 +295,20 @@ def _options(num_players: int, **options) -> np.ndarray:
 def test_random_games_end_with_invariants_after_every_step(num_players, variant):
     # Most games are cut at 60 turns (many games, early positions); some run the whole
     # default length so that the pools empty, the board fills and Annihilation comes.
-    out = np.zeros(7, dtype=np.int64)
+    out = np.zeros(8, dtype=np.int64)
     for max_turns, games in ((60, 1500), (400, 60)):
         opts = _options(num_players, two_player_variant=variant, max_turns=max_turns)
         what = f"{num_players} players, max_turns {max_turns}"
         seed = 31 * num_players + max_turns + variant
-        out += check_random_games(K, _invariant_error, INVARIANTS, opts, games, seed, what)
+        out += check_random_games(K, *CHECKS, opts, games, seed, what)
     assert out[0] == 1560
     assert out[3] + out[4] == out[0]
 
 
 def test_random_games_without_crystal_questions_end_with_invariants():
     opts = _options(4, ask_crystal=False, max_turns=120)
-    out = check_random_games(K, _invariant_error, INVARIANTS, opts, 150, 77, "4 players, no crystal questions")
+    out = check_random_games(K, *CHECKS, opts, 150, 77, "4 players, no crystal questions")
     assert out[0] == 150
-
-
-@njit(cache=True)
-def _lose_life_one(states, seat, n):
-    K.lose_life(states[0], seat, n)
-    K.advance(states[0])
 
 
 def test_heart_of_the_abyss_in_slot_0_keeps_the_items_packed():
@@ -307,7 +324,8 @@ def test_heart_of_the_abyss_in_slot_0_keeps_the_items_packed():
     s["item_pool_len"] = len(pool)
     s["items"][0] = (heart, boots)
     s["life"][0] = 1
-    _lose_life_one(states, 0, 1)  # the last Life: the Heart counts as one more
+    K.lose_life(s, 0, 1)  # the last Life: the Heart counts as one more
+    K.advance(s)
     assert int(s["life"][0]) == 1 and not s["dying"]
     assert s["items"][0].tolist() == [boots, -1]
     assert _invariant_error(s) == 0
@@ -499,9 +517,7 @@ def test_face_down_tiles_never_reach_another_seat_over_whole_games(num_players):
     assert checked > 200
 
 
-@njit(cache=True)
-def _determinize_one(states, seat, seed):
-    K.determinize(states[0], seat, seed)
+_determinize_one = determinizer(K)
 
 
 @pytest.mark.parametrize("num_players", [2, 4, 6])
@@ -628,33 +644,12 @@ def test_text_board_items_and_hidden_traps():
     assert map_captions(text)["start 2"][0] > map_captions(text)["(0,-3)"][0]  # beyond key space 2, south-west
 
 
-@njit(cache=True)
-def _main_mask_matches_main_legal(states, options, num_games: int, seed: int) -> int:
-    """Random games; at every activity decision ``legal_mask`` must equal ``activity_legal``
-    action by action. Returns the number of decisions compared (-1 at the first difference)."""
-    s = states[0]
-    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
-    rng = np.zeros(1, dtype=np.uint64)
-    rng[0] = np.uint64(seed)
-    compared = 0
-    for g in range(num_games):
-        K.init(s, np.uint64(seed + g), options)
-        while s.outcome == K.RUNNING:
-            K.legal_mask(s, mask)
-            if s.decision == K.D_MAIN:
-                for a in range(K.NUM_ACTIONS):
-                    activity = a < K.A_PLACE or K.A_LAY_TOKEN <= a < K.A_FURY or K.A_FACE_DOWN <= a < K.A_ORIENT
-                    if (mask[a] != 0) != (activity and K.activity_legal(s, a)):
-                        return -1
-                compared += 1
-            K.step(s, B.random_legal_action(s, mask, rng))
-    return compared
-
-
 @pytest.mark.parametrize("num_players", [2, 6])
 def test_main_mask_equals_the_rule_per_action(num_players):
-    n = _main_mask_matches_main_legal(new_states(K, 1), _options(num_players, max_turns=80), 60, 3 + num_players)
-    assert n > 3000
+    # at every activity decision of random games, legal_mask equals activity_legal action by action
+    opts = _options(num_players, max_turns=80)
+    out = check_random_games(K, *CHECKS, opts, 60, 3 + num_players, f"{num_players} players", checks=CHECK_MAIN_MASK)
+    assert out[7] > 3000
 
 
 # --- every written character in every seat, with the heuristic using the abilities ---------------
@@ -717,7 +712,7 @@ def test_random_games_every_character_in_every_seat_with_invariants(num_players)
         chars = [names[(k + p) % len(names)] for p in range(num_players)]
         opts = _options(num_players, max_turns=60, characters=chars)
         what = f"{num_players} players, characters {chars}"
-        out = check_random_games(K, _invariant_error, INVARIANTS, opts, 40, 97 * k + num_players, what)
+        out = check_random_games(K, *CHECKS, opts, 40, 97 * k + num_players, what)
         games += int(out[0])
         out = np.zeros(7, dtype=np.int64)
         _mixed_games(new_states(K, 1), opts, 3, 13 * k + num_players, 0.85, out, mask, seen)

@@ -446,7 +446,7 @@ def test_determinize_keeps_what_the_seat_knows():
     env.reset(seed=10)
     s = env.record
     copy = env._states.copy()
-    K.determinize(copy[0], 0, 123)
+    K.determinize(copy[0], 0, np.uint64(123))
     obs = env.observe("player_0")["observation"]
     other = np.zeros(K.OBS_SIZE, dtype=np.float32)
     K.observe(copy[0], 0, other)
@@ -471,7 +471,7 @@ def test_determinize_keeps_every_publicly_known_treasure_where_it_is(memory):
         while int(env.record["outcome"]) == K.RUNNING:
             s = env.record
             copy = env._states.copy()
-            K.determinize(copy[0], int(s["seat"]), 1000 * seed + step)
+            K.determinize(copy[0], int(s["seat"]), np.uint64(1000 * seed + step))
             d = copy[0]
             down = s["tile_down"][s["cell_tile"]].astype(bool)
             face_down += int(down.sum())
@@ -501,7 +501,7 @@ def test_determinize_deals_unread_pages_from_what_nobody_has_seen():
     variants = set()
     for seed in range(40):
         copy = env._states.copy()
-        K.determinize(copy[0], int(s["seat"]), seed)
+        K.determinize(copy[0], int(s["seat"]), np.uint64(seed))
         pages = [tuple(p) for p in copy[0]["pages"][:24].tolist()]
         assert pages[:pos] == [tuple(p) for p in s["pages"][:pos].tolist()]
         flips = [p for p in pages if p[0] == C.PAGE_FLIP]
@@ -519,8 +519,8 @@ def test_determinize_deals_unread_pages_from_what_nobody_has_seen():
     other[0]["pages"][unread[0]] = absent
     for seed in range(5):
         a, b = env._states.copy(), other.copy()
-        K.determinize(a[0], int(s["seat"]), seed)
-        K.determinize(b[0], int(s["seat"]), seed)
+        K.determinize(a[0], int(s["seat"]), np.uint64(seed))
+        K.determinize(b[0], int(s["seat"]), np.uint64(seed))
         assert a.tobytes() == b.tobytes()
 
 

@@ -185,7 +185,7 @@ def test_lookahead_uses_only_what_the_seat_may_know(memory):
     for step, (_, seat, obs, _) in enumerate(random_positions(env, range(3), 80, np.random.default_rng(3))):
         for k in range(2):
             copy = env._states.copy()
-            K.determinize(copy[0], seat, 1000 * step + k)
+            K.determinize(copy[0], seat, np.uint64(1000 * step + k))
             if not memory:
                 shuffle_face_down(copy, rng)
             assert np.array_equal(observe_lookahead(copy[0], seat), obs)
