@@ -546,9 +546,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.out:
         cfg.out_dir = args.out
     result = train(cfg, progress=not args.no_progress)
+    team = labyrinth_env.get_spec(cfg.env_id).cooperative
     for row in result["final"]:
         lo, hi = row["ci95"]
-        print(f"vs {row['opponent']}: win rate {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
+        who = "team win rate" if team else f"vs {row['opponent']}: win rate"  # a cooperative game has no opponent
+        print(f"{who} {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
     rate = result["steps_per_s"]
     print(
         f"{result['timesteps']:,} steps in {result['seconds']:.0f} s ({rate:,.0f} steps/s, evaluations included, "
