@@ -270,3 +270,14 @@ def test_an_archive_naming_modules_outside_the_project_is_refused_without_import
     code, _, err = _import(bad, tmp_path / "fresh", monkeypatch, capsys)
     assert code == 2 and "compiled from other sources" in err, err
     assert "antigravity" not in imported
+
+
+def test_worker_env_carries_the_numba_settings_the_kernels_are_keyed_on(monkeypatch) -> None:
+    from labyrinth_env.core.cache import worker_env
+
+    monkeypatch.setenv("NUMBA_OPT", "1")
+    monkeypatch.setenv("NUMBA_CPU_NAME", "generic")
+    monkeypatch.delenv("NUMBA_CPU_FEATURES", raising=False)
+    env = worker_env()
+    assert env["NUMBA_OPT"] == "1" and env["NUMBA_CPU_NAME"] == "generic"
+    assert "NUMBA_CPU_FEATURES" not in env and "LABYRINTH_CACHE_DIR" in env

@@ -82,12 +82,22 @@ def cache_root() -> Path:
     return _configured_root()
 
 
+# numba's settings that change the compiled code (the optimisation level, the CPU target)
+KERNEL_SETTINGS = ("NUMBA_OPT", "NUMBA_CPU_NAME", "NUMBA_CPU_FEATURES")
+
+
 def worker_env() -> dict[str, str]:
     """Environment variables that give a worker process (a Ray task's ``runtime_env``, a
     pool started elsewhere) this process's kernel cache: on this machine, or on a cluster
     whose nodes share the folder, the worker then loads what was compiled here. (Nodes that
-    do not share it: ``labyrinth compile --import`` an exported archive on each.)"""
-    return {"LABYRINTH_CACHE_DIR": str(cache_root())}
+    do not share it: ``labyrinth compile --import`` an exported archive on each.) Numba's
+    settings that its kernels are keyed on go along when set here (``.ci/run``'s
+    ``NUMBA_OPT=1``): a worker that did not inherit them would compile its own."""
+    env = {"LABYRINTH_CACHE_DIR": str(cache_root())}
+    for name in KERNEL_SETTINGS:
+        if os.environ.get(name):
+            env[name] = os.environ[name]
+    return env
 
 
 def _configured_root() -> Path:
