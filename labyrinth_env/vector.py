@@ -242,8 +242,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         ):
             raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {shaping!r}")
         self.shaping = float(shaping)
-        if potential not in POTENTIALS:
-            raise ValueError(f"potential must be one of {list(POTENTIALS)}, got {potential!r}")
         self.potential = potential
         if not isinstance(copy, bool):
             raise ValueError(f"copy must be True or False, got {copy!r}")
@@ -361,23 +359,56 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._vector_reset = getattr(loops, "vector_reset" + suffix)
         self._vector_step = getattr(loops, "vector_step" + suffix)
         self._potentials = getattr(loops, POTENTIALS[self.potential][0] + suffix)
+        self._potential_loops = (loops, suffix)
         self._heuristic_actions = getattr(self.loops, "heuristic_actions" + suffix, None)
         # the lookahead option's per-action block, written after the kernel's observations
         self._lookahead_batch = getattr(loops, "lookahead_batch" + suffix) if self.raw.generic_lookahead() else None
 
     def __getstate__(self) -> dict[str, Any]:
         state = self.__dict__.copy()
-        for name in ("ruleset", "kernel", "loops", "_vector_reset", "_vector_step", "_potentials", "_lookahead_batch"):
+        for name in (
+            "ruleset",
+            "kernel",
+            "loops",
+            "_vector_reset",
+            "_vector_step",
+            "_potentials",
+            "_potential_loops",
+            "_lookahead_batch",
+        ):
             del state[name]
         del state["_heuristic_actions"]
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
+        # a batch pickled before the progress potential: the kernel writes a sixth info column
+        self.__dict__.setdefault("_potential", "shaping")
+        if self.infos.shape[1] < 6:
+            self.infos = np.hstack([self.infos, np.zeros((self.num_envs, 6 - self.infos.shape[1]))])
         if self.parallel and _FORKED_AFTER_OPENMP:
             self.parallel = False
         self._bind_loops()
         _LIVE_ENVS.add(self)
+
+    @property
+    def potential(self) -> str:
+        """What the opt-in shaping reads: ``"shaping"`` (the ruleset's ``shaping_potential``)
+        or ``"progress"`` (its ``progress``). Settable (``set_attr`` too): the loop is bound
+        again and the games' current potentials read anew, so the next step's shaping is
+        the new potential's difference."""
+        return self._potential
+
+    @potential.setter
+    def potential(self, value: str) -> None:
+        if not isinstance(value, str) or value not in POTENTIALS:
+            raise ValueError(f"potential must be one of {list(POTENTIALS)}, got {value!r}")
+        self._potential = value
+        if hasattr(self, "_potential_loops"):  # bound already: not the constructor
+            loops, suffix = self._potential_loops
+            self._potentials = getattr(loops, POTENTIALS[value][0] + suffix)
+            if self._reset_done:
+                self._potentials(self.states, self.reward_seats, self._phi)
 
     # --- Gymnasium VectorEnv API ----------------------------------------------------------
     def reset(

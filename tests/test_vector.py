@@ -516,3 +516,24 @@ def test_each_kind_of_vector_loops_announces_its_own_compile(monkeypatch):
         "the Toy maze race vector-env kernels (heuristic opponents, serial loop)",
         "the Toy maze race vector-env kernels (heuristic opponents, parallel loop)",
     ]
+
+
+def test_potential_set_later_rebinds_its_loop_and_reads_the_games_anew():
+    """``set_attr("potential", ...)`` (or the attribute) after a reset: the shaping reads the
+    new potential from the next step on, and it survives a pickle; a bad value is refused."""
+    import pickle
+
+    from labyrinth_env.rulesets.team_edition import kernel as K
+
+    env = VectorEnv("team_edition_v2", 2, seed=7, num_players=1, shaping=1.0)
+    env.reset()
+    env.set_attr("potential", "progress")
+    assert env.potential == "progress"
+    assert np.allclose(env._phi, [K.progress(s, 0) for s in env.states])
+    env.step(np.array([np.flatnonzero(m)[0] for m in env.action_masks()]))
+    assert np.allclose(env._phi, [K.progress(s, 0) for s in env.states])
+    again = pickle.loads(pickle.dumps(env))
+    assert again.potential == "progress" and again._potentials is env._potentials
+    with pytest.raises(ValueError, match="potential must be one of"):
+        env.potential = "distance"
+    assert env.potential == "progress"
