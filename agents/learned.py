@@ -1,6 +1,8 @@
 """The self-play learner's network as an agent: ``learned`` (the shipped network of the
 env's ruleset) or ``learned:PATH`` (a ``net.npz`` written by ``labyrinth train`` with an
-``algo: alphazero`` config).
+``algo: alphazero`` config, or a MaskablePPO ``LookaheadPolicy`` exported by
+``agents/policy_net.py``: its actor alone, played in numpy, with the ``lookahead`` block
+computed from the seat's observation as the env's option computes it).
 
 With ``simulations=0`` (the default) it plays the network alone: the legal action of the
 highest logit for its own observation and the features of its legal actions (read in a
@@ -63,21 +65,49 @@ class LearnedAgent(Agent):
         self.simulations = simulations
         self.c = c
         self._net: tuple | None = None
+        self._policy: dict[str, np.ndarray] | None = None
         self._ruleset: RulesetSpec | None = None
         if path:  # a bad file fails when the agent is made, not in the middle of a game
-            self._net, self.meta = _net_module().load_net(path)
+            self._load(path)
         self.reset(seed)
+
+    def _load(self, path: str | Path) -> None:
+        from labyrinth_env.agents import policy_net
+
+        if policy_net.is_policy_file(path):
+            if self.simulations:
+                raise ValueError(
+                    f"agent 'learned': {str(path)!r} is a PPO policy, which has no value head for the search to "
+                    "read; play it with simulations=0 (the default)"
+                )
+            self._policy, self.meta = policy_net.load_policy(path)
+            self._net = None
+        else:
+            self._net, self.meta = _net_module().load_net(path)
+            self._policy = None
 
     def reset(self, seed: int | None = None) -> None:
         self.rng = np.random.default_rng(seed)
 
-    def _bind(self, ruleset: RulesetSpec) -> tuple:
-        if ruleset is self._ruleset and self._net is not None:
+    def _bind(self, ruleset: RulesetSpec) -> tuple | None:
+        if ruleset is self._ruleset and (self._net is not None or self._policy is not None):
             return self._net
         if not self.path:
-            self._net, self.meta = _net_module().load_net(shipped_path(ruleset.env_id))
-        assert self._net is not None
+            self._load(shipped_path(ruleset.env_id))
         kernel = ruleset.kernel
+        if self._policy is not None:
+            layout = self.meta["layout"]
+            if self.meta.get("env_id") != ruleset.env_id or (layout["base_size"], len(layout["kinds"])) != (
+                kernel.OBS_SIZE,
+                kernel.NUM_ACTIONS,
+            ):
+                raise ValueError(
+                    f"agent 'learned': the policy {self.path or 'shipped'} was trained for "
+                    f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"
+                )
+            self._ruleset = ruleset
+            return None
+        assert self._net is not None
         sizes = (self._net[0].shape[0], self._net[5].shape[0], self._net[7].shape[0])
         if self.meta.get("env_id") != ruleset.env_id or sizes != (
             kernel.OBS_SIZE,
@@ -112,6 +142,8 @@ class LearnedAgent(Agent):
             return int(legal[0])
         mask = np.asarray(observation["action_mask"]).astype(np.uint8)
         kernel = model.ruleset.kernel
+        if self._policy is not None:
+            return self._policy_action(observation, model, mask)
         with first_use(("alphazero", model.ruleset.env_id), f"the {model.ruleset.title} learned agent"):
             if self.simulations == 0:
                 # the action features are read in a world determinized for the seat
@@ -127,3 +159,29 @@ class LearnedAgent(Agent):
         if not mask[action]:
             raise RuntimeError(f"the learned agent chose action {action}, which the mask does not allow")
         return action
+
+    def _policy_action(self, observation: dict[str, np.ndarray], model: Any, mask: np.ndarray) -> int:
+        """The exported PPO policy's masked argmax: the observation with the ``lookahead``
+        block the env's option would give (computed here when the env was made without it;
+        it depends on the seat's observation alone)."""
+        from labyrinth_env.agents import policy_net
+        from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
+
+        assert self._policy is not None
+        kernel = model.ruleset.kernel
+        obs = np.asarray(observation["observation"], dtype=np.float32).reshape(-1)
+        full = kernel.OBS_SIZE + kernel.NUM_ACTIONS * LOOKAHEAD_FEATURES
+        if obs.size == kernel.OBS_SIZE:
+            block = np.zeros(full, dtype=np.float32)
+            block[: obs.size] = obs
+            with first_use(("lookahead", model.ruleset.env_id), f"the {model.ruleset.title} lookahead features"):
+                model.ruleset.loops.lookahead_game(model.position(), model.seat, block)
+            obs = block
+        elif obs.size != full:
+            raise ValueError(
+                f"agent 'learned': the policy reads {kernel.OBS_SIZE} observation floats (or {full} with the "
+                f"lookahead block), the env gives {obs.size}: were observation options changed?"
+            )
+        logits = policy_net.policy_logits(self._policy, self.meta, obs)
+        legal = np.flatnonzero(mask)
+        return int(legal[int(np.argmax(logits[legal]))])  # the first of equal ones, as SB3's argmax

@@ -10,7 +10,8 @@ against the random and heuristic agents (win rates with Wilson 95% intervals, lo
 written to ``eval.jsonl``) and ends with ``learning_curve.png`` and ``final_model.zip``
 (and ``imitation_model.zip``, the policy after behaviour cloning, when there is one).
 Self-play (``vector.opponents: self_play``) draws opponents from a pool of the learner's
-past snapshots. ``pretrain.steps > 0`` first clones the ruleset's heuristic (imitation on
+past snapshots; a mix (``vector.opponents: {heuristic: 0.75, random: 0.25}``) sets that share
+of the envs against each kernel opponent. ``pretrain.steps > 0`` first clones the ruleset's heuristic (imitation on
 that many learner decisions, then PPO from there; the evaluation at step 0 shows where
 imitation alone stands). Needs the ``train`` extra.
 """
@@ -36,7 +37,13 @@ from labyrinth_env.vector import KERNEL_OPPONENTS, POTENTIALS, VectorEnv
 POLICIES = ("mlp", "lookahead")
 
 _SECTIONS: dict[str, dict[str, type | tuple[type, ...]]] = {
-    "vector": {"num_envs": int, "learner_seats": (int, str), "opponents": str, "shaping": float, "potential": str},
+    "vector": {
+        "num_envs": int,
+        "learner_seats": (int, str),
+        "opponents": (str, dict),
+        "shaping": float,
+        "potential": str,
+    },
     "self_play": {"snapshot_every": int, "pool_size": int},
     "ppo": {
         "learning_rate": float,
@@ -114,8 +121,16 @@ def load_train_config(path: str | Path) -> TrainConfig:
     except ValueError as exc:
         raise ValueError(f"training config {str(p)!r}: {exc}") from None
     opponents = cfg.vector["opponents"]
-    if opponents not in (*KERNEL_OPPONENTS, "self_play"):
-        raise ValueError(f"training config: unknown vector.opponents {opponents!r}; use random, heuristic or self_play")
+    if isinstance(opponents, dict):
+        try:  # a mix is checked by the vector env that will play it
+            VectorEnv(cfg.env_id, 1, opponents=opponents, **cfg.options)
+        except ValueError as exc:
+            raise ValueError(f"training config {str(p)!r}: vector.opponents: {exc}") from None
+    elif opponents not in (*KERNEL_OPPONENTS, "self_play"):
+        raise ValueError(
+            f"training config: unknown vector.opponents {opponents!r}; use random, heuristic, self_play "
+            "or a mix such as {heuristic: 0.75, random: 0.25}"
+        )
     potential = cfg.vector.get("potential", "shaping")
     if potential not in POTENTIALS:
         raise ValueError(f"training config: unknown vector.potential {potential!r}; use one of {list(POTENTIALS)}")

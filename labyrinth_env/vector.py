@@ -1,7 +1,8 @@
 """Many games in one kernel call: a Gymnasium ``VectorEnv`` for learners, with opponents
-played inside the kernel (``"random"``, ``"heuristic"``) or by one batched Python call
-(any callable ``policy(observations, masks) -> actions``, e.g. a frozen network for
-self-play).
+played inside the kernel (``"random"``, ``"heuristic"``), a mix of those by env
+(``{"heuristic": 0.75, "random": 0.25}``: that share of the envs meets each, an opponent
+pool for curricula), or by one batched Python call (any callable ``policy(observations,
+masks) -> actions``, e.g. a frozen network for self-play).
 
 Each of the ``num_envs`` slots is one game seen from its learner seat: an observation is
 the learner's (egocentric), ``action_masks()`` its legal actions, and a reward arrives when
@@ -175,7 +176,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         env_id: str,
         num_envs: int,
         learner_seats: int | str = "rotate",
-        opponents: str | Policy = "random",
+        opponents: str | dict[str, float] | Policy = "random",
         seed: int | None = None,
         infos: bool = False,
         shaping: float = 0.0,
@@ -325,9 +326,9 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         if cooperative and learner_seats != "all":
             self.learners[:, : self.num_players] = 1  # in a team game the learner plays every seat
 
-    def _take_opponents(self, opponents: str | Policy) -> None:
-        """The kernel's opponents (``opponent_kind``) or the callable ``policy`` the other
-        seats play."""
+    def _take_opponents(self, opponents: str | dict[str, float] | Policy) -> None:
+        """The kernel's opponents (``opponent_kind``), a mix of them by env (``mix``: each
+        env's kind, played from Python) or the callable ``policy`` the other seats play."""
         if isinstance(opponents, str):
             if opponents not in KERNEL_OPPONENTS:
                 raise ValueError(
@@ -340,11 +341,60 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 )
             self.opponent_kind = KERNEL_OPPONENTS[opponents]
             self.policy: Policy | None = None
+        elif isinstance(opponents, dict):
+            self.opponent_kind = EXTERNAL
+            self.policy = None
+            self.mix = self._opponent_mix(opponents)
+            return
         elif callable(opponents):
             self.opponent_kind = EXTERNAL
             self.policy = opponents
         else:
-            raise ValueError(f"opponents must be 'random', 'heuristic' or a callable, got {opponents!r}")
+            raise ValueError(
+                f"opponents must be 'random', 'heuristic', a mix such as {{'heuristic': 0.5, 'random': 0.5}} "
+                f"or a callable, got {opponents!r}"
+            )
+        self.mix = None
+
+    def _opponent_mix(self, weights: dict) -> np.ndarray:
+        """Each env's opponent kind for a mix ``{"heuristic": w, "random": w}``: the envs
+        split in proportion to the weights (largest remainders), in blocks, so that with
+        ``learner_seats="rotate"`` each kind still meets the learner in every seat."""
+        allowed = sorted(KERNEL_OPPONENTS)
+        for name, weight in weights.items():
+            if name not in KERNEL_OPPONENTS:
+                raise ValueError(f"unknown opponent {name!r} in the mix {weights!r}; use {allowed}")
+            if (
+                isinstance(weight, (bool, np.bool_))
+                or not isinstance(weight, (int, float, np.integer, np.floating))
+                or not math.isfinite(weight)
+                or weight < 0
+            ):
+                raise ValueError(f"the mix's weight of {name!r} must be a number >= 0, got {weight!r}")
+        total = float(sum(weights.values()))
+        if total <= 0:
+            raise ValueError(f"the opponent mix {weights!r} needs a weight above 0")
+        if weights.get("heuristic", 0) > 0 and self.ruleset.heuristic_module is None:
+            raise ValueError(f"{self.env_id} has no heuristic (its spec names none): leave it out of the mix")
+        names = [n for n in allowed if weights.get(n, 0) > 0]
+        exact = np.array([weights[n] / total * self.num_envs for n in names])
+        counts = np.floor(exact).astype(np.int64)
+        for i in np.argsort(-(exact - counts), kind="stable")[: self.num_envs - int(counts.sum())]:
+            counts[i] += 1
+        return np.repeat([KERNEL_OPPONENTS[n] for n in names], counts).astype(np.int64)
+
+    def _mix_actions(self, waiting: np.ndarray) -> np.ndarray:
+        """The mixed opponents' actions in the envs ``waiting`` on them."""
+        masks = self.masks[waiting].astype(bool)
+        # a uniform legal action, drawn from the env's own seeded generator
+        actions = np.argmax(masks * self._mix_rng.random(masks.shape), axis=1).astype(np.int64)
+        heuristic = self.mix[waiting] == KERNEL_OPPONENTS["heuristic"]
+        if heuristic.any():
+            rows = waiting[heuristic]
+            out = np.zeros(rows.size, dtype=np.int64)
+            self._heuristic_actions(self.states[rows], np.zeros_like(self.masks[rows]), out)
+            actions[heuristic] = out
+        return actions
 
     def _bind_loops(self) -> None:
         """The kernel's compiled entry points this env steps through (modules and numba
@@ -384,6 +434,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self.__dict__.update(state)
         # a batch pickled before the progress potential: the kernel writes a sixth info column
         self.__dict__.setdefault("_potential", "shaping")
+        self.__dict__.setdefault("mix", None)  # and before opponent mixes
         if self.infos.shape[1] < 6:
             self.infos = np.hstack([self.infos, np.zeros((self.num_envs, 6 - self.infos.shape[1]))])
         if self.parallel and _FORKED_AFTER_OPENMP:
@@ -429,6 +480,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
             self._compile_entry_points()
         if rows.size == self.num_envs:
             self.rngs[:, 0] = words
+            # a mix's random opponents draw from the same seeded words as the games
+            self._mix_rng = np.random.default_rng(words) if self.mix is not None else None
             self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
             self._vector_reset(
                 self.states,
@@ -574,7 +627,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         stepping = np.flatnonzero(~self._ended) if ended.size else self.all_index
         acts = self._checked_actions(actions, self.all_index, "actions", ignore=ended)
         self.infos[:] = 0.0
-        before = self._snapshot() if self.policy is not None else None
+        before = self._snapshot() if self.opponent_kind == EXTERNAL else None
         try:
             self._new_obs_buffer()
             if ended.size:
@@ -825,14 +878,17 @@ class VectorEnv(gymnasium.vector.VectorEnv):
     def _play_external(self) -> None:
         """Python-side opponents: one batched policy call per round over every env whose
         seat to act is not a learner's, until all envs wait on the learner."""
-        if self.policy is None:
+        if self.policy is None and self.mix is None:
             return
         while True:
             live = self.seats != ENDED  # a finished game left in place decides nothing
             waiting = np.flatnonzero(live & (self.learners[self.all_index, np.maximum(self.seats, 0)] == 0))
             if waiting.size == 0:
                 return
-            chosen = self.policy(self.obs[waiting], self.masks[waiting].astype(bool))
+            if self.mix is not None:
+                chosen = self._mix_actions(waiting)
+            else:
+                chosen = self.policy(self.obs[waiting], self.masks[waiting].astype(bool))
             self._step(waiting, self._checked_actions(chosen, waiting, "the opponent policy's actions"))
 
     def _infos(self, done: np.ndarray, outcome: np.ndarray | None = None) -> dict[str, Any]:

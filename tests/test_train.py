@@ -50,6 +50,7 @@ def play_legally(agent, env, seed: int) -> list[tuple[np.ndarray, np.ndarray, in
         ("env_id: chess_v1", "unknown env_id 'chess_v1'"),
         ("env_id: team_edition_v2\noptions: {num_players: 9}", "num_players=9"),
         ("env_id: team_edition_v2\nvector: {opponents: grandmaster}", "unknown vector.opponents"),
+        ("env_id: team_edition_v2\nvector: {opponents: {heuristic: 1, expert: 1}}", "unknown opponent 'expert'"),
         ("env_id: team_edition_v2\neval: {against: [mcts]}", "unknown eval.against"),
         ("env_id: team_edition_v2\nvector: {num_envs: 0}", "must be >= 1"),
         ("env_id: team_edition_v2\npretrain: {epsilon: 2.0}", "pretrain.epsilon in"),
@@ -221,3 +222,52 @@ def test_train_cli_overrides(tmp_path, capsys):
 def test_ppo_agent_bad_path():
     with pytest.raises(ValueError, match="no trained model"):
         make_agent("ppo:/no/such/model.zip")
+
+
+def test_an_exported_ppo_policy_plays_as_learned_in_numpy_the_moves_of_the_torch_policy(tmp_path):
+    """``agents/policy_net``: the actor of a LookaheadPolicy (standardized head, two trunk
+    layers, weights moved off their initialisation) in float16 and numpy gives the torch
+    logits to float16's precision, and ``learned:PATH`` plays the PPO agent's moves: given
+    the lookahead block, and computing it from the seat's plain observation."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from labyrinth_env.agents import policy_net
+    from labyrinth_env.agents.policies import LookaheadPolicy
+
+    vec = VectorEnv("toy_race_v0", 2, num_players=2, lookahead=True, seed=0)
+    kwargs = {"lookahead": vec.raw.lookahead_layout(), "standardize": True, "net_arch": [32, 16]}
+    model = MaskablePPO(LookaheadPolicy, SB3VecEnv(vec, seed=0), n_steps=8, batch_size=16, policy_kwargs=kwargs, seed=0)
+    torch.manual_seed(0)
+    with torch.no_grad():
+        for param in model.policy.parameters():
+            param.add_(0.3 * torch.randn_like(param))
+        model.policy.action_net.linear.weight.fill_(2.0)  # the standardized features' own term counts
+    model.save(tmp_path / "model.zip")
+    assert policy_net.main([str(tmp_path / "model.zip"), str(tmp_path / "p.npz"), "--env", "toy_race_v0"]) == 0
+    arrays, meta = policy_net.load_policy(tmp_path / "p.npz")
+    ppo, learned = make_agent(f"ppo:{tmp_path / 'model.zip'}"), make_agent(f"learned:{tmp_path / 'p.npz'}")
+    env = labyrinth_env.make("toy_race_v0", num_players=2, lookahead=True, max_turns=40)
+    base = meta["layout"]["base_size"]
+    moves = 0
+    for seed in range(3):
+        env.reset(seed=seed)
+        for _ in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            with torch.no_grad():
+                latent = model.policy.mlp_extractor.forward_actor(torch.as_tensor(obs["observation"][None]))
+                expected = model.policy.action_net(latent)[0].numpy()
+            got = policy_net.policy_logits(arrays, meta, obs["observation"])
+            assert np.allclose(got, expected, atol=0.005 * (1 + np.abs(expected).max()))
+            action = ppo.act(obs)
+            plain = {"observation": obs["observation"][:base], "action_mask": obs["action_mask"]}
+            assert learned.act(obs, env) == action == learned.act(plain, env)
+            moves += int(obs["action_mask"].sum() > 1)
+            env.step(action)
+    assert moves > 20
+    with pytest.raises(ValueError, match="no value head for the search"):
+        make_agent(f"learned:path={tmp_path / 'p.npz'},simulations=8")
+    assert policy_net.main([str(tmp_path / "missing.zip"), str(tmp_path / "x.npz"), "--env", "toy_race_v0"]) == 2

@@ -133,6 +133,47 @@ def test_python_opponents_are_batched_and_equal_the_kernel_heuristic():
     assert calls and max(calls) > 1  # one call served several waiting envs
 
 
+def test_an_opponent_mix_plays_each_env_against_its_share_of_the_kernel_opponents():
+    """``opponents={"heuristic": w, "random": w}``: the envs split in proportion (largest
+    remainders, in blocks so that rotating seats meet both); a heuristic env plays the
+    kernel heuristic's games move for move, a random env random games that the seed
+    repeats; a bad mix is refused, naming what is allowed."""
+    kw = {"learner_seats": 0, "seed": 2, "num_players": 2}
+    mixed = VectorEnv("paths_of_destiny_3e_v3", 4, opponents={"heuristic": 3, "random": 1.0}, **kw)
+    assert mixed.mix.tolist() == [1, 1, 1, 0]
+    kernel = VectorEnv("paths_of_destiny_3e_v3", 4, opponents="heuristic", **kw)
+    again = VectorEnv("paths_of_destiny_3e_v3", 4, opponents={"random": 1, "heuristic": 3}, **kw)
+    runs = [v.reset()[0] for v in (mixed, kernel, again)]
+    rng = np.random.default_rng(1)
+    differs = False
+    for _ in range(60):
+        acts = np.array([rng.choice(np.flatnonzero(m)) for m in mixed.action_masks()])
+        own = acts.copy()  # env 3 of the kernel's batch is another game: a legal move of its own
+        own[3] = np.flatnonzero(kernel.action_masks()[3])[0]
+        a, b, c = mixed.step(acts), kernel.step(own), again.step(acts)
+        assert np.array_equal(a[0][:3], b[0][:3]) and np.array_equal(a[1][:3], b[1][:3])
+        assert np.array_equal(a[0], c[0]) and np.array_equal(a[1], c[1])
+        differs |= not np.array_equal(a[0][3], b[0][3])
+    assert differs and runs  # the random env's opponent is not the heuristic
+    assert VectorEnv("toy_race_v0", 7, opponents={"heuristic": 0.5, "random": 0.5}).mix.tolist() == [
+        1,
+        1,
+        1,
+        1,
+        0,
+        0,
+        0,
+    ]
+    for bad, message in [
+        ({"expert": 1}, "unknown opponent 'expert' in the mix"),
+        ({"random": -1}, "must be a number >= 0"),
+        ({"random": 0}, "needs a weight above 0"),
+        (3, "a mix such as"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            VectorEnv("toy_race_v0", 2, opponents=bad)
+
+
 def test_returned_observations_never_change_while_held_and_final_obs_is_gymnasiums():
     # copy=True reuses the arrays of earlier steps once nobody holds them: an array still
     # held (even through a view) must never change; final_obs is Gymnasium's object array,
