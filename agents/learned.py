@@ -97,10 +97,7 @@ class LearnedAgent(Agent):
         kernel = ruleset.kernel
         if self._policy is not None:
             layout = self.meta["layout"]
-            if self.meta.get("env_id") != ruleset.env_id or (layout["base_size"], len(layout["kinds"])) != (
-                kernel.OBS_SIZE,
-                kernel.NUM_ACTIONS,
-            ):
+            if self.meta.get("env_id") != ruleset.env_id or len(layout["kinds"]) != kernel.NUM_ACTIONS:
                 raise ValueError(
                     f"agent 'learned': the policy {self.path or 'shipped'} was trained for "
                     f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"
@@ -170,8 +167,12 @@ class LearnedAgent(Agent):
         assert self._policy is not None
         kernel = model.ruleset.kernel
         obs = np.asarray(observation["observation"], dtype=np.float32).reshape(-1)
-        full = kernel.OBS_SIZE + kernel.NUM_ACTIONS * LOOKAHEAD_FEATURES
-        if obs.size == kernel.OBS_SIZE:
+        layout = self.meta["layout"]
+        full = layout["base_size"] + kernel.NUM_ACTIONS * layout["features"]
+        # the generic block can be computed here; a ruleset's own lookahead (Team Edition's)
+        # comes with the observation of an env made with lookahead=True
+        generic = self.meta.get("generic_lookahead", False) and layout["features"] == LOOKAHEAD_FEATURES
+        if obs.size == layout["base_size"] == kernel.OBS_SIZE and generic:
             block = np.zeros(full, dtype=np.float32)
             block[: obs.size] = obs
             with first_use(("lookahead", model.ruleset.env_id), f"the {model.ruleset.title} lookahead features"):
@@ -179,8 +180,8 @@ class LearnedAgent(Agent):
             obs = block
         elif obs.size != full:
             raise ValueError(
-                f"agent 'learned': the policy reads {kernel.OBS_SIZE} observation floats (or {full} with the "
-                f"lookahead block), the env gives {obs.size}: were observation options changed?"
+                f"agent 'learned': the policy reads observations of {full} floats (lookahead block included), "
+                f"the env gives {obs.size}: make the env with lookahead=True (--option lookahead=true)"
             )
         logits = policy_net.policy_logits(self._policy, self.meta, obs)
         legal = np.flatnonzero(mask)

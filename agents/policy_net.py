@@ -46,6 +46,15 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         raise ValueError(
             f"{str(model_path)!r}: activation {activation} has no numpy form; use one of {list(ACTIVATIONS)}"
         )
+    env_id = (extra or {}).get("env_id")
+    if env_id is not None:
+        import labyrinth_env
+
+        # whether learned can compute the block itself (core/batch_template.lookahead_one) or
+        # needs the env's own (Team Edition's), made with lookahead=True
+        generic = labyrinth_env.raw_env(env_id, lookahead=True).generic_lookahead()
+    else:
+        generic = False
     state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
     arrays: dict[str, np.ndarray] = {}
     trunk = sorted({k.rsplit(".", 2)[1] for k in state if k.startswith("mlp_extractor.policy_net.")}, key=int)
@@ -70,6 +79,7 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         "format": FORMAT,
         "layout": policy.layout,
         "standardize": bool(policy.standardize),
+        "generic_lookahead": bool(generic),
         "activation": activation,
         "trunk_layers": len(trunk),
         "source": Path(model_path).name,

@@ -8,7 +8,9 @@ unknown env, options or opponents fail at once). Training logs to TensorBoard, s
 checkpoints, shows a progress bar, evaluates the policy every ``eval.every`` steps
 against the random and heuristic agents (win rates with Wilson 95% intervals, logged and
 written to ``eval.jsonl``) and ends with ``learning_curve.png`` and ``final_model.zip``
-(and ``imitation_model.zip``, the policy after behaviour cloning, when there is one).
+(and ``imitation_model.zip``, the policy after behaviour cloning, when there is one; and
+with ``ppo.policy: lookahead``, ``policy.npz``, the actor alone, which ``learned:PATH`` plays
+without torch: ``agents/policy_net.py``).
 Self-play (``vector.opponents: self_play``) draws opponents from a pool of the learner's
 past snapshots; a mix (``vector.opponents: {heuristic: 0.75, random: 0.25}``) sets that share
 of the envs against each kernel opponent. ``pretrain.steps > 0`` first clones the ruleset's heuristic (imitation on
@@ -101,6 +103,8 @@ class TrainConfig:
     pretrain: dict = field(
         default_factory=lambda: {"steps": 0, "epochs": 4, "epsilon": 0.1, "batch_size": 512, "learning_rate": 1e-3}
     )
+    # the file it was read from (not a YAML key): recorded in what the run writes
+    source: str = ""
 
 
 def load_train_config(path: str | Path) -> TrainConfig:
@@ -111,6 +115,7 @@ def load_train_config(path: str | Path) -> TrainConfig:
     data = parse_yaml_file(p, "training config")  # missing, a folder, binary, not YAML: one clear error
     cfg = TrainConfig(**check_schema(data, _TOP, _SECTIONS, f"training config {str(p)!r}"))
     merge_sections(cfg, data, _SECTIONS)
+    cfg.source = str(p)
     if cfg.env_id not in labyrinth_env.list_envs():
         raise ValueError(f"training config: unknown env_id {cfg.env_id!r}; available: {labyrinth_env.list_envs()}")
     bad = [k for k in cfg.options if not isinstance(k, str)]
@@ -517,6 +522,12 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
             with open(out / "eval.jsonl", "a") as fh:
                 fh.write(json.dumps(res) + "\n")
     model.save(out / "final_model.zip")
+    policy_file = None
+    if cfg.ppo.get("policy", "mlp") == "lookahead":  # the actor alone, for learned:PATH (agents/policy_net.py)
+        from labyrinth_env.agents.policy_net import export_policy
+
+        policy_file = str(out / "policy.npz")
+        export_policy(out / "final_model.zip", policy_file, {"env_id": cfg.env_id, "config": cfg.source})
     references = reference_rates(cfg, cfg.eval["games"], seed=cfg.seed + 10_000)
     title = f"MaskablePPO on {cfg.env_id} ({', '.join(f'{k}={v}' for k, v in cfg.options.items())})"
     team = labyrinth_env.get_spec(cfg.env_id).cooperative
@@ -528,6 +539,7 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
         "steps_per_s": model.num_timesteps / elapsed,
         "final": [e for e in evals if e["timesteps"] == int(model.num_timesteps)],
         "model": str(out / "final_model.zip"),
+        "policy": policy_file,
         "checkpoints": str(out / "checkpoints"),
         "tensorboard": str(out / "tb"),
         "imitation": imitation,

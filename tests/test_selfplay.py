@@ -511,25 +511,36 @@ def shipped_networks() -> list:
 def test_shipped_networks_load_for_their_env_with_their_record(path) -> None:
     """Each shipped network (agent spec ``learned``) is named for its env, fits that env's
     kernel, is at most a few MB, and has beside it a record naming the training config it
-    came from (which exists, trains that env, and has the seed and iteration count the
-    network's metadata gives) and the figures it was measured at."""
+    came from (which exists, trains that env, and has the seed and iteration count, or for
+    an exported PPO policy the steps, the network's metadata gives) and the figures it was
+    measured at."""
     import json
     from pathlib import Path
 
-    from labyrinth_env.agents import learned
+    from labyrinth_env.agents import learned, policy_net
     from labyrinth_env.agents.train_alphazero import load_config
 
-    arrays, meta = N.load_net(path)
-    assert meta["env_id"] == path.stem and path.stat().st_size < 8_000_000
-    K = labyrinth_env.get_spec(path.stem).kernel
-    assert (arrays[0].shape[0], arrays[5].shape[0], arrays[7].shape[0]) == (K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS)
-    assert learned.shipped_path(path.stem) == path
     record = json.loads(path.with_suffix(".json").read_text())
+    assert {"against", "games", "win_rate", "ci95", "command"} <= set(record["figures"][0])
+    K = labyrinth_env.get_spec(path.stem).kernel
+    assert learned.shipped_path(path.stem) == path and path.stat().st_size < 8_000_000
+    if policy_net.is_policy_file(path):  # a PPO policy's actor: its record names the PPO config
+        from labyrinth_env.agents.train_ppo import load_train_config
+
+        _, meta = policy_net.load_policy(path)
+        assert meta["env_id"] == path.stem and meta["config"] == record["config"]
+        assert (meta["layout"]["base_size"], len(meta["layout"]["kinds"])) == (K.OBS_SIZE, K.NUM_ACTIONS)
+        ppo = load_train_config(Path(__file__).resolve().parents[1] / record["config"])
+        assert ppo.env_id == path.stem and ppo.seed == meta["seed"] == record["seed"]
+        assert meta["timesteps"] == record["timesteps"] >= ppo.total_timesteps
+        return
+    arrays, meta = N.load_net(path)
+    assert meta["env_id"] == path.stem
+    assert (arrays[0].shape[0], arrays[5].shape[0], arrays[7].shape[0]) == (K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS)
     cfg = load_config(Path(__file__).resolve().parents[1] / record["config"])
     assert cfg.env_id == path.stem and cfg.seed == meta["seed"] == record["seed"]
     assert cfg.iterations == meta["iteration"] == record["iteration"]
     assert cfg.selfplay["leaf_mix"] == meta["leaf_mix"]
-    assert {"against", "games", "win_rate", "ci95", "command"} <= set(record["figures"][0])
 
 
 def test_the_feature_prior_benchmark_measures_the_prior_and_its_search(capsys) -> None:

@@ -163,6 +163,16 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     plain.reset(seed=3)
     with pytest.raises(ValueError, match="lookahead=True"):
         agent.act(plain.observe(plain.agent_selection))
+    # the run also wrote the actor alone, which learned:PATH plays as the PPO agent does
+    learned = make_agent(f"learned:{tmp_path / 'la' / 'policy.npz'}")
+    replay = labyrinth_env.make("team_edition_v2", num_players=2, lookahead=True)
+    replay.reset(seed=3)
+    for observation, _, action in seen[:50]:
+        assert np.array_equal(replay.last()[0]["observation"], observation)
+        assert learned.act(replay.last()[0], replay) == action
+        replay.step(action)
+    with pytest.raises(ValueError, match="lookahead=True"):
+        learned.act(plain.observe(plain.agent_selection), plain)
 
 
 def test_standardized_features_are_relative_to_the_legal_actions_only():
