@@ -72,6 +72,7 @@ _TOP: dict[str, type | tuple[type, ...]] = {
     "checkpoint_every": int,
     "threads": int,
     "numba_threads": int,
+    "init_from": str,
     **{k: dict for k in _SECTIONS},
 }
 
@@ -103,6 +104,9 @@ class TrainConfig:
     pretrain: dict = field(
         default_factory=lambda: {"steps": 0, "epochs": 4, "epsilon": 0.1, "batch_size": 512, "learning_rate": 1e-3}
     )
+    # a curriculum's next stage: start from this MaskablePPO's weights (and Adam's moments);
+    # its step count starts again at 0
+    init_from: str = ""
     # the file it was read from (not a YAML key): recorded in what the run writes
     source: str = ""
 
@@ -375,7 +379,8 @@ def plot_curve(
 
 def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str | None = None) -> Any:
     """The MaskablePPO of ``cfg.ppo`` on the SB3 adapter ``env`` of ``vec``: SB3's MLP
-    policy, or ``LookaheadPolicy`` with the env's lookahead layout (``ppo.policy``)."""
+    policy, or ``LookaheadPolicy`` with the env's lookahead layout (``ppo.policy``); with
+    ``init_from``, holding that model's weights (a curriculum's next stage)."""
     from sb3_contrib import MaskablePPO
 
     ppo = dict(cfg.ppo)
@@ -387,7 +392,7 @@ def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str
         policy = LookaheadPolicy
         policy_kwargs["lookahead"] = vec.raw.lookahead_layout()
         policy_kwargs["standardize"] = ppo.pop("standardize", False)
-    return MaskablePPO(
+    model = MaskablePPO(
         policy,
         env,
         seed=cfg.seed,
@@ -397,6 +402,15 @@ def build_model(cfg: TrainConfig, env: Any, vec: VectorEnv, tensorboard_log: str
         policy_kwargs=policy_kwargs,
         **ppo,
     )
+    if cfg.init_from:
+        try:
+            model.set_parameters(cfg.init_from, exact_match=True, device="cpu")
+        except (RuntimeError, ValueError, KeyError) as exc:
+            raise ValueError(
+                f"init_from {cfg.init_from!r} does not fit this config's policy (env, options, ppo.policy and "
+                f"net_arch must be the earlier stage's): {str(exc).splitlines()[0]}"
+            ) from None
+    return model
 
 
 def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
@@ -407,6 +421,11 @@ def train(cfg: TrainConfig, progress: bool = True) -> dict[str, Any]:
 
     from labyrinth_env.sb3 import SB3VecEnv
 
+    if cfg.init_from and not Path(cfg.init_from).is_file():  # here, not in the config: an earlier stage writes it
+        raise ValueError(
+            f"training config: init_from: no model at {cfg.init_from!r} (a final_model.zip of an earlier run "
+            "with the same env, options and ppo settings: run that stage first)"
+        )
     torch.set_num_threads(cfg.threads)  # small networks on 2 cores: one thread is faster
     numba.set_num_threads(min(cfg.numba_threads, numba.config.NUMBA_NUM_THREADS))
     out = Path(cfg.out_dir)

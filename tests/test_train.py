@@ -281,3 +281,30 @@ def test_an_exported_ppo_policy_plays_as_learned_in_numpy_the_moves_of_the_torch
     with pytest.raises(ValueError, match="no value head for the search"):
         make_agent(f"learned:path={tmp_path / 'p.npz'},simulations=8")
     assert policy_net.main([str(tmp_path / "missing.zip"), str(tmp_path / "x.npz"), "--env", "toy_race_v0"]) == 2
+
+
+def test_a_curriculum_stage_starts_from_the_earlier_stages_weights(tmp_path):
+    """``init_from``: the next stage's model holds the earlier stage's weights (here against
+    an opponent mix instead of the random agent); a model of another shape is refused,
+    naming what must match."""
+    from labyrinth_env.agents.train_ppo import build_model
+
+    def model_of(cfg):
+        vec = VectorEnv(cfg.env_id, 4, opponents=cfg.vector["opponents"], seed=0, **cfg.options)
+        return build_model(cfg, SB3VecEnv(vec, seed=0), vec)
+
+    first = load_train_config(SMOKE)
+    first.seed = 5
+    model_of(first).save(tmp_path / "first.zip")
+    second = load_train_config(SMOKE)
+    second.init_from, second.vector["opponents"] = str(tmp_path / "first.zip"), {"heuristic": 3, "random": 1}
+    loaded, fresh = model_of(second).policy.state_dict(), model_of(load_train_config(SMOKE)).policy.state_dict()
+    expected = model_of(first).policy.state_dict()
+    assert all(np.array_equal(loaded[k], expected[k]) for k in expected)
+    assert not all(np.array_equal(fresh[k], expected[k]) for k in expected)  # seeds 0 and 5 differ
+    second.ppo["net_arch"] = [32]
+    with pytest.raises(ValueError, match="does not fit this config's policy"):
+        model_of(second)
+    second.init_from = str(tmp_path / "nowhere.zip")  # before anything is built
+    with pytest.raises(ValueError, match=r"init_from: no model at .*run that stage first"):
+        train(second, progress=False)
