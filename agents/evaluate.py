@@ -152,11 +152,12 @@ def evaluate_match(
     progress: bool = False,
     **options: Any,
 ) -> dict[str, Any]:
-    """Play ``games`` games of a competitive ruleset with a different agent per seat
-    (``agent_specs``, one per seat; ``num_players`` defaults to their number). The seating
-    turns every game: in game ``i`` seat ``p`` plays ``agent_specs[(p + i) % n]``. Returns,
-    per agent name, its wins, win rate (wins / games, summed over its seats) with the
-    Wilson 95% interval and its fair share (its seats / n), plus truncations and turns."""
+    """Play ``games`` games with a different agent per seat (``agent_specs``, one per seat;
+    ``num_players`` defaults to their number). The seating turns every game: in game ``i``
+    seat ``p`` plays ``agent_specs[(p + i) % n]``. Returns, per agent name, its wins, win
+    rate (wins / games, summed over its seats) with the Wilson 95% interval and its fair
+    share (its seats / n), plus truncations and turns. In a cooperative ruleset a team's
+    win is a win of every agent in it."""
     if isinstance(games, bool) or not isinstance(games, int) or games < 1:
         raise ValueError(f"games must be an int >= 1, got {games!r}")
     specs = [str(x).strip() for x in agent_specs]  # ppo:<path> keeps its case
@@ -181,6 +182,9 @@ def evaluate_match(
         turns.append(r["turns"])
         if r["winner"] is not None:
             wins[specs[order[r["winner"]]]] += 1
+        elif r["outcome"] == "won":  # a cooperative game: every seat's agent shares the team's win
+            for name in names:
+                wins[name] += 1
         bar.set_postfix({name: f"{wins[name] / (i + 1):.3f}" for name in names})
     seconds = time.perf_counter() - start
     return {

@@ -161,6 +161,18 @@ def test_evaluate_result_structure_and_reproducibility():
     assert {k: v for k, v in again.items() if k != "seconds"} == {k: v for k, v in result.items() if k != "seconds"}
 
 
+def test_a_match_in_the_team_game_counts_the_teams_wins_for_its_agents():
+    """``evaluate_match`` on Team Edition (cooperative): a game the team wins is a win of
+    every agent in it (it reported 0 wins for a team that won 84% of its games)."""
+    from labyrinth_env.agents.evaluate import evaluate_match
+
+    result = evaluate_match(ENV, ["heuristic", "random"], 6, seed=3, num_players=2)
+    won = result["outcomes"].get("won", 0)
+    assert result["wins"] == {"heuristic": won, "random": won}
+    both = evaluate_match(ENV, ["heuristic", "heuristic"], 6, seed=3, num_players=2)
+    assert both["wins"]["heuristic"] == both["outcomes"].get("won", 0) > 0
+
+
 def test_evaluate_cli_writes_json(tmp_path, capsys):
     out = tmp_path / "r.json"
     assert main(["--agent", "heuristic", "--games", "2", "--players", "1", "--no-progress", "--json", str(out)]) == 0
