@@ -63,6 +63,7 @@ def plot(curves: dict[str, list[dict[str, Any]]], goal: float, opponent: str, ti
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     fig, ax = plt.subplots(figsize=(9, 4.5))
     for label, rows in curves.items():
@@ -73,6 +74,8 @@ def plot(curves: dict[str, list[dict[str, Any]]], goal: float, opponent: str, ti
         )
     ax.axhline(goal, linestyle="--", color="grey", label=f"goal {goal:g}")
     ax.set_xlabel("training steps (learner decisions)")
+    # 400000 and its neighbours ran into each other; 400k does not
+    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / 1000:,.0f}k" if x else "0"))
     ax.set_ylabel(f"win rate vs {opponent} (95% Wilson CI)")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
