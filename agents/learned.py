@@ -159,8 +159,8 @@ class LearnedAgent(Agent):
 
     def _policy_action(self, observation: dict[str, np.ndarray], model: Any, mask: np.ndarray) -> int:
         """The exported PPO policy's masked argmax: the observation with the ``lookahead``
-        block the env's option would give (computed here when the env was made without it;
-        it depends on the seat's observation alone)."""
+        block the env's option would give (built here when the env was made without it,
+        from what the seat may know only)."""
         from labyrinth_env.agents import policy_net
         from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
 
@@ -169,8 +169,7 @@ class LearnedAgent(Agent):
         obs = np.asarray(observation["observation"], dtype=np.float32).reshape(-1)
         layout = self.meta["layout"]
         full = layout["base_size"] + kernel.NUM_ACTIONS * layout["features"]
-        # the generic block can be computed here; a ruleset's own lookahead (Team Edition's)
-        # comes with the observation of an env made with lookahead=True
+        # the generic block depends on the observation alone (core/batch_template.lookahead_one)
         generic = self.meta.get("generic_lookahead", False) and layout["features"] == LOOKAHEAD_FEATURES
         if obs.size == layout["base_size"] == kernel.OBS_SIZE and generic:
             block = np.zeros(full, dtype=np.float32)
@@ -178,6 +177,14 @@ class LearnedAgent(Agent):
             with first_use(("lookahead", model.ruleset.env_id), f"the {model.ruleset.title} lookahead features"):
                 model.ruleset.loops.lookahead_game(model.position(), model.seat, block)
             obs = block
+        elif obs.size == kernel.OBS_SIZE == layout["base_size"] and full == getattr(kernel, "OBS_SIZE_LOOKAHEAD", -1):
+            # a kernel's own block (Team Edition's): its observation of the seat's sample with
+            # the option switched on; it reads only what the seat may know, so the sample's
+            # block is the true one (tests/test_team_edition_lookahead.py)
+            states = model.position()
+            states[0]["options"][kernel.OPT_LOOKAHEAD] = 1
+            obs = np.zeros(full, dtype=np.float32)
+            model.ruleset.loops.observe_one(states, model.seat, obs)
         elif obs.size != full:
             raise ValueError(
                 f"agent 'learned': the policy reads observations of {full} floats (lookahead block included), "

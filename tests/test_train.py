@@ -164,15 +164,19 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     with pytest.raises(ValueError, match="lookahead=True"):
         agent.act(plain.observe(plain.agent_selection))
     # the run also wrote the actor alone, which learned:PATH plays as the PPO agent does
+    # (in an env made without the option too: it builds Team Edition's own block from the
+    # seat's sample, which reads only what the seat may know)
     learned = make_agent(f"learned:{tmp_path / 'la' / 'policy.npz'}")
     replay = labyrinth_env.make("team_edition_v2", num_players=2, lookahead=True)
     replay.reset(seed=3)
     for observation, _, action in seen[:50]:
         assert np.array_equal(replay.last()[0]["observation"], observation)
-        assert learned.act(replay.last()[0], replay) == action
+        assert learned.act(replay.last()[0], replay) == action == learned.act(plain.last()[0], plain)
         replay.step(action)
+        plain.step(action)
+    cut = {"observation": replay.last()[0]["observation"][:100], "action_mask": replay.last()[0]["action_mask"]}
     with pytest.raises(ValueError, match="lookahead=True"):
-        learned.act(plain.observe(plain.agent_selection), plain)
+        learned.act(cut, replay)
 
 
 def test_standardized_features_are_relative_to_the_legal_actions_only():
