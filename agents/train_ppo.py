@@ -32,7 +32,7 @@ import numpy as np
 import labyrinth_env
 from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
-from labyrinth_env.vector import KERNEL_OPPONENTS, POTENTIALS, VectorEnv
+from labyrinth_env.vector import KERNEL_OPPONENTS, POTENTIALS, VectorEnv, opponent_mix
 
 # ppo.policy: SB3's MLP over the flat observation, or agents.policies.LookaheadPolicy,
 # which scores each action from its own lookahead features (the ``lookahead`` option)
@@ -131,8 +131,8 @@ def load_train_config(path: str | Path) -> TrainConfig:
         raise ValueError(f"training config {str(p)!r}: {exc}") from None
     opponents = cfg.vector["opponents"]
     if isinstance(opponents, dict):
-        try:  # a mix is checked by the vector env that will play it
-            VectorEnv(cfg.env_id, 1, opponents=opponents, **cfg.options)
+        try:  # as the vector env will check it
+            opponent_mix(opponents, 1, cfg.env_id)
         except ValueError as exc:
             raise ValueError(f"training config {str(p)!r}: vector.opponents: {exc}") from None
     elif opponents not in (*KERNEL_OPPONENTS, "self_play"):

@@ -97,6 +97,40 @@ def check_max_opponent_decisions(value: Any) -> int:
     return int(value)
 
 
+def nonnegative_number(value: Any) -> bool:
+    """Whether ``value`` is a finite int or float >= 0 (not a bool)."""
+    return (
+        not isinstance(value, (bool, np.bool_))
+        and isinstance(value, (int, float, np.integer, np.floating))
+        and math.isfinite(value)
+        and value >= 0
+    )
+
+
+def opponent_mix(weights: dict, num_envs: int, env_id: str) -> np.ndarray:
+    """Each env's opponent kind (``KERNEL_OPPONENTS``) for a mix such as ``{"heuristic": 3,
+    "random": 1}``: the envs split in proportion to the weights (largest remainders), in
+    blocks, so that with ``learner_seats="rotate"`` each kind still meets the learner in
+    every seat. ``ValueError`` names what is wrong with a mix and what is allowed."""
+    allowed = sorted(KERNEL_OPPONENTS)
+    for name, weight in weights.items():
+        if name not in KERNEL_OPPONENTS:
+            raise ValueError(f"unknown opponent {name!r} in the mix {weights!r}; use {allowed}")
+        if not nonnegative_number(weight):
+            raise ValueError(f"the mix's weight of {name!r} must be a number >= 0, got {weight!r}")
+    total = float(sum(weights.values()))
+    if total <= 0:
+        raise ValueError(f"the opponent mix {weights!r} needs a weight above 0")
+    if weights.get("heuristic", 0) > 0 and labyrinth_env.get_spec(env_id).heuristic_module is None:
+        raise ValueError(f"{env_id} has no heuristic (its spec names none): leave it out of the mix")
+    names = [n for n in allowed if weights.get(n, 0) > 0]
+    exact = np.array([weights[n] / total * num_envs for n in names])
+    counts = np.floor(exact).astype(np.int64)
+    for i in np.argsort(-(exact - counts), kind="stable")[: num_envs - int(counts.sum())]:
+        counts[i] += 1
+    return np.repeat([KERNEL_OPPONENTS[n] for n in names], counts).astype(np.int64)
+
+
 def batched_box(single: spaces.Box, num_envs: int) -> spaces.Box:
     """``gymnasium.vector.utils.batch_space(single, num_envs)`` without its memory: the batched
     Box's bounds are read-only broadcast views of the single Box's, not ``num_envs`` copies
@@ -235,12 +269,7 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._warned_stall = False
         self.rngs = np.zeros((num_envs, 1), dtype=np.uint64)
         self.all_index = np.arange(num_envs, dtype=np.int64)
-        if (
-            isinstance(shaping, (bool, np.bool_))
-            or not isinstance(shaping, (int, float, np.integer, np.floating))
-            or not math.isfinite(shaping)
-            or shaping < 0
-        ):
+        if not nonnegative_number(shaping):
             raise ValueError(f"shaping must be a finite number >= 0 (0: off), got {shaping!r}")
         self.shaping = float(shaping)
         self.potential = potential
@@ -344,7 +373,8 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         elif isinstance(opponents, dict):
             self.opponent_kind = EXTERNAL
             self.policy = None
-            self.mix = self._opponent_mix(opponents)
+            self.mix = opponent_mix(opponents, self.num_envs, self.env_id)
+            self._mix_rng: np.random.Generator | None = None  # seeded by every full reset
             return
         elif callable(opponents):
             self.opponent_kind = EXTERNAL
@@ -355,33 +385,6 @@ class VectorEnv(gymnasium.vector.VectorEnv):
                 f"or a callable, got {opponents!r}"
             )
         self.mix = None
-
-    def _opponent_mix(self, weights: dict) -> np.ndarray:
-        """Each env's opponent kind for a mix ``{"heuristic": w, "random": w}``: the envs
-        split in proportion to the weights (largest remainders), in blocks, so that with
-        ``learner_seats="rotate"`` each kind still meets the learner in every seat."""
-        allowed = sorted(KERNEL_OPPONENTS)
-        for name, weight in weights.items():
-            if name not in KERNEL_OPPONENTS:
-                raise ValueError(f"unknown opponent {name!r} in the mix {weights!r}; use {allowed}")
-            if (
-                isinstance(weight, (bool, np.bool_))
-                or not isinstance(weight, (int, float, np.integer, np.floating))
-                or not math.isfinite(weight)
-                or weight < 0
-            ):
-                raise ValueError(f"the mix's weight of {name!r} must be a number >= 0, got {weight!r}")
-        total = float(sum(weights.values()))
-        if total <= 0:
-            raise ValueError(f"the opponent mix {weights!r} needs a weight above 0")
-        if weights.get("heuristic", 0) > 0 and self.ruleset.heuristic_module is None:
-            raise ValueError(f"{self.env_id} has no heuristic (its spec names none): leave it out of the mix")
-        names = [n for n in allowed if weights.get(n, 0) > 0]
-        exact = np.array([weights[n] / total * self.num_envs for n in names])
-        counts = np.floor(exact).astype(np.int64)
-        for i in np.argsort(-(exact - counts), kind="stable")[: self.num_envs - int(counts.sum())]:
-            counts[i] += 1
-        return np.repeat([KERNEL_OPPONENTS[n] for n in names], counts).astype(np.int64)
 
     def _mix_actions(self, waiting: np.ndarray) -> np.ndarray:
         """The mixed opponents' actions in the envs ``waiting`` on them."""
@@ -478,10 +481,10 @@ class VectorEnv(gymnasium.vector.VectorEnv):
         self._new_obs_buffer()
         if not self._compiled:
             self._compile_entry_points()
-        if rows.size == self.num_envs:
+        if rows.size == self.num_envs:  # always so at the first reset
             self.rngs[:, 0] = words
-            # a mix's random opponents draw from the same seeded words as the games
-            self._mix_rng = np.random.default_rng(words) if self.mix is not None else None
+            if self.mix is not None:  # its random opponents draw from the games' seeded words
+                self._mix_rng = np.random.default_rng(words)
             self.game_seeds = seeds  # the first game of each env: raw_env(...).reset(seed=...) replays it
             self._vector_reset(
                 self.states,
