@@ -27,7 +27,12 @@ instead of the heuristic and rollouts:
 - at the root of a self-play search a share ``noise`` of the prior is Dirichlet(1) noise
   (normalised exponentials), so self-play tries what the network does not yet favour.
 
-The heuristic appears nowhere in ``search`` or ``selfplay``; ``play_match`` uses it only as
+``policy_search`` is the same search guided by a MaskablePPO network instead
+(``agents/policy_net.py``: the actor's prior over the ``lookahead`` block of the node's
+legal actions, the critic's value; ``evaluate_policy``), so that the PPO networks that ship
+as ``learned`` can search at play time too.
+
+The heuristic appears nowhere in ``search``, ``policy_search`` or ``selfplay``; ``play_match`` uses it only as
 an opponent to measure the network against.
 
 Self-play (``selfplay``) plays whole games, every seat by the search, and records at every
@@ -45,6 +50,8 @@ from types import ModuleType
 import numpy as np
 
 from labyrinth_env.agents.alphazero_net import NUM_FEATURES, forward, masked_argmax, masked_softmax
+from labyrinth_env.agents.policy_net import CONFIG_OBSERVATION, CONFIG_POTENTIAL, CONFIG_SHAPING, policy_forward
+from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
 from labyrinth_env.core.jit import njit
 from labyrinth_env.core.rng import derive_seed, next_u64, pick_random, randint, seed_state
 
@@ -135,6 +142,42 @@ def evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, prio
 
 
 @njit(cache=True)
+def evaluate_policy(s, policy, x, features, scratch, mask, logits, block, prior, value, cooperative: bool) -> None:
+    """``evaluate`` with a MaskablePPO network (``agents/policy_net``): the prior from its
+    actor, over the block of its legal actions read in this world, and the value from its
+    critic, plus the shaping it was trained with (``scale * potential``), which makes it the
+    mover's expected return; the other seats get its opposite shared among them (zero-sum),
+    a team the same. A network without a critic values every leaf 0 (progress values it:
+    ``leaf_mix``)."""
+    mover = K.to_act(s)
+    K.observe(s, mover, x)
+    K.legal_mask(s, mask)
+    if x.shape[0] > K.OBS_SIZE:
+        # a kernel's own block (Team Edition's), which its observation writes after the
+        # planes when the record's lookahead option is on (the caller switches it on)
+        features[:] = 0.0
+        per = block.shape[1]
+        for a in range(K.NUM_ACTIONS):
+            for f in range(per):
+                block[a, f] = x[K.OBS_SIZE + a * per + f]
+        v = policy_forward(policy, x[: K.OBS_SIZE], block, mask, logits)
+    else:
+        L.action_features(s, mover, mask, features, scratch)
+        L.lookahead_rows(features, mask, block)
+        v = policy_forward(policy, x, block, mask, logits)
+    masked_softmax(logits, mask, prior)
+    config = policy[-1]
+    if config[CONFIG_POTENTIAL] == 1.0:
+        v += config[CONFIG_SHAPING] * K.shaping_potential(s, mover)
+    elif config[CONFIG_POTENTIAL] == 2.0:
+        v += config[CONFIG_SHAPING] * K.progress(s, mover)
+    v = min(1.0, max(-1.0, v))
+    n = s.num_players
+    for p in range(n):
+        value[p] = v if p == mover or cooperative else -v / max(n - 1, 1)
+
+
+@njit(cache=True)
 def puct_select(
     node, mover, mask, child_of, first_child, next_sibling, node_action, visits, avail, value, prior, c_puct, rng
 ):
@@ -216,6 +259,36 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
     prior was computed from. ``states[0]`` is read only through copies
     determinized for ``seat``, so two records that differ only in what ``seat`` cannot
     know give the same results for the same seed."""
+    tree_search(states, seat, seed, net, no_policy(), False, params, root_visits, improved, root_features)
+
+
+@njit(cache=True)
+def policy_search(states, seat: int, seed, policy, params, root_visits, improved, root_features) -> None:
+    """``search`` guided by a MaskablePPO network (``agents/policy_net.search_arrays``)
+    instead of the self-play learner's: its actor's prior, its critic's values
+    (``evaluate_policy``)."""
+    tree_search(states, seat, seed, no_net(), policy, True, params, root_visits, improved, root_features)
+
+
+@njit(cache=True)
+def no_net():
+    """A network of the learner's shape that ``tree_search`` never reads (a PPO search)."""
+    w, b = np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32)
+    return (w, b, w, b, w, b, w, b, w, b)
+
+
+@njit(cache=True)
+def no_policy():
+    """A ``policy_net.search_arrays`` tuple that ``tree_search`` never reads (the learner's search)."""
+    w, b = np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32)
+    config = np.zeros(CONFIG_OBSERVATION + 1, dtype=np.float32)
+    return (w, b, w, b, w, b, w, b, w, w, w, w, b, b, b, b, w, b, w, b, b, b, config)
+
+
+@njit(cache=True)
+def tree_search(states, seat: int, seed, net, policy, use_policy: bool, params, root_visits, improved, root_features):
+    """``search`` (``use_policy`` False: ``net`` guides it) and ``policy_search``
+    (``policy`` does): one tree search, two kinds of network."""
     sims = int(params[P_SIMULATIONS])
     c_puct = params[P_C]
     noise = params[P_NOISE]
@@ -241,6 +314,9 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
     h1 = np.zeros(net[1].shape[0], dtype=np.float32)
     h2 = np.zeros(net[3].shape[0], dtype=np.float32)
     leaf_prior = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    block = np.zeros((K.NUM_ACTIONS, LOOKAHEAD_FEATURES), dtype=np.float32)
+    # a PPO network's observation: the kernel's, with its own block if the network reads that
+    xp = np.zeros(max(K.OBS_SIZE, int(policy[-1][CONFIG_OBSERVATION])), dtype=np.float32)
     ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
     static = np.zeros(K.NUM_SEATS, dtype=np.float64)
     root_progress = 0.0
@@ -257,7 +333,10 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
         s = work[0]
         K.determinize(s, seat, derive_seed(rng))
         if it == 0:  # the root's prior: the seat's own observation, the same in every world
-            evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
+            if use_policy:
+                evaluate_policy(s, policy, xp, features, scratch, mask, logits, block, leaf_prior, ret, cooperative)
+            else:
+                evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
             root_features[:] = features
             root_logits[:] = logits
             root_prior[:] = leaf_prior
@@ -317,6 +396,9 @@ def search(states, seat: int, seed, net, params, root_visits, improved, root_fea
             # a new node: the network's prior and value at the position it leads to
             if K.to_act(s) < 0:
                 final_values(s, ret, adjudicate)
+            elif use_policy:
+                evaluate_policy(s, policy, xp, features, scratch, mask, logits, block, leaf_prior, ret, cooperative)
+                mix_progress(s, ret, static, leaf_mix, cooperative, root_progress)
             else:
                 evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, leaf_prior, ret)
                 mix_progress(s, ret, static, leaf_mix, cooperative, root_progress)

@@ -1,15 +1,18 @@
 """The self-play learner's network as an agent: ``learned`` (the shipped network of the
 env's ruleset) or ``learned:PATH`` (a ``net.npz`` written by ``labyrinth train`` with an
 ``algo: alphazero`` config, or a MaskablePPO ``LookaheadPolicy`` exported by
-``agents/policy_net.py``: its actor alone, played in numpy, with the ``lookahead`` block
-computed from the seat's observation as the env's option computes it).
+``agents/policy_net.py``: its actor, played in numpy, with the ``lookahead`` block
+computed from the seat's observation as the env's option computes it, and its critic).
 
 With ``simulations=0`` (the default) it plays the network alone: the legal action of the
 highest logit for its own observation and the features of its legal actions (read in a
 world determinized for its seat, as in training). With ``simulations=N`` the network guides the
 search it was trained with (``agents/alphazero_template.py``, no noise) over records
 determinized for its seat, and the agent plays the argmax of the search's completed-Q
-policy.
+policy. A PPO network guides the same search (``policy_search``): its actor gives the
+prior, its critic (exported beside the actor) the leaves' values, and the agent plays the
+most visited move (``choose``). ``leaf_mix`` sets the share of a leaf's value that progress
+gives instead (-1, the default: the file's own ``leaf_mix``, else 0).
 """
 
 from __future__ import annotations
@@ -30,6 +33,16 @@ LEARNED_PARAMS: dict[str, Param] = {
     "path": Param(str, "", "a net.npz from labyrinth train (empty: the shipped network of the env's ruleset)"),
     "simulations": Param(int, 0, "search iterations per move guided by the network (0: the network alone)", 0, 100_000),
     "c": Param(float, 1.5, "PUCT exploration constant of the search", low=0.0),
+    "choose": Param(
+        str,
+        "auto",
+        "the search's move: q (the completed-Q policy's argmax), visits (the most visited), or auto "
+        "(q for a self-play network, as it was trained; visits for a PPO network)",
+        choices=("auto", "q", "visits"),
+    ),
+    "leaf_mix": Param(
+        float, -1.0, "share of a leaf's value the search takes from progress (-1: the network file's own)", -1.0, 1.0
+    ),
 }
 
 
@@ -60,12 +73,23 @@ class LearnedAgent(Agent):
 
     name = "learned"
 
-    def __init__(self, seed: int | None = None, path: str = "", simulations: int = 0, c: float = 1.5) -> None:
+    def __init__(
+        self,
+        seed: int | None = None,
+        path: str = "",
+        simulations: int = 0,
+        c: float = 1.5,
+        choose: str = "auto",
+        leaf_mix: float = -1.0,
+    ) -> None:
         self.path = path
         self.simulations = simulations
         self.c = c
+        self.leaf_mix = leaf_mix
+        self.choose = choose
         self._net: tuple | None = None
         self._policy: dict[str, np.ndarray] | None = None
+        self._search_policy: tuple = ()
         self._ruleset: RulesetSpec | None = None
         if path:  # a bad file fails when the agent is made, not in the middle of a game
             self._load(path)
@@ -75,13 +99,15 @@ class LearnedAgent(Agent):
         from labyrinth_env.agents import policy_net
 
         if policy_net.is_policy_file(path):
-            if self.simulations:
-                raise ValueError(
-                    f"agent 'learned': {str(path)!r} is a PPO policy, which has no value head for the search to "
-                    "read; play it with simulations=0 (the default)"
-                )
             self._policy, self.meta = policy_net.load_policy(path)
             self._net = None
+            if self.simulations:
+                policy_net.search_arrays(self._policy, self.meta)  # refuses a shape the search cannot read
+                if self.leaf_mix < 1.0 and not self.meta.get("critic_layers"):
+                    raise ValueError(
+                        f"agent 'learned': {str(path)!r} holds no critic (an export from before it had one), so the "
+                        "search can value its leaves by progress only: add leaf_mix=1"
+                    )
         else:
             self._net, self.meta = _net_module().load_net(path)
             self._policy = None
@@ -103,6 +129,11 @@ class LearnedAgent(Agent):
                     f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"
                 )
             self._ruleset = ruleset
+            if self.simulations:
+                from labyrinth_env.agents import policy_net
+
+                self._search_policy = policy_net.search_arrays(self._policy, self.meta, self._own_block(kernel))
+                self._bind_search(ruleset)
             return None
         assert self._net is not None
         sizes = (self._net[0].shape[0], self._net[5].shape[0], self._net[7].shape[0])
@@ -116,6 +147,26 @@ class LearnedAgent(Agent):
                 f"{self.meta.get('env_id')!r}, not {ruleset.env_id!r}"
             )
         self._ruleset = ruleset
+        self._bind_search(ruleset)
+        return self._net
+
+    def _own_block(self, kernel: Any) -> int:
+        """0 if the policy reads the generic lookahead block (the search computes it at each
+        node); else the size of the observation a kernel writes with its own block (Team
+        Edition's), which the search reads from the kernel with the option switched on."""
+        from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
+
+        layout = self.meta["layout"]
+        full = layout["base_size"] + kernel.NUM_ACTIONS * layout["features"]
+        if layout["features"] != LOOKAHEAD_FEATURES or layout["base_size"] != kernel.OBS_SIZE:
+            raise ValueError(f"agent 'learned': the search cannot read the lookahead block of {self.path!r}")
+        if self.meta.get("generic_lookahead", False):
+            return 0
+        if full != getattr(kernel, "OBS_SIZE_LOOKAHEAD", -1):
+            raise ValueError(f"agent 'learned': {self.path!r} reads a lookahead block this ruleset does not write")
+        return full
+
+    def _bind_search(self, ruleset: RulesetSpec) -> None:
         from labyrinth_env.agents import alphazero_template
         from labyrinth_env.core.templates import bind
 
@@ -124,11 +175,11 @@ class LearnedAgent(Agent):
         p = np.zeros(m.NUM_PARAMS, dtype=np.float64)
         p[m.P_SIMULATIONS], p[m.P_C], p[m.P_NOISE] = self.simulations, self.c, 0.0
         p[m.P_TARGET] = m.TARGET_COMPLETED_Q
-        # the search values leaves as the network was trained to: mixed with progress if it was
-        p[m.P_LEAF_MIX] = float(self.meta.get("leaf_mix", 0.0))
+        # by default the search values leaves as the file says: the self-play network as it
+        # was trained (mixed with progress if it was), a PPO network by its critic
+        p[m.P_LEAF_MIX] = self.leaf_mix if self.leaf_mix >= 0.0 else float(self.meta.get("leaf_mix", 0.0))
         p[m.P_COOPERATIVE] = 1.0 if ruleset.cooperative else 0.0
         self._params = p
-        return self._net
 
     def act(self, observation: dict[str, np.ndarray], view: Any = None) -> int:
         model = model_of(view, "LearnedAgent")
@@ -139,7 +190,7 @@ class LearnedAgent(Agent):
             return int(legal[0])
         mask = np.asarray(observation["action_mask"]).astype(np.uint8)
         kernel = model.ruleset.kernel
-        if self._policy is not None:
+        if self._policy is not None and self.simulations == 0:
             return self._policy_action(observation, model, mask)
         with first_use(("alphazero", model.ruleset.env_id), f"the {model.ruleset.title} learned agent"):
             if self.simulations == 0:
@@ -149,10 +200,18 @@ class LearnedAgent(Agent):
                 visits = np.zeros(kernel.NUM_ACTIONS, dtype=np.int64)
                 improved = np.zeros(kernel.NUM_ACTIONS, dtype=np.float32)
                 features = np.zeros((kernel.NUM_ACTIONS, _net_module().NUM_FEATURES), dtype=np.float32)
-                self._module.search(
-                    model.position(), model.seat, np.uint64(seed), net, self._params, visits, improved, features
-                )
-                action = int(_net_module().masked_argmax(improved, mask))
+                args = (model.position(), model.seat, np.uint64(seed))
+                if self._policy is not None and self._search_policy[-1][-1]:  # CONFIG_OBSERVATION
+                    args[0][0]["options"][kernel.OPT_LOOKAHEAD] = 1  # the kernel writes its own block
+                if self._policy is not None:
+                    self._module.policy_search(*args, self._search_policy, self._params, visits, improved, features)
+                else:
+                    self._module.search(*args, net, self._params, visits, improved, features)
+                # a PPO network's search plays its most visited move by default: the completed-Q
+                # policy let a few noisy values overrule its sharp prior (docs/training.md)
+                choose = self.choose if self.choose != "auto" else ("q" if self._policy is None else "visits")
+                pick = visits.astype(np.float32) if choose == "visits" else improved  # ties: the first
+                action = int(_net_module().masked_argmax(pick, mask))
         if not mask[action]:
             raise RuntimeError(f"the learned agent chose action {action}, which the mask does not allow")
         return action

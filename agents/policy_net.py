@@ -1,12 +1,18 @@
 """A trained ``LookaheadPolicy`` (MaskablePPO with ``ppo.policy: lookahead``) as a small file
-that the ``learned`` agent plays without torch: the actor's weights alone (no value network,
-no optimizer state), stored as float16, and its forward pass in numpy.
+that the ``learned`` agent plays without torch: the actor's weights and the critic's (no
+optimizer state), stored as float16, and their forward passes in numpy and in numba.
+
+The critic lets the network guide a search at play time (``learned:simulations=N``,
+``agents/alphazero_template.policy_search``): its value of a position, plus the shaping the
+run was trained with (``scale * potential``: a potential-based shaping's rewards from a
+position on sum to minus its potential once the game is decided), is the seat's expected
+return against the opponents it trained with, in [-1, 1].
 
     python -m labyrinth_env.agents.policy_net results/train/labyrinx_ppo_lookahead/final_model.zip \\
         agents/checkpoints/labyrinx_v1.npz
 
-The SB3 zip of a Labyrinx run is 26 MB (the value network and Adam's moments included); the
-actor in float16 is about 2 MB. Rounding the weights to float16 moves a logit by about a
+The SB3 zip of a Labyrinx run is 26 MB (Adam's moments included); the actor and critic in
+float16 are 3.8 MB (the actor alone 2 MB). Rounding the weights to float16 moves a logit by about a
 thousandth of its size, which decides a different action only where two actions were tied
 that closely; the figures the shipped files quote are measured on the float16 file itself.
 """
@@ -20,6 +26,8 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from labyrinth_env.core.jit import njit
 
 FORMAT = "labyrinth-lookahead-policy-v1"
 ACTIVATIONS = {"Tanh": np.tanh, "ReLU": lambda x: np.maximum(x, 0.0)}
@@ -35,6 +43,7 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
 
     from labyrinth_env.agents.policies import LookaheadPolicy
 
+    extra = dict(extra or {})
     model = MaskablePPO.load(str(model_path), device="cpu")
     policy = model.policy
     if not isinstance(policy, LookaheadPolicy):
@@ -46,7 +55,7 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         raise ValueError(
             f"{str(model_path)!r}: activation {activation} has no numpy form; use one of {list(ACTIVATIONS)}"
         )
-    env_id = (extra or {}).get("env_id")
+    env_id = extra.get("env_id")
     if env_id is not None:
         import labyrinth_env
 
@@ -75,6 +84,13 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
     )
     if policy.standardize:
         arrays["linear_w"] = state[head + "linear.weight"].T
+    critic = sorted({k.rsplit(".", 2)[1] for k in state if k.startswith("mlp_extractor.value_net.")}, key=int)
+    for i, layer in enumerate(critic):
+        arrays[f"critic{i}_w"] = state[f"mlp_extractor.value_net.{layer}.weight"].T
+        arrays[f"critic{i}_b"] = state[f"mlp_extractor.value_net.{layer}.bias"]
+    arrays.update(value_w=state["value_net.weight"].T, value_b=state["value_net.bias"])
+    if extra.get("config") and "shaping" not in extra:  # the shaping the critic's values include
+        extra.update(shaping_of(extra["config"]))
     meta = {
         "format": FORMAT,
         "layout": policy.layout,
@@ -82,15 +98,29 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         "generic_lookahead": bool(generic),
         "activation": activation,
         "trunk_layers": len(trunk),
+        "critic_layers": len(critic),
         "source": Path(model_path).name,
         "seed": model.seed,
         "timesteps": int(model.num_timesteps),
-        **(extra or {}),
+        **extra,
     }
     out = Path(out_path)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, meta=json.dumps(meta), **{k: v.astype(np.float16) for k, v in arrays.items()})
     return meta
+
+
+def shaping_of(config: str | Path) -> dict[str, Any]:
+    """``{"shaping": scale, "potential": name}`` of a training config's vector env (what a
+    PPO critic trained under it includes in its values); empty if the file is not there."""
+    import yaml
+
+    try:
+        data = yaml.safe_load(Path(config).read_text()) or {}
+    except OSError:
+        return {}
+    vector = data.get("vector") or {} if isinstance(data, dict) else {}
+    return {"shaping": float(vector.get("shaping", 0.0)), "potential": str(vector.get("potential", "shaping"))}
 
 
 def is_policy_file(path: str | Path) -> bool:
@@ -115,6 +145,8 @@ def load_policy(path: str | Path) -> tuple[dict[str, np.ndarray], dict[str, Any]
         raise ValueError(f"learned agent: {str(p)!r} has format {meta.get('format')!r}, expected {FORMAT!r}")
     need = [f"trunk{i}_{x}" for i in range(int(meta.get("trunk_layers", 0))) for x in "wb"] + list(HEAD)
     need += ["linear_w"] if meta.get("standardize") else []
+    need += [f"critic{i}_{x}" for i in range(int(meta.get("critic_layers", 0))) for x in "wb"]
+    need += ["value_w", "value_b"] if meta.get("critic_layers") else []
     missing = [k for k in need if k not in arrays]
     if missing or meta.get("activation") not in ACTIVATIONS:
         raise ValueError(f"learned agent: {str(p)!r} lacks {missing or 'a known activation'}")
@@ -154,6 +186,166 @@ def policy_logits(arrays: dict[str, np.ndarray], meta: dict[str, Any], obs: np.n
     return logits
 
 
+def policy_value(arrays: dict[str, np.ndarray], meta: dict[str, Any], obs: np.ndarray) -> float:
+    """The critic's value of one observation (lookahead block included): the value network
+    of ``LookaheadExtractor.forward_critic`` and SB3's ``value_net``, in numpy."""
+    layout = meta["layout"]
+    base, per = int(layout["base_size"]), int(layout["features"])
+    act = ACTIVATIONS[meta["activation"]]
+    per_action = np.asarray(obs[base:], dtype=np.float32).reshape(-1, per)
+    h = np.concatenate([np.asarray(obs[:base], dtype=np.float32), per_action.max(axis=0)])
+    for i in range(int(meta["critic_layers"])):
+        h = act(h @ arrays[f"critic{i}_w"] + arrays[f"critic{i}_b"])
+    return float((h @ arrays["value_w"] + arrays["value_b"])[0])
+
+
+# --- the same network in numba, for the search -----------------------------------------
+# ``search_arrays`` packs a policy file into one tuple; ``CONFIG_*`` index its last array
+CONFIG_STANDARDIZE, CONFIG_TANH, CONFIG_SHAPING, CONFIG_POTENTIAL, CONFIG_CRITIC, CONFIG_OBSERVATION = range(6)
+POTENTIAL_CODES = {"shaping": 1, "progress": 2}  # 0: the critic's values carry no shaping
+
+
+def search_arrays(
+    arrays: dict[str, np.ndarray], meta: dict[str, Any], own_observation: int = 0
+) -> tuple[np.ndarray, ...]:
+    """The policy (and critic) as the float32 tuple ``policy_forward`` reads. Only the
+    layout ``ppo.net_arch: [w, w]`` gives (two trunk and two critic layers) packs; the
+    kind embedding's share of the score's first layer is folded into one row per action,
+    since it never changes. ``own_observation``: the size of the observation a kernel
+    writes with its own lookahead block (Team Edition's), 0 for the generic block.
+    ``ValueError`` if the file cannot guide a search."""
+    layout = meta["layout"]
+    per = int(layout["features"])
+    if int(meta.get("trunk_layers", 0)) != 2 or int(meta.get("critic_layers", 0)) not in (0, 2):
+        raise ValueError(
+            f"learned agent: the search reads policies with two trunk and two critic layers "
+            f"(ppo.net_arch: [w, w]), not {meta.get('trunk_layers')} and {meta.get('critic_layers')}"
+        )
+    critic = int(meta.get("critic_layers", 0)) == 2
+    f32 = np.float32
+    s0 = arrays["score0_w"]
+    read = per * (2 if meta["standardize"] else 1)
+    kind_dim = arrays["kind_embedding"].shape[1]
+    w_raw = s0[:per]
+    w_rel = s0[per:read] if meta["standardize"] else np.zeros_like(w_raw)
+    kinds = arrays["kind_embedding"][np.asarray(layout["kinds"], dtype=np.int64)]
+    kind_score = kinds @ s0[read : read + kind_dim]
+    w_ctx = s0[read + kind_dim :]
+    hidden_v = arrays["critic1_w"].shape[1] if critic else 1
+    zeros = (np.zeros((1, 1), f32), np.zeros(1, f32))
+    c0 = (arrays["critic0_w"], arrays["critic0_b"]) if critic else zeros
+    c1 = (arrays["critic1_w"], arrays["critic1_b"]) if critic else zeros
+    value_w = arrays["value_w"][:, 0] if critic else np.zeros(hidden_v, f32)
+    value_b = arrays["value_b"] if critic else np.zeros(1, f32)
+    linear = arrays["linear_w"][:, 0] if meta["standardize"] else np.zeros(per, f32)
+    config = np.zeros(6, f32)
+    config[CONFIG_OBSERVATION] = own_observation
+    config[CONFIG_STANDARDIZE] = 1.0 if meta["standardize"] else 0.0
+    config[CONFIG_TANH] = 1.0 if meta["activation"] == "Tanh" else 0.0
+    config[CONFIG_SHAPING] = float(meta.get("shaping", 0.0))
+    config[CONFIG_POTENTIAL] = POTENTIAL_CODES.get(str(meta.get("potential", "")), 0)
+    config[CONFIG_CRITIC] = 1.0 if critic else 0.0
+    packed = (
+        arrays["trunk0_w"], arrays["trunk0_b"], arrays["trunk1_w"], arrays["trunk1_b"],
+        arrays["base_w"], arrays["base_b"], arrays["context_w"], arrays["context_b"], w_ctx, kind_score,
+        w_raw, w_rel, arrays["score0_b"], arrays["score2_w"][:, 0], arrays["score2_b"], linear,
+        *c0, *c1, value_w, value_b, config,
+    )  # fmt: skip
+    return tuple(np.ascontiguousarray(a, dtype=f32) for a in packed)
+
+
+@njit(cache=True)
+def activate(h, tanh: bool) -> None:
+    for j in range(h.shape[0]):
+        h[j] = np.tanh(h[j]) if tanh else max(h[j], 0.0)
+
+
+@njit(cache=True)
+def dense(x, w, b, out) -> None:
+    """``out = x w + b``, skipping the zero inputs (an observation is mostly zeros)."""
+    out[:] = b
+    for i in range(x.shape[0]):
+        xi = x[i]
+        if xi != 0.0:
+            for j in range(out.shape[0]):
+                out[j] += xi * w[i, j]
+
+
+@njit(cache=True)
+def policy_forward(policy, x, block, mask, logits) -> float:
+    """``policy_logits`` of the legal actions (``mask``; the others are left 0) for the
+    observation ``x`` (without its block) and the per-action block ``block``
+    (``[actions, features]``), and the critic's value (0 without a critic)."""
+    t0w, t0b, t1w, t1b, base_w, base_b, ctx_w, ctx_b, w_ctx, kind_score = policy[:10]
+    w_raw, w_rel, s0b, s2w, s2b, linear, c0w, c0b, c1w, c1b, value_w, value_b, config = policy[10:]
+    tanh = config[CONFIG_TANH] != 0.0
+    h1 = np.empty(t0b.shape[0], dtype=np.float32)
+    dense(x, t0w, t0b, h1)
+    activate(h1, tanh)
+    h = np.empty(t1b.shape[0], dtype=np.float32)
+    dense(h1, t1w, t1b, h)
+    activate(h, tanh)
+    context = np.empty(ctx_b.shape[0], dtype=np.float32)
+    dense(h, ctx_w, ctx_b, context)
+    shared = np.empty(s0b.shape[0], dtype=np.float32)
+    dense(context, w_ctx, s0b, shared)  # the score's first layer, the context's share
+    per = block.shape[1]
+    # the block's legal rows (nonzero ones) and, standardized, their mean and spread
+    mean = np.zeros(per, dtype=np.float32)
+    spread = np.zeros(per, dtype=np.float32)
+    legal_rows = 0
+    for a in range(block.shape[0]):
+        if np.abs(block[a]).sum() > 0.0:
+            legal_rows += 1
+            mean += block[a]
+    mean /= max(legal_rows, 1)
+    for a in range(block.shape[0]):
+        if np.abs(block[a]).sum() > 0.0:
+            spread += (block[a] - mean) ** 2
+    spread = np.sqrt(spread / max(legal_rows, 1)) + np.float32(1e-3)
+    standardize = config[CONFIG_STANDARDIZE] != 0.0
+    relative = np.zeros(per, dtype=np.float32)
+    hidden = np.empty(s0b.shape[0], dtype=np.float32)
+    for a in range(mask.shape[0]):
+        logits[a] = 0.0
+        if not mask[a]:
+            continue
+        on = np.abs(block[a]).sum() > 0.0
+        for f in range(per):
+            relative[f] = (block[a, f] - mean[f]) / spread[f] if standardize and on else 0.0
+        score = s2b[0]
+        for j in range(hidden.shape[0]):
+            z = shared[j] + kind_score[a, j]
+            for f in range(per):
+                z += block[a, f] * w_raw[f, j] + relative[f] * w_rel[f, j]
+            score += np.tanh(z) * s2w[j]
+        logit = base_b[a] + score
+        for i in range(h.shape[0]):
+            logit += h[i] * base_w[i, a]
+        for f in range(per):
+            logit += relative[f] * linear[f]
+        logits[a] = logit
+    if config[CONFIG_CRITIC] == 0.0:
+        return 0.0
+    # the critic reads the planes and each feature's maximum over the actions
+    top = np.zeros(per, dtype=np.float32)
+    for f in range(per):
+        top[f] = block[:, f].max()
+    v1 = np.empty(c0b.shape[0], dtype=np.float32)
+    dense(x, c0w[: x.shape[0]], c0b, v1)
+    for f in range(per):
+        for j in range(v1.shape[0]):
+            v1[j] += top[f] * c0w[x.shape[0] + f, j]
+    activate(v1, tanh)
+    v2 = np.empty(c1b.shape[0], dtype=np.float32)
+    dense(v1, c1w, c1b, v2)
+    activate(v2, tanh)
+    value = value_b[0]
+    for j in range(v2.shape[0]):
+        value += v2[j] * value_w[j]
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m labyrinth_env.agents.policy_net",
@@ -163,17 +355,30 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("out", help="the .npz to write (agents/checkpoints/<env id>.npz ships it as 'learned')")
     parser.add_argument("--env", required=True, help="the env id the model was trained on")
     parser.add_argument("--config", default="", help="the training config, recorded in the file")
+    parser.add_argument(
+        "--leaf-mix",
+        type=float,
+        default=None,
+        help="the share of a leaf's value the search takes from progress, recorded as the file's default "
+        "for learned:simulations=N (0-1; unset: 0, the critic alone)",
+    )
     args = parser.parse_args(argv)
+    if args.leaf_mix is not None and not 0.0 <= args.leaf_mix <= 1.0:
+        print(f"policy_net: --leaf-mix {args.leaf_mix} is outside 0-1", file=sys.stderr)
+        return 2
     if not Path(args.model).is_file():
         print(f"policy_net: no model at {args.model!r} (expected a MaskablePPO .zip)", file=sys.stderr)
         return 2
     try:
-        meta = export_policy(args.model, args.out, {"env_id": args.env, "config": args.config})
+        extra: dict[str, Any] = {"env_id": args.env, "config": args.config}
+        if args.leaf_mix is not None:
+            extra["leaf_mix"] = args.leaf_mix
+        meta = export_policy(args.model, args.out, extra)
     except ValueError as exc:
         print(f"policy_net: {exc}", file=sys.stderr)
         return 2
     size = Path(args.out).stat().st_size
-    print(f"wrote {args.out} ({size / 1e6:.1f} MB): the actor of {meta['source']} for {args.env}")
+    print(f"wrote {args.out} ({size / 1e6:.1f} MB): the actor and critic of {meta['source']} for {args.env}")
     return 0
 
 

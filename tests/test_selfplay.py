@@ -134,16 +134,130 @@ def test_leaf_mix_values_leaves_by_progress_instead_of_the_value_head() -> None:
     assert not np.array_equal(improved(net, 0.0), improved(other, 0.0))
 
 
+def random_policy(env_id: str, seed: int, width: int = 16, scale: float = 0.5):
+    """An exported PPO policy's arrays and meta (``agents/policy_net``) for ``env_id`` with
+    random weights, packed for ``policy_search``: what a trained file holds, without torch."""
+    from labyrinth_env.agents import policy_net as P
+
+    raw = labyrinth_env.raw_env(env_id, lookahead=True)
+    layout = raw.lookahead_layout()
+    base, per, actions = layout["base_size"], layout["features"], len(layout["kinds"])
+    rng = np.random.default_rng(seed)
+    shapes = {
+        "trunk0_w": (base, width), "trunk0_b": (width,), "trunk1_w": (width, width), "trunk1_b": (width,),
+        "base_w": (width, actions), "base_b": (actions,), "context_w": (width, 16), "context_b": (16,),
+        "kind_embedding": (max(layout["kinds"]) + 1, 8), "score0_w": (2 * per + 8 + 16, 64), "score0_b": (64,),
+        "score2_w": (64, 1), "score2_b": (1,), "linear_w": (per, 1), "critic0_w": (base + per, width),
+        "critic0_b": (width,), "critic1_w": (width, width), "critic1_b": (width,), "value_w": (width, 1),
+        "value_b": (1,),
+    }  # fmt: skip
+    arrays = {k: (scale * rng.normal(size=s)).astype(np.float32) for k, s in shapes.items()}
+    meta = {"layout": layout, "standardize": True, "activation": "Tanh", "trunk_layers": 2, "critic_layers": 2,
+            "shaping": 1.0, "potential": "progress", "env_id": env_id}  # fmt: skip
+    return arrays, meta, P.search_arrays(arrays, meta)
+
+
+def test_the_numba_ppo_network_gives_the_numpy_logits_and_critic_value() -> None:
+    """``policy_net.policy_forward`` (the search's) against ``policy_logits`` and
+    ``policy_value`` (the learned agent's numpy forward, checked against torch in
+    tests/test_train.py) on the observations of a Labyrinx game with its lookahead block."""
+    from labyrinth_env.agents import policy_net as P
+
+    arrays, meta, packed = random_policy("labyrinx_v1", seed=4)
+    base = meta["layout"]["base_size"]
+    env = labyrinth_env.make("labyrinx_v1", num_players=2, lookahead=True)
+    env.reset(seed=3)
+    rng = np.random.default_rng(0)
+    for _ in range(25):
+        obs = env.last()[0]
+        o, mask = obs["observation"], obs["action_mask"].astype(np.uint8)
+        logits = np.zeros(mask.size, dtype=np.float32)
+        value = P.policy_forward(packed, o[:base].copy(), o[base:].reshape(mask.size, -1).copy(), mask, logits)
+        legal = mask == 1
+        np.testing.assert_allclose(logits[legal], P.policy_logits(arrays, meta, o)[legal], rtol=1e-4, atol=1e-4)
+        assert np.all(logits[~legal] == 0.0)
+        assert value == pytest.approx(P.policy_value(arrays, meta, o), abs=1e-4)
+        env.step(int(rng.choice(np.flatnonzero(legal))))
+
+
+def test_a_ppo_network_guides_the_search_by_its_critic_or_by_progress() -> None:
+    """``policy_search``: with ``leaf_mix`` 0 a leaf is valued by the critic, so two
+    networks that differ only in their critics search differently; with ``leaf_mix`` 1 by
+    progress alone, and they search alike."""
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    m = bound("toy_race_v0")
+    _, _, packed = random_policy("toy_race_v0", seed=1)
+    other = list(packed)
+    other[20] = -3.0 * packed[20]  # the value layer's weights
+    env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=60)
+    env.reset(seed=2)
+    states = env.unwrapped._states[:1].copy()
+    seat = int(K.to_act(states[0]))
+
+    def improved(policy, mix):
+        visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+        out = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+        features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+        params = search_params(64, noise=0.0, leaf_mix=mix)
+        m.policy_search(states, seat, np.uint64(5), policy, params, visits, out, features)
+        assert visits.sum() == 64
+        return out
+
+    np.testing.assert_array_equal(improved(packed, 1.0), improved(tuple(other), 1.0))
+    assert not np.array_equal(improved(packed, 0.0), improved(tuple(other), 0.0))
+
+
+def test_a_ppo_network_as_learned_plays_its_searchs_most_visited_move(tmp_path) -> None:
+    """``learned:PATH,simulations=N`` with an exported PPO network plays the most visited
+    root move of ``policy_search`` (``choose=auto``), and with ``choose=q`` the completed-Q
+    policy's argmax; the agent draws each move's seed from its own stream."""
+    import json
+
+    from labyrinth_env.agents import make_agent
+    from labyrinth_env.agents import policy_net as P
+
+    arrays, meta, _ = random_policy("toy_race_v0", seed=2, scale=2.0)
+    meta = {**meta, "format": P.FORMAT, "generic_lookahead": True}
+    np.savez(tmp_path / "p.npz", meta=json.dumps(meta), **{k: v.astype(np.float16) for k, v in arrays.items()})
+    packed = P.search_arrays(*P.load_policy(tmp_path / "p.npz"))
+    K = labyrinth_env.get_spec("toy_race_v0").kernel
+    m = bound("toy_race_v0")
+    for choose in ("auto", "q"):
+        agent = make_agent(f"learned:path={tmp_path / 'p.npz'},simulations=24,choose={choose}", seed=11)
+        seeds = np.random.default_rng(11)
+        env = labyrinth_env.make("toy_race_v0", num_players=2, max_turns=20)
+        env.reset(seed=4)
+        differ = 0
+        for _ in range(12):
+            raw, obs = env.unwrapped, env.last()[0]
+            seat, seed = int(K.to_act(raw.record)), np.uint64(int(seeds.integers(0, 1 << 63)))
+            visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+            improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+            features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
+            params = search_params(24, noise=0.0)
+            m.policy_search(raw._states[:1].copy(), seat, seed, packed, params, visits, improved, features)
+            mask = obs["action_mask"].astype(np.uint8)
+            most_visited = N.masked_argmax(visits.astype(np.float32), mask)
+            best_q = N.masked_argmax(improved, mask)
+            differ += most_visited != best_q
+            action = agent.act(obs, env)
+            assert action == (most_visited if choose == "auto" else best_q)
+            env.step(action)
+        assert differ > 0  # the two choices are told apart
+
+
 def test_states_differing_only_in_hidden_information_give_identical_training_inputs() -> None:
     """Labyrinx hides the other hands and the draw pile: at every decision of a game's start,
     the true record and a record the deciding seat cannot tell from it give the same
-    observation, mask, action features and search visits for the same seed. The net's weights are scaled up
-    so that its values, and so the visits, follow whatever the search reads."""
+    observation, mask, action features and search visits for the same seed, in the search the
+    self-play network guides and in the one a PPO network guides. The nets' weights are
+    scaled up so that their values, and so the visits, follow whatever the search reads."""
     env_id = "labyrinx_v1"
     spec = labyrinth_env.get_spec(env_id)
     K = spec.kernel
     m = bound(env_id)
     net = tuple(10.0 * a for a in N.init_weights(K.OBS_SIZE, K.NUM_ACTIONS, K.NUM_SEATS, (16, 16), seed=0))
+    policy = random_policy(env_id, seed=0, scale=3.0)[2]
     env = labyrinth_env.make(env_id, num_players=3)
     env.reset(seed=5)
     rng = np.random.default_rng(0)
@@ -170,7 +284,11 @@ def test_states_differing_only_in_hidden_information_give_identical_training_inp
             m.search(states, seat, np.uint64(77), net, search_params(48), visits, improved, features)
             chosen = m.net_action_one(states, seat, net, np.uint64(78))
             inputs.append((obs, mask, visits, improved, features, chosen))
-        assert inputs[0][2].sum() == 48
+            # and the search a PPO network guides (its actor, its critic)
+            visits, improved = np.zeros_like(visits), np.zeros_like(improved)
+            m.policy_search(states, seat, np.uint64(79), policy, search_params(48), visits, improved, features)
+            inputs[-1] += (visits, improved, features.copy())
+        assert inputs[0][2].sum() == 48 and inputs[0][6].sum() == 48
         for a, b in zip(inputs[0], inputs[1], strict=True):
             np.testing.assert_array_equal(a, b)
         compared += 1
@@ -533,6 +651,9 @@ def test_shipped_networks_load_for_their_env_with_their_record(path) -> None:
         ppo = load_train_config(Path(__file__).resolve().parents[1] / record["config"])
         assert ppo.env_id == path.stem and ppo.seed == meta["seed"] == record["seed"]
         assert meta["timesteps"] == record["timesteps"] >= ppo.total_timesteps
+        # its critic, and the shaping its values include, let it guide learned:simulations=N
+        assert meta["critic_layers"] == 2
+        assert (meta["shaping"], meta["potential"]) == (ppo.vector["shaping"], ppo.vector["potential"])
         return
     arrays, meta = N.load_net(path)
     assert meta["env_id"] == path.stem

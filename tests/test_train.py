@@ -13,6 +13,7 @@ pytest.importorskip("sb3_contrib", reason="needs the train extra")
 
 import labyrinth_env
 from labyrinth_env.agents import make_agent
+from labyrinth_env.agents.evaluate import evaluate_match
 from labyrinth_env.agents.train_ppo import load_train_config, main, train
 from labyrinth_env.sb3 import SB3VecEnv
 from labyrinth_env.vector import VectorEnv
@@ -274,16 +275,27 @@ def test_an_exported_ppo_policy_plays_as_learned_in_numpy_the_moves_of_the_torch
             with torch.no_grad():
                 latent = model.policy.mlp_extractor.forward_actor(torch.as_tensor(obs["observation"][None]))
                 expected = model.policy.action_net(latent)[0].numpy()
+                value = float(model.policy.predict_values(torch.as_tensor(obs["observation"][None]))[0, 0])
             got = policy_net.policy_logits(arrays, meta, obs["observation"])
             assert np.allclose(got, expected, atol=0.005 * (1 + np.abs(expected).max()))
+            assert policy_net.policy_value(arrays, meta, obs["observation"]) == pytest.approx(value, abs=0.01)
             action = ppo.act(obs)
             plain = {"observation": obs["observation"][:base], "action_mask": obs["action_mask"]}
             assert learned.act(obs, env) == action == learned.act(plain, env)
             moves += int(obs["action_mask"].sum() > 1)
             env.step(action)
     assert moves > 20
-    with pytest.raises(ValueError, match="no value head for the search"):
-        make_agent(f"learned:path={tmp_path / 'p.npz'},simulations=8")
+    # its critic lets it guide the search; a file without one values leaves by progress only
+    searcher = f"learned:path={tmp_path / 'p.npz'},simulations=8"
+    result = evaluate_match("toy_race_v0", [searcher, "random"], 4, seed=1, num_players=2, max_turns=20)
+    assert sum(result["outcomes"].values()) == 4
+    data = dict(np.load(tmp_path / "p.npz"))
+    old_meta = json.loads(str(data.pop("meta")))
+    del old_meta["critic_layers"]
+    kept = {k: v for k, v in data.items() if not k.startswith(("critic", "value_"))}
+    np.savez(tmp_path / "old.npz", meta=json.dumps(old_meta), **kept)
+    with pytest.raises(ValueError, match="holds no critic"):
+        make_agent(f"learned:path={tmp_path / 'old.npz'},simulations=8")
     assert policy_net.main([str(tmp_path / "missing.zip"), str(tmp_path / "x.npz"), "--env", "toy_race_v0"]) == 2
 
 

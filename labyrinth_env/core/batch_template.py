@@ -271,14 +271,22 @@ def lookahead_one(s, seat: int, out) -> None:
     K.legal_mask(worlds[0], mask)
     features = np.zeros((K.NUM_ACTIONS, 4), dtype=np.float64)
     action_features(worlds[0], seat, mask, features, worlds[1:])
-    for a in range(K.NUM_ACTIONS):
+    lookahead_rows(features, mask, out[base:].reshape((K.NUM_ACTIONS, LOOKAHEAD_FEATURES)))
+
+
+@njit(cache=True)
+def lookahead_rows(features, mask, block) -> None:
+    """``block[a]`` (``LOOKAHEAD_FEATURES`` numbers in [0, 1]) from ``action_features``'
+    ``features[a]`` for every legal action, zeros for the others: the option's block, and
+    what a PPO network guiding the search reads at each node."""
+    block[:] = 0.0
+    for a in range(mask.shape[0]):
         if mask[a]:
-            row = base + a * LOOKAHEAD_FEATURES
-            out[row] = 0.5 + 0.5 * np.tanh(features[a, 0])
-            out[row + 1] = 0.5 + 0.5 * np.tanh(features[a, 1])
-            out[row + 2] = 0.5 + 0.5 * features[a, 2]
-            out[row + 3] = features[a, 3]
-            out[row + 4] = 1.0
+            block[a, 0] = 0.5 + 0.5 * np.tanh(features[a, 0])
+            block[a, 1] = 0.5 + 0.5 * np.tanh(features[a, 1])
+            block[a, 2] = 0.5 + 0.5 * features[a, 2]
+            block[a, 3] = features[a, 3]
+            block[a, 4] = 1.0
 
 
 @njit(cache=True)
