@@ -281,7 +281,7 @@ def no_net():
 def no_policy():
     """A ``policy_net.search_arrays`` tuple that ``tree_search`` never reads (the learner's search)."""
     w, b = np.zeros((1, 1), dtype=np.float32), np.zeros(1, dtype=np.float32)
-    config = np.zeros(CONFIG_OBSERVATION + 1, dtype=np.float32)
+    config = np.zeros(CONFIG_OBSERVATION + 1, dtype=np.float32)  # policy_net.search_arrays' config
     return (w, b, w, b, w, b, w, b, w, w, w, w, b, b, b, b, w, b, w, b, b, b, config)
 
 

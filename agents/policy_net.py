@@ -201,27 +201,28 @@ def policy_value(arrays: dict[str, np.ndarray], meta: dict[str, Any], obs: np.nd
 
 # --- the same network in numba, for the search -----------------------------------------
 # ``search_arrays`` packs a policy file into one tuple; ``CONFIG_*`` index its last array
-CONFIG_STANDARDIZE, CONFIG_TANH, CONFIG_SHAPING, CONFIG_POTENTIAL, CONFIG_CRITIC, CONFIG_OBSERVATION = range(6)
+CONFIG_STANDARDIZE, CONFIG_TANH, CONFIG_SHAPING, CONFIG_POTENTIAL = 0, 1, 2, 3
+CONFIG_CRITIC, CONFIG_TRUNK, CONFIG_OBSERVATION = 4, 5, 6  # layer counts; the own block's observation size
 POTENTIAL_CODES = {"shaping": 1, "progress": 2}  # 0: the critic's values carry no shaping
 
 
 def search_arrays(
     arrays: dict[str, np.ndarray], meta: dict[str, Any], own_observation: int = 0
 ) -> tuple[np.ndarray, ...]:
-    """The policy (and critic) as the float32 tuple ``policy_forward`` reads. Only the
-    layout ``ppo.net_arch: [w, w]`` gives (two trunk and two critic layers) packs; the
-    kind embedding's share of the score's first layer is folded into one row per action,
-    since it never changes. ``own_observation``: the size of the observation a kernel
-    writes with its own lookahead block (Team Edition's), 0 for the generic block.
-    ``ValueError`` if the file cannot guide a search."""
+    """The policy (and critic) as the float32 tuple ``policy_forward`` reads: one or two
+    trunk and critic layers (``ppo.net_arch: [w]`` or ``[w, w]``; a missing second layer is
+    a placeholder the forward pass skips). The kind embedding's share of the score's first
+    layer is folded into one row per action, since it never changes. ``own_observation``:
+    the size of the observation a kernel writes with its own lookahead block (Team
+    Edition's), 0 for the generic block. ``ValueError`` if the file cannot guide a search."""
     layout = meta["layout"]
     per = int(layout["features"])
-    if int(meta.get("trunk_layers", 0)) != 2 or int(meta.get("critic_layers", 0)) not in (0, 2):
+    trunk, critic = int(meta.get("trunk_layers", 0)), int(meta.get("critic_layers", 0))
+    if trunk not in (1, 2) or critic not in (0, 1, 2):
         raise ValueError(
-            f"learned agent: the search reads policies with two trunk and two critic layers "
-            f"(ppo.net_arch: [w, w]), not {meta.get('trunk_layers')} and {meta.get('critic_layers')}"
+            f"learned agent: the search reads policies with one or two trunk and critic layers "
+            f"(ppo.net_arch: [w] or [w, w]), not {trunk} and {critic}"
         )
-    critic = int(meta.get("critic_layers", 0)) == 2
     f32 = np.float32
     s0 = arrays["score0_w"]
     read = per * (2 if meta["standardize"] else 1)
@@ -231,27 +232,50 @@ def search_arrays(
     kinds = arrays["kind_embedding"][np.asarray(layout["kinds"], dtype=np.int64)]
     kind_score = kinds @ s0[read : read + kind_dim]
     w_ctx = s0[read + kind_dim :]
-    hidden_v = arrays["critic1_w"].shape[1] if critic else 1
-    zeros = (np.zeros((1, 1), f32), np.zeros(1, f32))
-    c0 = (arrays["critic0_w"], arrays["critic0_b"]) if critic else zeros
-    c1 = (arrays["critic1_w"], arrays["critic1_b"]) if critic else zeros
-    value_w = arrays["value_w"][:, 0] if critic else np.zeros(hidden_v, f32)
+
+    def layer(name: str, i: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        if i < count:
+            return arrays[f"{name}{i}_w"], arrays[f"{name}{i}_b"]
+        return np.zeros((1, 1), f32), np.zeros(1, f32)
+
+    value_w = arrays["value_w"][:, 0] if critic else np.zeros(1, f32)
     value_b = arrays["value_b"] if critic else np.zeros(1, f32)
     linear = arrays["linear_w"][:, 0] if meta["standardize"] else np.zeros(per, f32)
-    config = np.zeros(6, f32)
+    config = np.zeros(CONFIG_OBSERVATION + 1, f32)
     config[CONFIG_OBSERVATION] = own_observation
+    config[CONFIG_TRUNK] = trunk
     config[CONFIG_STANDARDIZE] = 1.0 if meta["standardize"] else 0.0
     config[CONFIG_TANH] = 1.0 if meta["activation"] == "Tanh" else 0.0
     config[CONFIG_SHAPING] = float(meta.get("shaping", 0.0))
     config[CONFIG_POTENTIAL] = POTENTIAL_CODES.get(str(meta.get("potential", "")), 0)
-    config[CONFIG_CRITIC] = 1.0 if critic else 0.0
+    config[CONFIG_CRITIC] = critic
     packed = (
-        arrays["trunk0_w"], arrays["trunk0_b"], arrays["trunk1_w"], arrays["trunk1_b"],
+        *layer("trunk", 0, trunk), *layer("trunk", 1, trunk),
         arrays["base_w"], arrays["base_b"], arrays["context_w"], arrays["context_b"], w_ctx, kind_score,
         w_raw, w_rel, arrays["score0_b"], arrays["score2_w"][:, 0], arrays["score2_b"], linear,
-        *c0, *c1, value_w, value_b, config,
+        *layer("critic", 0, critic), *layer("critic", 1, critic), value_w, value_b, config,
     )  # fmt: skip
     return tuple(np.ascontiguousarray(a, dtype=f32) for a in packed)
+
+
+def blank_policy(layout: dict[str, Any], width: int = 4) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """``(arrays, meta)`` of an exported policy for ``layout`` (an env's ``lookahead_layout()``)
+    with every weight zero and ``width`` units per layer: the shapes an export writes, for
+    compiling the search ahead of use and for tests."""
+    base, per, actions = int(layout["base_size"]), int(layout["features"]), len(layout["kinds"])
+    shapes = {
+        "trunk0_w": (base, width), "trunk0_b": (width,), "trunk1_w": (width, width), "trunk1_b": (width,),
+        "base_w": (width, actions), "base_b": (actions,), "context_w": (width, 16), "context_b": (16,),
+        "kind_embedding": (max(layout["kinds"]) + 1, 8), "score0_w": (2 * per + 8 + 16, 64), "score0_b": (64,),
+        "score2_w": (64, 1), "score2_b": (1,), "linear_w": (per, 1), "critic0_w": (base + per, width),
+        "critic0_b": (width,), "critic1_w": (width, width), "critic1_b": (width,), "value_w": (width, 1),
+        "value_b": (1,),
+    }  # fmt: skip
+    meta = {
+        "format": FORMAT, "layout": layout, "standardize": True, "activation": "Tanh", "trunk_layers": 2,
+        "critic_layers": 2, "shaping": 0.0, "potential": "shaping",
+    }  # fmt: skip
+    return {k: np.zeros(s, dtype=np.float32) for k, s in shapes.items()}, meta
 
 
 @njit(cache=True)
@@ -279,12 +303,14 @@ def policy_forward(policy, x, block, mask, logits) -> float:
     t0w, t0b, t1w, t1b, base_w, base_b, ctx_w, ctx_b, w_ctx, kind_score = policy[:10]
     w_raw, w_rel, s0b, s2w, s2b, linear, c0w, c0b, c1w, c1b, value_w, value_b, config = policy[10:]
     tanh = config[CONFIG_TANH] != 0.0
-    h1 = np.empty(t0b.shape[0], dtype=np.float32)
-    dense(x, t0w, t0b, h1)
-    activate(h1, tanh)
-    h = np.empty(t1b.shape[0], dtype=np.float32)
-    dense(h1, t1w, t1b, h)
+    h = np.empty(t0b.shape[0], dtype=np.float32)
+    dense(x, t0w, t0b, h)
     activate(h, tanh)
+    if config[CONFIG_TRUNK] == 2.0:
+        h2 = np.empty(t1b.shape[0], dtype=np.float32)
+        dense(h, t1w, t1b, h2)
+        activate(h2, tanh)
+        h = h2
     context = np.empty(ctx_b.shape[0], dtype=np.float32)
     dense(h, ctx_w, ctx_b, context)
     shared = np.empty(s0b.shape[0], dtype=np.float32)
@@ -337,12 +363,14 @@ def policy_forward(policy, x, block, mask, logits) -> float:
         for j in range(v1.shape[0]):
             v1[j] += top[f] * c0w[x.shape[0] + f, j]
     activate(v1, tanh)
-    v2 = np.empty(c1b.shape[0], dtype=np.float32)
-    dense(v1, c1w, c1b, v2)
-    activate(v2, tanh)
+    if config[CONFIG_CRITIC] == 2.0:
+        v2 = np.empty(c1b.shape[0], dtype=np.float32)
+        dense(v1, c1w, c1b, v2)
+        activate(v2, tanh)
+        v1 = v2
     value = value_b[0]
-    for j in range(v2.shape[0]):
-        value += v2[j] * value_w[j]
+    for j in range(v1.shape[0]):
+        value += v1[j] * value_w[j]
     return value
 
 

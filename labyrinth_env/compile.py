@@ -183,6 +183,13 @@ def _warm_alphazero(spec: Any, raw: Any) -> None:
     features = np.zeros((K.NUM_ACTIONS, N.NUM_FEATURES), dtype=np.float32)
     m.search(view.model.position(), view.model.seat, np.uint64(0), net, params, visits, improved, features)
     m.net_action_one(view.model.position(), view.model.seat, net, np.uint64(0))
+    # a PPO network's search (learned:simulations=N on an exported policy)
+    from labyrinth_env.agents import policy_net
+    from labyrinth_env.core.batch_template import LOOKAHEAD_FEATURES
+
+    layout = {"base_size": K.OBS_SIZE, "features": LOOKAHEAD_FEATURES, "kinds": [0] * K.NUM_ACTIONS}
+    policy = policy_net.search_arrays(*policy_net.blank_policy(layout))
+    m.policy_search(view.model.position(), view.model.seat, np.uint64(0), policy, params, visits, improved, features)
 
 
 def _child(spec: Any, paths: Sequence[str], messages: Any) -> None:

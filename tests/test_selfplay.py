@@ -139,21 +139,10 @@ def random_policy(env_id: str, seed: int, width: int = 16, scale: float = 0.5):
     random weights, packed for ``policy_search``: what a trained file holds, without torch."""
     from labyrinth_env.agents import policy_net as P
 
-    raw = labyrinth_env.raw_env(env_id, lookahead=True)
-    layout = raw.lookahead_layout()
-    base, per, actions = layout["base_size"], layout["features"], len(layout["kinds"])
+    blank, meta = P.blank_policy(labyrinth_env.raw_env(env_id, lookahead=True).lookahead_layout(), width)
     rng = np.random.default_rng(seed)
-    shapes = {
-        "trunk0_w": (base, width), "trunk0_b": (width,), "trunk1_w": (width, width), "trunk1_b": (width,),
-        "base_w": (width, actions), "base_b": (actions,), "context_w": (width, 16), "context_b": (16,),
-        "kind_embedding": (max(layout["kinds"]) + 1, 8), "score0_w": (2 * per + 8 + 16, 64), "score0_b": (64,),
-        "score2_w": (64, 1), "score2_b": (1,), "linear_w": (per, 1), "critic0_w": (base + per, width),
-        "critic0_b": (width,), "critic1_w": (width, width), "critic1_b": (width,), "value_w": (width, 1),
-        "value_b": (1,),
-    }  # fmt: skip
-    arrays = {k: (scale * rng.normal(size=s)).astype(np.float32) for k, s in shapes.items()}
-    meta = {"layout": layout, "standardize": True, "activation": "Tanh", "trunk_layers": 2, "critic_layers": 2,
-            "shaping": 1.0, "potential": "progress", "env_id": env_id}  # fmt: skip
+    arrays = {k: (scale * rng.normal(size=a.shape)).astype(np.float32) for k, a in blank.items()}
+    meta = {**meta, "shaping": 1.0, "potential": "progress", "env_id": env_id}
     return arrays, meta, P.search_arrays(arrays, meta)
 
 

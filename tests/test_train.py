@@ -178,6 +178,13 @@ def test_lookahead_policy_imitates_trains_and_plays_only_legal_actions(tmp_path)
     cut = {"observation": replay.last()[0]["observation"][:100], "action_mask": replay.last()[0]["action_mask"]}
     with pytest.raises(ValueError, match="lookahead=True"):
         learned.act(cut, replay)
+    # its search reads the same block from the kernel (the option switched on in its worlds):
+    # one simulation visits the prior's best move, the network's own choice
+    searcher = make_agent(f"learned:path={tmp_path / 'la' / 'policy.npz'},simulations=1")
+    plain.reset(seed=3)
+    for _, _, action in seen[:30]:
+        assert searcher.act(plain.last()[0], plain) == action
+        plain.step(action)
 
 
 def test_standardized_features_are_relative_to_the_legal_actions_only():
