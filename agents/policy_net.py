@@ -296,6 +296,15 @@ def dense(x, w, b, out) -> None:
 
 
 @njit(cache=True)
+def hidden_layer(x, w, b, tanh: bool):
+    """One trunk or critic layer: ``activation(x w + b)``, a new array."""
+    out = np.empty(b.shape[0], dtype=np.float32)
+    dense(x, w, b, out)
+    activate(out, tanh)
+    return out
+
+
+@njit(cache=True)
 def policy_forward(policy, x, block, mask, logits) -> float:
     """``policy_logits`` of the legal actions (``mask``; the others are left 0) for the
     observation ``x`` (without its block) and the per-action block ``block``
@@ -303,14 +312,9 @@ def policy_forward(policy, x, block, mask, logits) -> float:
     t0w, t0b, t1w, t1b, base_w, base_b, ctx_w, ctx_b, w_ctx, kind_score = policy[:10]
     w_raw, w_rel, s0b, s2w, s2b, linear, c0w, c0b, c1w, c1b, value_w, value_b, config = policy[10:]
     tanh = config[CONFIG_TANH] != 0.0
-    h = np.empty(t0b.shape[0], dtype=np.float32)
-    dense(x, t0w, t0b, h)
-    activate(h, tanh)
+    h = hidden_layer(x, t0w, t0b, tanh)
     if config[CONFIG_TRUNK] == 2.0:
-        h2 = np.empty(t1b.shape[0], dtype=np.float32)
-        dense(h, t1w, t1b, h2)
-        activate(h2, tanh)
-        h = h2
+        h = hidden_layer(h, t1w, t1b, tanh)
     context = np.empty(ctx_b.shape[0], dtype=np.float32)
     dense(h, ctx_w, ctx_b, context)
     shared = np.empty(s0b.shape[0], dtype=np.float32)
@@ -364,10 +368,7 @@ def policy_forward(policy, x, block, mask, logits) -> float:
             v1[j] += top[f] * c0w[x.shape[0] + f, j]
     activate(v1, tanh)
     if config[CONFIG_CRITIC] == 2.0:
-        v2 = np.empty(c1b.shape[0], dtype=np.float32)
-        dense(v1, c1w, c1b, v2)
-        activate(v2, tanh)
-        v1 = v2
+        v1 = hidden_layer(v1, c1w, c1b, tanh)
     value = value_b[0]
     for j in range(v1.shape[0]):
         value += v1[j] * value_w[j]
