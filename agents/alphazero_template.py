@@ -65,7 +65,8 @@ L: ModuleType | None = None
 # the params vector (float64) of ``search`` and ``selfplay``
 P_SIMULATIONS, P_C, P_NOISE, P_TEMPERATURE_MOVES, P_MAX_DECISIONS, P_TARGET, P_ADJUDICATE = 0, 1, 2, 3, 4, 5, 6
 P_LEAF_MIX, P_COOPERATIVE = 7, 8
-NUM_PARAMS = 9
+P_PLAY_NETWORK = 9  # policy_games: the network plays its own move, the search only teaches (DAgger)
+NUM_PARAMS = 10
 TARGET_VISITS, TARGET_COMPLETED_Q = 0, 1
 
 # the completed-Q policy of Danihelka et al. 2022 (Policy improvement by planning with
@@ -142,6 +143,18 @@ def evaluate(s, net, x, features, scratch, mask, logits, rel_value, h1, h2, prio
 
 
 @njit(cache=True)
+def shaping_term(s, seat: int, config) -> float:
+    """``scale * potential`` of ``seat`` in ``s`` for the shaping a PPO network was trained
+    with (``policy_net.search_arrays``' config): what its critic's value lacks of the seat's
+    expected return (potential-based shaping's rewards from a position on sum to minus it)."""
+    if config[CONFIG_POTENTIAL] == 1.0:
+        return config[CONFIG_SHAPING] * K.shaping_potential(s, seat)
+    if config[CONFIG_POTENTIAL] == 2.0:
+        return config[CONFIG_SHAPING] * K.progress(s, seat)
+    return 0.0
+
+
+@njit(cache=True)
 def evaluate_policy(s, policy, x, features, scratch, mask, logits, block, prior, value, cooperative: bool) -> None:
     """``evaluate`` with a MaskablePPO network (``agents/policy_net``): the prior from its
     actor, over the block of its legal actions read in this world, and the value from its
@@ -166,12 +179,7 @@ def evaluate_policy(s, policy, x, features, scratch, mask, logits, block, prior,
         L.lookahead_rows(features, mask, block)
         v = policy_forward(policy, x, block, mask, logits)
     masked_softmax(logits, mask, prior)
-    config = policy[-1]
-    if config[CONFIG_POTENTIAL] == 1.0:
-        v += config[CONFIG_SHAPING] * K.shaping_potential(s, mover)
-    elif config[CONFIG_POTENTIAL] == 2.0:
-        v += config[CONFIG_SHAPING] * K.progress(s, mover)
-    v = min(1.0, max(-1.0, v))
+    v = min(1.0, max(-1.0, v + shaping_term(s, mover, policy[-1])))
     n = s.num_players
     for p in range(n):
         value[p] = v if p == mover or cooperative else -v / max(n - 1, 1)
@@ -619,3 +627,121 @@ def net_action_one(states, seat: int, net, seed) -> int:
     h1 = np.zeros(net[1].shape[0], dtype=np.float32)
     h2 = np.zeros(net[3].shape[0], dtype=np.float32)
     return net_action(states, seat, net, seed, work, features, x, mask, logits, rel_value, h1, h2)
+
+
+# --- a PPO network's own games: expert iteration on it (agents/train_distill.py) ---------
+@njit(cache=True)
+def policy_observation(s, seat: int, own: bool, out) -> None:
+    """What a PPO network (``agents/policy_net``) reads for ``seat`` in ``s``: the kernel's
+    observation and the ``lookahead`` block the env's option gives, the kernel's own
+    (``own``: Team Edition's, written when the record's option is on) or the generic one
+    (``core/batch_template.lookahead_one``, played out in a world made from the seat's
+    observation). Neither reads what the seat cannot know."""
+    if own:
+        K.observe(s, seat, out)
+    else:
+        K.observe(s, seat, out[: K.OBS_SIZE])
+        L.lookahead_one(s, seat, out)
+
+
+@njit(cache=True)
+def policy_action(s, seat: int, policy, own: bool, row, block, mask, logits) -> int:
+    """The PPO network alone: the legal action of its highest logit for ``seat`` in ``s``
+    (the first of equal ones, as SB3's argmax), from ``policy_observation`` (into ``row``)."""
+    policy_observation(s, seat, own, row)
+    K.legal_mask(s, mask)
+    per = block.shape[1]
+    for a in range(K.NUM_ACTIONS):
+        for f in range(per):
+            block[a, f] = row[K.OBS_SIZE + a * per + f]
+    policy_forward(policy, row[: K.OBS_SIZE], block, mask, logits)
+    return masked_argmax(logits, mask)
+
+
+@njit(cache=True)
+def policy_games(
+    seeds, options, policy, params, learner_seats, opponents, obs, masks, targets, seats, values, game_returns
+) -> int:
+    """Game g from ``seeds[g]``: the PPO network in seat ``learner_seats[g]`` and the
+    ``opponents[g]`` (random, the heuristic, or the network itself: every seat, a team in
+    a cooperative game) in the others. With ``params[P_SIMULATIONS]`` 0 the network plays
+    alone (its masked argmax: an evaluation, nothing recorded). Else it searches
+    (``policy_search``, with ``params[P_NOISE]`` at the root) at each of its decisions and
+    plays a move drawn in proportion to the visits for its first ``P_TEMPERATURE_MOVES``
+    decisions of a game, then the most visited, or with ``P_PLAY_NETWORK`` its own
+    masked argmax (DAgger: the network meets the positions its own play leads to, labelled
+    by the search), and records each of its decisions with a choice from row 0 on: the
+    network's input (``policy_observation``) in ``obs``, the legal ``masks``, the visit
+    distribution in ``targets``, the ``seats``, and in ``values`` the seat's return once the
+    game ends (adjudicated by ``P_ADJUDICATE`` as ``final_values`` says) and the shaping
+    term of the position (``shaping_term``: the critic's target is their difference).
+    ``game_returns[g]``: the game's own returns by seat. Returns the rows written; a game
+    that would write past the arrays' end still plays out, unrecorded."""
+    capacity = obs.shape[0]
+    sims = int(params[P_SIMULATIONS])
+    max_decisions = int(params[P_MAX_DECISIONS])
+    temperature_moves = int(params[P_TEMPERATURE_MOVES])
+    config = policy[-1]
+    own = config[CONFIG_OBSERVATION] > 0.0
+    play_network = params[P_PLAY_NETWORK] != 0.0
+    states = np.empty(1, dtype=K.STATE_DTYPE)
+    mask = np.zeros(K.NUM_ACTIONS, dtype=np.uint8)
+    visits = np.zeros(K.NUM_ACTIONS, dtype=np.int64)
+    improved = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    features = np.zeros((K.NUM_ACTIONS, NUM_FEATURES), dtype=np.float32)
+    row_scratch = np.zeros(obs.shape[1], dtype=np.float32)
+    block = np.zeros((K.NUM_ACTIONS, LOOKAHEAD_FEATURES), dtype=np.float32)
+    logits = np.zeros(K.NUM_ACTIONS, dtype=np.float32)
+    ret = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    target = np.zeros(K.NUM_SEATS, dtype=np.float64)
+    rng = np.empty(1, dtype=np.uint64)
+    row = 0
+    for g in range(seeds.shape[0]):
+        rng[0] = seed_state(np.uint64(seeds[g]) ^ np.uint64(0xD1B54A32D192ED03))
+        K.init(states[0], np.uint64(seeds[g]), options)
+        first = row
+        decisions = 0
+        while K.to_act(states[0]) >= 0 and decisions < max_decisions:
+            s = states[0]
+            seat = K.to_act(s)
+            K.legal_mask(s, mask)
+            if seat != learner_seats[g] and opponents[g] != OPPONENT_SELF:
+                if opponents[g] == OPPONENT_HEURISTIC:
+                    a = H.heuristic_action(s, mask)
+                else:
+                    a = pick_random(mask, rng)
+            elif sims == 0:
+                a = policy_action(s, seat, policy, own, row_scratch, block, mask, logits)
+            else:
+                legal = 0
+                for b in range(K.NUM_ACTIONS):
+                    legal += mask[b] != 0
+                if legal == 1:
+                    a = pick_random(mask, rng)
+                else:
+                    policy_search(states, seat, derive_seed(rng), policy, params, visits, improved, features)
+                    if decisions < temperature_moves:
+                        a = sample_visits(visits, rng)
+                    elif play_network:
+                        a = policy_action(s, seat, policy, own, row_scratch, block, mask, logits)
+                    else:
+                        a = most_visited(visits, mask, rng)
+                    if row < capacity:
+                        policy_observation(s, seat, own, obs[row])
+                        masks[row, :] = mask
+                        total = 0
+                        for b in range(K.NUM_ACTIONS):
+                            total += visits[b]
+                        for b in range(K.NUM_ACTIONS):
+                            targets[row, b] = visits[b] / total
+                        seats[row] = seat
+                        values[row, 1] = shaping_term(s, seat, config)
+                        row += 1
+            decisions += 1
+            K.step(states[0], a)
+        final_values(states[0], ret, 0.0)
+        final_values(states[0], target, params[P_ADJUDICATE])
+        game_returns[g, :] = ret
+        for r in range(first, row):
+            values[r, 0] = target[seats[r]]
+    return row

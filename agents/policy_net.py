@@ -50,11 +50,6 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         raise ValueError(
             f"{str(model_path)!r}: only a LookaheadPolicy (ppo.policy: lookahead) exports, not {type(policy).__name__}"
         )
-    activation = policy.activation_fn.__name__
-    if activation not in ACTIVATIONS:
-        raise ValueError(
-            f"{str(model_path)!r}: activation {activation} has no numpy form; use one of {list(ACTIVATIONS)}"
-        )
     env_id = extra.get("env_id")
     if env_id is not None:
         import labyrinth_env
@@ -64,7 +59,33 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         generic = labyrinth_env.raw_env(env_id, lookahead=True).generic_lookahead()
     else:
         generic = False
-    state = {k: v.detach().cpu().numpy() for k, v in policy.state_dict().items()}
+    arrays, shape = policy_arrays(policy, str(model_path))
+    if extra.get("config") and "shaping" not in extra:  # the shaping the critic's values include
+        extra.update(shaping_of(extra["config"]))
+    meta = {
+        "format": FORMAT,
+        **shape,
+        "generic_lookahead": bool(generic),
+        "source": Path(model_path).name,
+        "seed": model.seed,
+        "timesteps": int(model.num_timesteps),
+        **extra,
+    }
+    out = Path(out_path)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, meta=json.dumps(meta), **{k: v.astype(np.float16) for k, v in arrays.items()})
+    return meta
+
+
+def policy_arrays(policy: Any, where: str = "policy") -> tuple[dict[str, np.ndarray], dict[str, Any]]:
+    """The actor's and critic's weights of a ``LookaheadPolicy`` as float32 arrays, by the
+    names this format stores, and the meta that says their shapes (``layout``,
+    ``standardize``, ``activation``, the layer counts). ``ValueError`` for a network this
+    format cannot hold."""
+    activation = policy.activation_fn.__name__
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"{where!r}: activation {activation} has no numpy form; use one of {list(ACTIVATIONS)}")
+    state = {k: v.detach().cpu().float().numpy() for k, v in policy.state_dict().items()}
     arrays: dict[str, np.ndarray] = {}
     trunk = sorted({k.rsplit(".", 2)[1] for k in state if k.startswith("mlp_extractor.policy_net.")}, key=int)
     for i, layer in enumerate(trunk):
@@ -89,25 +110,14 @@ def export_policy(model_path: str | Path, out_path: str | Path, extra: dict[str,
         arrays[f"critic{i}_w"] = state[f"mlp_extractor.value_net.{layer}.weight"].T
         arrays[f"critic{i}_b"] = state[f"mlp_extractor.value_net.{layer}.bias"]
     arrays.update(value_w=state["value_net.weight"].T, value_b=state["value_net.bias"])
-    if extra.get("config") and "shaping" not in extra:  # the shaping the critic's values include
-        extra.update(shaping_of(extra["config"]))
-    meta = {
-        "format": FORMAT,
+    shape = {
         "layout": policy.layout,
         "standardize": bool(policy.standardize),
-        "generic_lookahead": bool(generic),
         "activation": activation,
         "trunk_layers": len(trunk),
         "critic_layers": len(critic),
-        "source": Path(model_path).name,
-        "seed": model.seed,
-        "timesteps": int(model.num_timesteps),
-        **extra,
     }
-    out = Path(out_path)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, meta=json.dumps(meta), **{k: v.astype(np.float16) for k, v in arrays.items()})
-    return meta
+    return arrays, shape
 
 
 def shaping_of(config: str | Path) -> dict[str, Any]:
@@ -119,6 +129,17 @@ def shaping_of(config: str | Path) -> dict[str, Any]:
         data = yaml.safe_load(Path(config).read_text()) or {}
     except OSError:
         return {}
+    vector = data.get("vector") or {} if isinstance(data, dict) else {}
+    return {"shaping": float(vector.get("shaping", 0.0)), "potential": str(vector.get("potential", "shaping"))}
+
+
+def shaping_of_run(run_dir: str | Path) -> dict[str, Any] | None:
+    """``shaping_of`` for a PPO run's directory, from the ``config.json`` the trainer
+    writes there; None if there is none."""
+    try:
+        data = json.loads((Path(run_dir) / "config.json").read_text())
+    except (OSError, ValueError):
+        return None
     vector = data.get("vector") or {} if isinstance(data, dict) else {}
     return {"shaping": float(vector.get("shaping", 0.0)), "potential": str(vector.get("potential", "shaping"))}
 

@@ -1,6 +1,7 @@
 """``labyrinth train --config FILE``: the trainer the config names. A config with
-``algo: alphazero`` runs the self-play learner (``agents/train_alphazero.py``); any other
-config is MaskablePPO's (``agents/train_ppo.py``)."""
+``algo: alphazero`` runs the self-play learner (``agents/train_alphazero.py``), ``algo:
+distill`` expert iteration on a PPO network (``agents/train_distill.py``); any other config is
+MaskablePPO's (``agents/train_ppo.py``)."""
 
 from __future__ import annotations
 
@@ -15,9 +16,9 @@ def algo_of(path: str | Path) -> str:
 
     data = parse_yaml_file(Path(path), "training config")
     algo = data.get("algo", "ppo") if isinstance(data, dict) else "ppo"
-    if algo not in ("alphazero", "ppo"):
+    if algo not in ("alphazero", "distill", "ppo"):
         raise ValueError(
-            f"training config {str(path)!r}: unknown algo {algo!r}; use alphazero, or leave algo out for PPO"
+            f"training config {str(path)!r}: unknown algo {algo!r}; use alphazero, distill, or leave algo out for PPO"
         )
     return algo
 
@@ -28,6 +29,10 @@ def load_any_config(path: str | Path) -> Any:
         from labyrinth_env.agents.train_alphazero import load_config
 
         return load_config(path)
+    if algo_of(path) == "distill":
+        from labyrinth_env.agents.train_distill import load_config as load_distill
+
+        return load_distill(path)
     from labyrinth_env.agents.train_ppo import load_train_config
 
     return load_train_config(path)
@@ -41,6 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         from labyrinth_env.agents import train_alphazero
 
         return train_alphazero.main(argv)
+    if known.config and algo_of(known.config) == "distill":
+        from labyrinth_env.agents import train_distill
+
+        return train_distill.main(argv)
     from labyrinth_env.agents import train_ppo
 
     return train_ppo.main(argv)

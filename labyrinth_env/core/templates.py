@@ -113,7 +113,8 @@ def bind(template: types.ModuleType, spec: Bindable, bound_name: str | None = No
         module = sys.modules.get(name)
         if module is not None:
             return module
-        if importlib.machinery.PathFinder.find_spec(name, sys.modules[spec.package].__path__) is not None:
+        package = importlib.import_module(spec.package)  # not yet imported in a fresh worker process
+        if importlib.machinery.PathFinder.find_spec(name, package.__path__) is not None:
             raise RuntimeError(f"{name} is a file of the ruleset: the template {template.__name__} binds to that name")
         module = types.ModuleType(name, template.__doc__)
         namespace = module.__dict__
