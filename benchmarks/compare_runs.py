@@ -1,7 +1,8 @@
 """Learning curves of several training runs in one picture: what each aid buys.
 
 Reads the ``eval.jsonl`` that ``labyrinth train`` writes in a run's folder (a win rate with
-its Wilson interval at each evaluation) for every ``LABEL=FOLDER`` given, draws each run's
+its Wilson interval at each evaluation: by training step for MaskablePPO, by iteration for
+the self-play learner and ``algo: distill``) for every ``LABEL=FOLDER`` given, draws each run's
 curve against one ``--opponent`` with its 95% band, and prints a table: the first step at
 which the run reached ``--goal``, its best and its last win rate. Writes the picture
 (``--out``) and the table as JSON beside it.
@@ -34,11 +35,14 @@ def read_curve(folder: Path, opponent: str) -> list[dict[str, Any]]:
             continue
         try:
             row = json.loads(line)
-            row = {k: row[k] for k in ("opponent", "timesteps", "win_rate", "ci95", "games")}
+            if "eval" in row:  # an iteration's evaluations (self-play, distill): x is the iteration
+                found = [{**r, "timesteps": row["iteration"], "unit": "iterations"} for r in row["eval"]]
+            else:
+                found = [{**row, "unit": "steps"}]
+            found = [{k: r[k] for k in ("opponent", "timesteps", "win_rate", "ci95", "games", "unit")} for r in found]
         except (json.JSONDecodeError, KeyError, TypeError) as exc:
             raise RunError(f"{path}, line {number}: not an evaluation of `labyrinth train` ({exc})") from None
-        if row["opponent"] == opponent:
-            rows.append(row)
+        rows += [r for r in found if r["opponent"] == opponent]
     if not rows:
         raise RunError(f"{path}: no evaluation against {opponent!r}")
     return sorted(rows, key=lambda r: r["timesteps"])
@@ -73,9 +77,12 @@ def plot(curves: dict[str, list[dict[str, Any]]], goal: float, opponent: str, ti
             steps, [r["ci95"][0] for r in rows], [r["ci95"][1] for r in rows], alpha=0.15, color=line.get_color()
         )
     ax.axhline(goal, linestyle="--", color="grey", label=f"goal {goal:g}")
-    ax.set_xlabel("training steps (learner decisions)")
-    # 400000 and its neighbours ran into each other; 400k does not
-    ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / 1000:,.0f}k" if x else "0"))
+    if next(iter(curves.values()))[0]["unit"] == "iterations":
+        ax.set_xlabel("training iterations")
+    else:
+        ax.set_xlabel("training steps (learner decisions)")
+        # 400000 and its neighbours ran into each other; 400k does not
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / 1000:,.0f}k" if x else "0"))
     ax.set_ylabel(f"win rate vs {opponent} (95% Wilson CI)")
     ax.set_ylim(-0.02, 1.02)
     ax.grid(alpha=0.3)
@@ -108,6 +115,8 @@ def main(argv: list[str] | None = None) -> int:
             if label in curves:
                 raise RunError(f"{label!r}: two runs with one label")
             curves[label] = read_curve(Path(folder), args.opponent)
+            if curves[label][0]["unit"] != next(iter(curves.values()))[0]["unit"]:
+                raise RunError(f"{folder}: its evaluations are by {curves[label][0]['unit']}, the first run's are not")
     except RunError as exc:
         print(f"compare_runs.py: {exc}", file=sys.stderr)
         return 2

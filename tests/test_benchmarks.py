@@ -549,6 +549,29 @@ def test_compare_runs_times_the_goal_and_draws_every_run(tmp_path: Path, capsys:
     assert "never" in capsys.readouterr().out
 
 
+def test_compare_runs_draws_the_iterations_of_self_play_and_distill_runs(tmp_path: Path) -> None:
+    """``eval.jsonl`` of ``algo: alphazero`` and ``algo: distill`` runs (each line an
+    iteration's evaluations) is read by iteration; a PPO run beside one is refused."""
+    from labyrinth_env.benchmarks import compare_runs
+
+    folder = tmp_path / "distill"
+    folder.mkdir()
+    lines = [
+        {"iteration": i, "eval": [{"opponent": "self", "games": 200, "win_rate": w, "ci95": [w - 0.05, w + 0.05]}]}
+        for i, w in ((0, 0.85), (1, 0.8), (2, 0.9))
+    ]
+    (folder / "eval.jsonl").write_text("".join(json.dumps(r) + "\n" for r in lines))
+    out = tmp_path / "cmp.png"
+    assert compare_runs.main([f"d={folder}", "--opponent", "self", "--goal", "0.9", "--out", str(out)]) == 0
+    table = json.loads(out.with_suffix(".json").read_text())["runs"]["d"]
+    assert (table["goal_step"], table["best"], table["last_step"]) == (2, 0.9, 2)
+    _write_run(tmp_path / "ppo", [(0, 0.5)])
+    (tmp_path / "ppo" / "eval.jsonl").write_text(
+        json.dumps({"opponent": "self", "games": 100, "win_rate": 0.5, "ci95": [0.4, 0.6], "timesteps": 10}) + "\n"
+    )
+    assert compare_runs.main([f"d={folder}", f"p={tmp_path / 'ppo'}", "--opponent", "self", "--out", str(out)]) == 2
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
