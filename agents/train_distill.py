@@ -296,7 +296,7 @@ class Trainer:
     """One run's state: the PPO model, optimizer, buffer, random state and history;
     ``iterate`` does one iteration, ``save``/``load`` checkpoint it."""
 
-    def __init__(self, cfg: DistillConfig) -> None:
+    def __init__(self, cfg: DistillConfig, progress: bool = False) -> None:
         import torch
         from sb3_contrib import MaskablePPO
 
@@ -343,6 +343,7 @@ class Trainer:
         self.history: list[dict[str, Any]] = []
         self.rows_per_game = 256
         self.pool: Any = None
+        self.progress = progress  # a bar over each iteration's games (minutes in Labyrinthos)
         assert K.OBS_SIZE + K.NUM_ACTIONS * self.policy.layout["features"] == self.obs_size
 
     # --- the games ----------------------------------------------------------------------
@@ -364,15 +365,25 @@ class Trainer:
         p[m.P_PLAY_NETWORK] = 1.0 if sp["play"] == "network" else 0.0
         return p
 
-    def run_games(self, policy: tuple, params: np.ndarray, seeds: np.ndarray, seats: np.ndarray, opponents: np.ndarray):
-        """``play_games`` over ``workers`` processes, in seed order."""
-        chunks = np.array_split(np.arange(seeds.shape[0]), min(self.cfg.workers, seeds.shape[0]))
+    def run_games(
+        self, policy: tuple, params: np.ndarray, seeds: np.ndarray, seats: np.ndarray, opponents: np.ndarray, what: str
+    ) -> tuple[dict[str, SparseRows], np.ndarray, np.ndarray]:
+        """``play_games`` over ``workers`` processes in batches of a few games (a bar counts
+        the games as the batches finish), in seed order."""
+        from tqdm import tqdm
+
+        games = seeds.shape[0]
+        batches = np.array_split(np.arange(games), min(games, max(1, 4 * self.cfg.workers), max(1, games // 2)))
         args = [
-            (self.spec, self.options_vector, policy, params, seeds[c], seats[c], opponents[c], self.obs_size)
-            for c in chunks
+            (self.spec, self.options_vector, policy, params, seeds[b], seats[b], opponents[b], self.obs_size)
+            for b in batches
         ]
-        if len(chunks) == 1:
-            results = [play_games(*a, self.rows_per_game) for a in args]
+        bar = tqdm(total=games, desc=what, unit="game", leave=False, disable=not self.progress)
+        results = []
+        if self.cfg.workers == 1:
+            for a in args:
+                results.append(play_games(*a, self.rows_per_game))
+                bar.update(a[4].shape[0])
         else:
             if self.pool is None:
                 import multiprocessing
@@ -382,10 +393,13 @@ class Trainer:
 
                 with _worker_environment():
                     self.pool = ProcessPoolExecutor(
-                        len(chunks), multiprocessing.get_context("spawn"), initializer=_worker_init
+                        self.cfg.workers, multiprocessing.get_context("spawn"), initializer=_worker_init
                     )
             futures = [self.pool.submit(play_games, *a, self.rows_per_game) for a in args]
-            results = [f.result() for f in futures]
+            for future, a in zip(futures, args, strict=True):
+                results.append(future.result())
+                bar.update(a[4].shape[0])
+        bar.close()
         self.rows_per_game = max(r[3] for r in results)
         rows = {k: SparseRows.concat([r[0][k] for r in results]) for k in PolicyBuffer.KINDS}
         return rows, np.concatenate([r[1] for r in results]), np.concatenate([r[2] for r in results])
@@ -403,7 +417,7 @@ class Trainer:
         seeds = self.rng.integers(0, 2**63, size=games, dtype=np.int64).astype(np.uint64)
         seats, opponents = self.seatings(sp["against"], games, self.games)
         params = self.params(sp["simulations"], sp["noise"])
-        rows, targets, returns = self.run_games(policy, params, seeds, seats, opponents)
+        rows, targets, returns = self.run_games(policy, params, seeds, seats, opponents, "games")
         self.buffer.add(rows, targets)
         won = returns[np.arange(games), seats] > 0
         return {"decisions": int(targets.shape[0]), "games": games, "won": float(won.mean())}
@@ -430,7 +444,8 @@ class Trainer:
         out = []
         for opponent in ev["against"]:
             seats, opponents = self.seatings([opponent], games, 0)
-            _, _, returns = self.run_games(policy, self.params(0, 0.0), seeds, seats, opponents)
+            what = f"evaluation vs {opponent}"
+            _, _, returns = self.run_games(policy, self.params(0, 0.0), seeds, seats, opponents, what)
             wins = int((returns[np.arange(games), seats] > 0).sum())
             lo, hi = wilson_interval(wins, games)
             out.append({"opponent": opponent, "games": games, "wins": wins, "win_rate": wins / games, "ci95": [lo, hi]})
@@ -554,7 +569,7 @@ def train(cfg: DistillConfig, resume: bool = False, progress: bool = True) -> di
         raise ValueError(
             f"{str(out)!r} already holds a run (checkpoint.pt): pass --resume to continue it, or choose another --out"
         )
-    trainer = Trainer(cfg)
+    trainer = Trainer(cfg, progress)
     if resume:
         trainer.load(out)
     warm_games(trainer)
