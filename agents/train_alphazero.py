@@ -674,16 +674,19 @@ def train(cfg: AlphaZeroConfig, resume: bool = False, progress: bool = True) -> 
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="labyrinth train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", required=True, help="YAML config with algo: alphazero (see configs/train/)")
+def run_command(argv: list[str] | None, description: str, algo: str, load: Any, run: Any) -> int:
+    """``labyrinth train`` for an iteration trainer (``algo: alphazero`` or ``distill``): the
+    config read by ``load``, the command line's overrides, ``run(cfg, resume, progress)``,
+    and the last evaluation and where the network went, printed."""
+    parser = argparse.ArgumentParser(prog="labyrinth train", description=description)
+    parser.add_argument("--config", required=True, help=f"YAML config with algo: {algo} (see configs/train/)")
     parser.add_argument("--resume", action="store_true", help="continue the run in out_dir from its checkpoint")
     parser.add_argument("--iterations", type=int, help="override iterations")
     parser.add_argument("--budget-minutes", type=float, help="override budget_minutes")
     parser.add_argument("--out", help="override out_dir")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
-    cfg = load_config(args.config)
+    cfg = load(args.config)
     if args.iterations is not None:
         if args.iterations < 1:
             raise ValueError(f"--iterations must be >= 1, got {args.iterations}")
@@ -694,15 +697,19 @@ def main(argv: list[str] | None = None) -> int:
         cfg.budget_minutes = args.budget_minutes
     if args.out:
         cfg.out_dir = args.out
-    result = train(cfg, resume=args.resume, progress=not args.no_progress)
+    result = run(cfg, resume=args.resume, progress=not args.no_progress)
     for row in result["final"]:
         lo, hi = row["ci95"]
         print(f"vs {row['opponent']}: win rate {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
     print(
-        f"{result['iterations']} iterations, {result['games']:,} self-play games in {result['seconds'] / 60:.1f} min; "
+        f"{result['iterations']} iterations, {result['games']:,} games in {result['seconds'] / 60:.1f} min; "
         f"network: {result['net']}; curve: {result['curve']}"
     )
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_command(argv, __doc__.split("\n\n")[0], ALGO, load_config, train)
 
 
 if __name__ == "__main__":

@@ -36,7 +36,6 @@ stopped. ``policy.npz`` is the network (the file ``learned:PATH`` loads) and
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from dataclasses import dataclass, field
@@ -48,7 +47,7 @@ import numpy as np
 import labyrinth_env
 from labyrinth_env.agents.config_schema import check_schema, merge_sections
 from labyrinth_env.agents.evaluate import wilson_interval
-from labyrinth_env.agents.train_alphazero import ReplayBuffer, SparseRows, plot_curve, write_scalars
+from labyrinth_env.agents.train_alphazero import ReplayBuffer, SparseRows, plot_curve, run_command, write_scalars
 
 ALGO = "distill"
 OPPONENTS = ("random", "heuristic", "self")  # in the order of alphazero_template's OPPONENT_* codes
@@ -629,34 +628,7 @@ def train(cfg: DistillConfig, resume: bool = False, progress: bool = True) -> di
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="labyrinth train", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--config", required=True, help="YAML config with algo: distill (see configs/train/)")
-    parser.add_argument("--resume", action="store_true", help="continue the run in out_dir from its checkpoint")
-    parser.add_argument("--iterations", type=int, help="override iterations")
-    parser.add_argument("--budget-minutes", type=float, help="override budget_minutes")
-    parser.add_argument("--out", help="override out_dir")
-    parser.add_argument("--no-progress", action="store_true")
-    args = parser.parse_args(argv)
-    cfg = load_config(args.config)
-    if args.iterations is not None:
-        if args.iterations < 1:
-            raise ValueError(f"--iterations must be >= 1, got {args.iterations}")
-        cfg.iterations = args.iterations
-    if args.budget_minutes is not None:
-        if not args.budget_minutes > 0:
-            raise ValueError(f"--budget-minutes must be > 0, got {args.budget_minutes}")
-        cfg.budget_minutes = args.budget_minutes
-    if args.out:
-        cfg.out_dir = args.out
-    result = train(cfg, resume=args.resume, progress=not args.no_progress)
-    for row in result["final"]:
-        lo, hi = row["ci95"]
-        print(f"vs {row['opponent']}: win rate {row['win_rate']:.3f} [{lo:.3f}, {hi:.3f}] over {row['games']} games")
-    print(
-        f"{result['iterations']} iterations, {result['games']:,} games in {result['seconds'] / 60:.1f} min; "
-        f"network: {result['net']}; curve: {result['curve']}"
-    )
-    return 0
+    return run_command(argv, __doc__.split("\n\n")[0], ALGO, load_config, train)
 
 
 if __name__ == "__main__":
